@@ -1,0 +1,10 @@
+# liburing, from the Debian liburing-dev package.
+pkg_check_modules(URING REQUIRED liburing)
+add_library(corank_uring INTERFACE)
+if(CORANK_STATIC_DEPS)
+  find_library(CORANK_URING_A NAMES liburing.a REQUIRED)
+  target_link_libraries(corank_uring INTERFACE ${CORANK_URING_A})
+else()
+  target_link_libraries(corank_uring INTERFACE ${URING_LINK_LIBRARIES})
+endif()
+target_include_directories(corank_uring INTERFACE ${URING_INCLUDE_DIRS})

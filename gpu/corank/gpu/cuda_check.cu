@@ -1,0 +1,2 @@
+// Placeholder translation unit; replaced by the GPU backend.
+namespace corank::gpu {}

@@ -1,0 +1,54 @@
+#include "corank/io/output_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
+
+#include "corank/io/error.hpp"
+#include "corank/io/temp_files.hpp"
+
+namespace corank::io {
+
+OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target_(target) {
+  if (target.empty() || target == "-") {
+    target_ = "-";
+    sink_ = make_fd_sink(STDOUT_FILENO, "standard output", opt);
+    return;
+  }
+  auto slash = target.rfind('/');
+  std::string dir = slash == std::string::npos ? "." : target.substr(0, slash == 0 ? 1 : slash);
+  std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  std::string tmpl = (dir == "/" ? "" : dir) + "/." + base + ".corank-XXXXXX";
+  install_cleanup_handlers();
+  fd_ = ::mkostemp(tmpl.data(), O_CLOEXEC);
+  if (fd_ < 0) throw_io_error("cannot create output file in", dir, errno);
+  temp_path_ = tmpl;
+  cleanup_slot_ = register_cleanup(temp_path_);
+  ::fchmod(fd_, 0666 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
+  sink_ = make_fd_sink(fd_, target_, opt);
+}
+
+OutputFile::~OutputFile() {
+  sink_.reset();
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  unregister_cleanup(cleanup_slot_);
+}
+
+void OutputFile::commit() {
+  sink_->finish();
+  if (temp_path_.empty()) {
+    committed_ = true;
+    return;
+  }
+  if (::close(std::exchange(fd_, -1)) != 0) throw_io_error("write failed", target_, errno);
+  if (::rename(temp_path_.c_str(), target_.c_str()) != 0) throw_io_error("cannot rename output to", target_, errno);
+  committed_ = true;
+}
+
+}  // namespace corank::io

@@ -1,0 +1,37 @@
+#pragma once
+// The sorted output, committed atomically: bytes go to a hidden temporary file
+// beside the target, which is fsynced and renamed over the target only when the
+// whole sort succeeded. Until then the target (which may be an input) is untouched;
+// a failure, an exception or SIGINT/SIGTERM removes the temporary file.
+#include <memory>
+#include <string>
+
+#include "corank/io/options.hpp"
+#include "corank/io/source.hpp"
+
+namespace corank::io {
+
+class OutputFile {
+public:
+  // target "-" (or empty) writes to standard output, which cannot be committed atomically.
+  OutputFile(const std::string& target, const IoOptions& opt);
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+
+  ByteSink& sink() { return *sink_; }
+  // Flushes, fsyncs and renames the temporary file over the target.
+  void commit();
+  const std::string& target() const noexcept { return target_; }
+  const std::string& temp_path() const noexcept { return temp_path_; }
+
+private:
+  std::string target_;
+  std::string temp_path_;  // empty for stdout
+  int fd_ = -1;
+  int cleanup_slot_ = -1;
+  bool committed_ = false;
+  std::unique_ptr<ByteSink> sink_;
+};
+
+}  // namespace corank::io

@@ -1,0 +1,89 @@
+#include "corank/io/temp_files.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "corank/io/error.hpp"
+
+namespace corank::io {
+
+namespace {
+
+// Signal handlers may only touch lock-free state: a fixed table of path slots.
+constexpr int kSlots = 64;
+constexpr std::size_t kPathMax = 4096;
+std::array<std::array<char, kPathMax>, kSlots> g_paths{};
+std::array<std::atomic<bool>, kSlots> g_used{};
+std::mutex g_register_mutex;
+
+extern "C" void on_fatal_signal(int sig) {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load(std::memory_order_acquire)) ::unlink(g_paths[i].data());
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+}  // namespace
+
+TempDirectories::TempDirectories(std::vector<std::string> dirs) : dirs_(std::move(dirs)) {
+  if (dirs_.empty()) {
+    const char* t = std::getenv("TMPDIR");
+    dirs_.emplace_back(t && *t ? t : "/tmp");
+  }
+}
+
+FileDesc TempDirectories::create_anonymous() {
+  const std::string& dir = dirs_[next_++ % dirs_.size()];
+  // O_TMPFILE never has a name; file systems without it get mkstemp + unlink.
+  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  if (fd >= 0) return FileDesc(fd);
+  if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
+    throw_io_error("cannot create temporary file in", dir, errno);
+  std::string tmpl = dir + "/corank-run.XXXXXX";
+  fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+  if (fd < 0) throw_io_error("cannot create temporary file in", dir, errno);
+  ::unlink(tmpl.c_str());
+  return FileDesc(fd);
+}
+
+void install_cleanup_handlers() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
+      struct sigaction old {};
+      // Respect a signal the parent asked us to ignore (nohup, shells).
+      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+      ::sigaction(sig, &sa, nullptr);
+    }
+  });
+}
+
+int register_cleanup(const std::string& path) {
+  if (path.size() >= kPathMax) return -1;
+  std::lock_guard lock(g_register_mutex);
+  for (int i = 0; i < kSlots; ++i) {
+    if (!g_used[i].load(std::memory_order_relaxed)) {
+      std::memcpy(g_paths[i].data(), path.c_str(), path.size() + 1);
+      g_used[i].store(true, std::memory_order_release);
+      return i;
+    }
+  }
+  return -1;
+}
+
+void unregister_cleanup(int slot) noexcept {
+  if (slot >= 0 && slot < kSlots) g_used[slot].store(false, std::memory_order_release);
+}
+
+}  // namespace corank::io

@@ -1,0 +1,34 @@
+#pragma once
+// Temporary files. Spilled runs are anonymous: created in a -T directory with
+// mode 0600 and unlinked at once, so the kernel frees them on every exit path,
+// SIGKILL included. The one named temporary file, the output beside its target,
+// is registered here so that SIGINT/SIGTERM handlers can unlink it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corank/io/file_desc.hpp"
+
+namespace corank::io {
+
+class TempDirectories {
+public:
+  // dirs empty: $TMPDIR, else /tmp (GNU sort's rule).
+  explicit TempDirectories(std::vector<std::string> dirs);
+  // An anonymous read-write file in the next directory, round-robin.
+  FileDesc create_anonymous();
+  const std::vector<std::string>& dirs() const noexcept { return dirs_; }
+
+private:
+  std::vector<std::string> dirs_;
+  std::size_t next_ = 0;
+};
+
+// Installs SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers that unlink every registered
+// path and then die by the same signal. Idempotent.
+void install_cleanup_handlers();
+// Registers a path for removal on a fatal signal; returns a slot for unregister_cleanup.
+int register_cleanup(const std::string& path);
+void unregister_cleanup(int slot) noexcept;
+
+}  // namespace corank::io

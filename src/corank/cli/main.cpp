@@ -1,0 +1,3 @@
+#include <cstdio>
+#include "corank/version.hpp"
+int main() { std::printf("corank %s\n", corank::version()); }

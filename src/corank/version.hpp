@@ -1,0 +1,4 @@
+#pragma once
+namespace corank {
+const char* version() noexcept;
+}

@@ -1,0 +1,36 @@
+// corank-bench: one benchmark tool, one subcommand per subsystem.
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+int bench_io(int argc, char** argv);
+#ifdef CORANK_HAVE_CUDA
+int bench_merge(int argc, char** argv);
+#endif
+
+namespace {
+void usage() {
+  std::fprintf(stderr,
+               "usage: corank-bench SUBCOMMAND [OPTION]...\n"
+               "  io      read, write and copy a file through the I/O engine, against dd and cp\n"
+#ifdef CORANK_HAVE_CUDA
+               "  merge   GPU merge kernels against thrust::merge\n"
+#endif
+               "Run 'corank-bench SUBCOMMAND --help' for the options of each.\n");
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    usage();
+    return argc < 2 ? 2 : 0;
+  }
+  std::string_view sub = argv[1];
+  if (sub == "io") return bench_io(argc - 1, argv + 1);
+#ifdef CORANK_HAVE_CUDA
+  if (sub == "merge") return bench_merge(argc - 1, argv + 1);
+#endif
+  std::fprintf(stderr, "corank-bench: unknown subcommand '%s'\n", argv[1]);
+  usage();
+  return 2;
+}

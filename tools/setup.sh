@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs the Debian packages corank builds with and configures + builds it.
+#   tools/setup.sh [BUILD_DIR]      (default: build)
+# Extra CMake arguments may be passed in CORANK_CMAKE_ARGS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+pkgs=(build-essential cmake pkg-config liburing-dev libboost-iostreams-dev libcli11-dev
+      libgtest-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev gzip bzip2 xz-utils zstd coreutils)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+# shellcheck disable=SC2086
+cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${CORANK_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build" -j"$(nproc)"
