@@ -7,6 +7,7 @@ namespace corank::tools {
 KeyMaterialSource::KeyMaterialSource(const GenSpec& spec)
     : dist_(spec.dist),
       record_key_(mix64(spec.seed, 0x5245434F5244ULL)),
+      lo_key_(mix64(spec.seed, 0x4C4FULL)),
       value_key_(mix64(spec.seed, 0x56414C5545ULL)),
       side_key_(mix64(spec.seed, 0x53494445ULL)),
       zipf_(kZipfRanks, kZipfExponent) {}
@@ -15,7 +16,7 @@ KeyMaterial KeyMaterialSource::for_value(std::uint64_t value_id) const noexcept 
   return {mix64(value_key_, 2 * value_id), mix64(value_key_, 2 * value_id + 1)};
 }
 
-KeyMaterial KeyMaterialSource::draw(std::uint64_t record_number, unsigned prefix_bits) const noexcept {
+KeyMaterial KeyMaterialSource::draw_other(std::uint64_t record_number, unsigned prefix_bits) const noexcept {
   RecordRng rng(record_key_, record_number);
   switch (dist_) {
     case GenDist::AllEqual:
@@ -29,8 +30,8 @@ KeyMaterial KeyMaterialSource::draw(std::uint64_t record_number, unsigned prefix
       const std::uint64_t mask = prefix_bits >= 64 ? ~0ULL : ~(~0ULL >> prefix_bits);
       return {(rank_bits & mask) | (rng.next() & ~mask), rng.next()};
     }
-    case GenDist::Uniform:
-    case GenDist::Sorted:   // ordered layouts never ask; uniform is a safe answer
+    case GenDist::Uniform:  // handled inline in draw()
+    case GenDist::Sorted:   // ordered layouts never ask
     case GenDist::Reverse:
       break;
   }

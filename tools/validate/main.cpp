@@ -1,7 +1,9 @@
 // corank-validate: checks a file sorted by corank, valsort style.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
+#include <thread>
 
 #include <CLI/CLI.hpp>
 
@@ -52,6 +54,11 @@ int main(int argc, char** argv) {
   app.add_option("--input", o.inputs, "an unsorted input file, repeatable: FILE must hold exactly their records")
       ->type_name("FILE");
   app.add_flag("--json", json, "print one JSON object instead of text");
+  o.threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  app.add_option("-j,--threads", o.threads, "blocks of 4 MiB checked at once")
+      ->type_name("N")
+      ->check(CLI::Range(1u, 256u))
+      ->capture_default_str();
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -2,7 +2,7 @@
 
 #include "corank/format.hpp"
 #include "order_checker.hpp"
-#include "record_stream.hpp"
+#include "parallel_scan.hpp"
 
 namespace corank::tools {
 
@@ -16,20 +16,38 @@ ValidationReport validate(const ValidateOptions& o) {
   rep.unique = o.unique;
   rep.inputs = o.inputs;
 
+  const unsigned threads = o.threads == 0 ? 1 : o.threads;
+  struct BlockFindings {
+    OrderChecker order;
+    RecordChecksum checksum;
+  };
   OrderChecker order(format, o.reverse);
-  scan_records(o.file, format.record_size, [&](const std::uint8_t* records, std::uint64_t count) {
-    order.add(records, count);
-    rep.checksum.add(records, count, format.record_size);
-  });
+  scan_parallel(
+      o.file, format.record_size, threads,
+      [&](const std::uint8_t* records, std::uint64_t count) {
+        BlockFindings f{OrderChecker(format, o.reverse), {}};
+        f.order.add(records, count);
+        f.checksum.add(records, count, format.record_size);
+        return f;
+      },
+      [&](BlockFindings&& f) {
+        order.append(f.order);
+        rep.checksum.merge(f.checksum);
+      });
   rep.records = order.records();
   rep.first_disorder = order.first_disorder();
   rep.disorders = order.disorders();
   rep.duplicates = order.duplicates();
 
   for (const auto& input : o.inputs) {
-    scan_records(input, format.record_size, [&](const std::uint8_t* records, std::uint64_t count) {
-      rep.input_checksum.add(records, count, format.record_size);
-    });
+    scan_parallel(
+        input, format.record_size, threads,
+        [&](const std::uint8_t* records, std::uint64_t count) {
+          RecordChecksum c;
+          c.add(records, count, format.record_size);
+          return c;
+        },
+        [&](RecordChecksum&& c) { rep.input_checksum.merge(c); });
   }
   return rep;
 }

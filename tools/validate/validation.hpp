@@ -17,6 +17,7 @@ struct ValidateOptions {
   bool reverse = false;
   bool unique = false;
   std::vector<std::string> inputs;  // unsorted input files, optional
+  unsigned threads = 1;             // blocks checked at once
 };
 
 struct ValidationReport {

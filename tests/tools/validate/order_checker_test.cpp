@@ -43,6 +43,31 @@ TEST(OrderChecker, AcceptsSortedAndFindsASwap) {
   }
 }
 
+// Checking pieces separately and appending them equals checking everything at once.
+TEST(OrderChecker, AppendedPiecesMatchOneChecker) {
+  std::vector<std::uint64_t> v = {1, 2, 2, 5, 4, 4, 9, 3, 3, 10, 11, 0};
+  const auto data = u64_records(v);
+  const auto fmt = corank::parse_format("u64", {});
+  const auto whole = check("u64", {}, data, false);
+  for (std::size_t a = 0; a <= v.size(); ++a) {
+    for (std::size_t b = a; b <= v.size(); ++b) {
+      OrderChecker p0(fmt, false), p1(fmt, false), p2(fmt, false);
+      p0.add(data.data(), a);
+      p1.add(data.data() + 8 * a, b - a);
+      p2.add(data.data() + 8 * b, v.size() - b);
+      p0.append(p1);
+      p0.append(p2);
+      EXPECT_EQ(p0.records(), whole.records());
+      EXPECT_EQ(p0.first_disorder(), whole.first_disorder()) << a << " " << b;
+      EXPECT_EQ(p0.disorders(), whole.disorders()) << a << " " << b;
+      EXPECT_EQ(p0.duplicates(), whole.duplicates()) << a << " " << b;
+    }
+  }
+  EXPECT_EQ(*whole.first_disorder(), 4u);
+  EXPECT_EQ(whole.disorders(), 3u);
+  EXPECT_EQ(whole.duplicates(), 3u);
+}
+
 TEST(OrderChecker, ReverseOrder) {
   std::vector<std::uint64_t> v = {9, 7, 7, 3, 1};
   EXPECT_FALSE(check("u64", {}, u64_records(v), true).first_disorder());

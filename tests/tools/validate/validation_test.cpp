@@ -84,13 +84,40 @@ TEST_F(Validation, RejectsTwoSwappedRecordsAndNamesTheFirst) {
   EXPECT_NE(format_json(r).find("\"first_disorder\":45001"), std::string::npos);
 }
 
-TEST_F(Validation, FindsDisorderAcrossAReadBlockEdge) {
-  auto b = generate(GenDist::Sorted, 60000);
+TEST_F(Validation, FindsDisorderAcrossAReadBlockEdgeWithAnyThreadCount) {
+  // 130000 records: four read blocks; disorders at the first seam and inside the third block.
+  auto b = generate(GenDist::Sorted, 130000);
   const std::size_t edge = (4u << 20) / 100;  // first record of the second read block
   swap_records(b, edge - 1, edge);
-  const auto r = validate(options(write("edge", b)));
-  ASSERT_TRUE(r.first_disorder);
-  EXPECT_EQ(*r.first_disorder, edge);
+  swap_records(b, 100000, 100001);
+  std::memcpy(&b[120001 * 100], &b[120000 * 100], 10);  // one duplicate key
+  auto o = options(write("edge", b));
+  o.inputs = {write("input", generate(GenDist::Sorted, 130000))};
+  for (unsigned threads : {1u, 2u, 3u, 8u}) {
+    o.threads = threads;
+    const auto r = validate(o);
+    ASSERT_TRUE(r.first_disorder) << threads;
+    EXPECT_EQ(*r.first_disorder, edge) << threads;
+    EXPECT_EQ(r.disorders, 2u) << threads;
+    EXPECT_EQ(r.duplicates, 1u) << threads;
+    EXPECT_EQ(r.records, 130000u) << threads;
+    EXPECT_FALSE(r.matches_input()) << threads;  // the copied key bytes changed a record
+  }
+}
+
+TEST_F(Validation, ChecksumsDoNotDependOnThreadCount) {
+  const auto b = generate(GenDist::Uniform, 100000);
+  auto o = options(write("u", b));
+  o.inputs = {o.file};
+  o.threads = 1;
+  const auto one = validate(o);
+  o.threads = 5;
+  const auto five = validate(o);
+  EXPECT_EQ(one.checksum, five.checksum);
+  EXPECT_EQ(one.input_checksum, five.input_checksum);
+  EXPECT_EQ(one.first_disorder, five.first_disorder);
+  EXPECT_EQ(one.disorders, five.disorders);
+  EXPECT_TRUE(five.matches_input());
 }
 
 TEST_F(Validation, ReverseOrder) {
