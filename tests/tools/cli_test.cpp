@@ -64,8 +64,10 @@ TEST_F(Cli, StartPiecesConcatenate) {
 TEST_F(Cli, BytesOption) {
   ASSERT_EQ(sh(gen_ + " --format u64 --bytes 1M -o " + path("u")), 0);
   EXPECT_EQ(slurp(path("u")).size(), 1u << 20);
-  EXPECT_EQ(sh(gen_ + " --bytes 1001 -o " + path("x") + " 2>" + path("err")), 2);
-  EXPECT_EQ(slurp(path("err")), "corank-gen: --bytes 1001 is not a multiple of the record size 100\n");
+  ASSERT_EQ(sh(gen_ + " --bytes 1M -o " + path("g")), 0);  // rounded down to whole 100-byte records
+  EXPECT_EQ(slurp(path("g")).size(), 1048500u);
+  EXPECT_EQ(sh(gen_ + " --bytes 1M -n 5 2>" + path("err")), 2);
+  EXPECT_EQ(slurp(path("err")), "corank-gen: give -n/--records or --bytes, not both\n");
 }
 
 TEST_F(Cli, GeneratorUsageErrorsExitTwo) {

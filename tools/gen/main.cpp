@@ -72,11 +72,9 @@ int run(const GenOptions& o) {
   if (!o.records.empty()) {
     spec.count = parse_record_count(o.records);
   } else if (!o.bytes.empty()) {
-    const std::uint64_t bytes = parse_byte_size(o.bytes);
-    if (bytes % rs != 0)
-      throw GenUsageError("--bytes " + std::to_string(bytes) + " is not a multiple of the record size " +
-                          std::to_string(rs));
-    spec.count = bytes / rs;
+    // Rounded down: "--bytes 10G" of 100-byte records is the natural request,
+    // and 10 GiB is not a whole number of them.
+    spec.count = parse_byte_size(o.bytes) / rs;
   } else {
     throw GenUsageError("give the size: -n/--records N or --bytes SIZE");
   }
@@ -105,7 +103,7 @@ int main(int argc, char** argv) {
       ->type_name("N");
   app.add_option("--bytes", o.bytes,
                  "size of the output instead of -n: bytes, or with K, M, G, T = KiB, MiB, GiB, TiB; "
-                 "a multiple of the record size")
+                 "rounded down to whole records")
       ->type_name("SIZE");
   app.add_option("-o,--output", o.output, "output file ('-' = standard output)")
       ->type_name("FILE")
