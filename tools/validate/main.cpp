@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   app.add_flag("--json", json, "print one JSON object instead of text");
   o.threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-  app.add_option("-j,--threads", o.threads, "blocks of 4 MiB checked at once")
+  app.add_option("-j,--threads", o.threads, "threads checking blocks of 4 MiB at once")
       ->type_name("N")
       ->check(CLI::Range(1u, 256u))
       ->capture_default_str();

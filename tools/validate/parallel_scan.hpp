@@ -2,7 +2,7 @@
 // Reads a file block by block on the calling thread while up to `threads`
 // blocks are worked on at once; results are folded in file order, so a fold
 // that needs order (the seam between blocks) stays simple. Memory stays at
-// threads + 2 blocks of a few MiB.
+// threads + 1 blocks of a few MiB.
 #include <cstdint>
 #include <deque>
 #include <future>
@@ -50,8 +50,8 @@ void scan_parallel(const std::string& path, std::uint32_t record_size, unsigned 
     const std::uint8_t* records = buf.get();
     auto fut = std::async(std::launch::async, [&work, records, n] { return work(records, n); });
     in_flight.push_back(InFlight{std::move(buf), std::move(fut)});
-    // One more block than threads in flight: the next read overlaps the work.
-    if (in_flight.size() > threads) retire_oldest();
+    // At most `threads` blocks are worked on; the next read overlaps the other threads - 1.
+    if (in_flight.size() >= threads) retire_oldest();
   }
   while (!in_flight.empty()) retire_oldest();
 }
