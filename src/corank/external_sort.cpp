@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "corank/big_array.hpp"
 #include "corank/checksum.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/file_desc.hpp"
@@ -38,8 +39,8 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 
 // Uninitialized storage: every element is written before it is read.
 template <class T>
-std::unique_ptr<T[]> allocate(std::uint64_t n) {
-  return std::unique_ptr<T[]>(new T[std::max<std::uint64_t>(n, 1)]);
+BigArray<T> allocate(std::uint64_t n) {
+  return BigArray<T>(n);
 }
 
 // What every Sorter<W> shares.
@@ -83,8 +84,8 @@ private:
   // A merge slab as loaded from the spilled runs: the runs' segments back to back,
   // in run order, with their entries; entry pos = index in `records`.
   struct Slab {
-    std::unique_ptr<std::byte[]> records;
-    std::unique_ptr<E[]> entries;
+    BigArray<std::byte> records;
+    BigArray<E> entries;
     std::vector<std::span<const E>> segments;
     std::uint64_t count = 0;
   };
@@ -147,7 +148,7 @@ private:
     auto t_merge = Clock::now();
     job_.progress.phase("merge", n * R_);
     const std::uint64_t slab = job_.plan.slab_records;
-    auto merged = runs.size() > 1 ? allocate<E>(std::min(n, slab)) : nullptr;
+    auto merged = runs.size() > 1 ? allocate<E>(std::min(n, slab)) : BigArray<E>();
     std::vector<std::span<const E>> part(runs.size());
     std::vector<std::uint64_t> lo(runs.size(), 0);
     for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
@@ -171,7 +172,7 @@ private:
   void sort_external() {
     const std::uint64_t run = job_.plan.run_records;
     const std::uint64_t stride = job_.plan.sample_stride;
-    std::unique_ptr<std::byte[]> in[2] = {allocate<std::byte>(run * R_), allocate<std::byte>(run * R_)};
+    BigArray<std::byte> in[2] = {allocate<std::byte>(run * R_), allocate<std::byte>(run * R_)};
     auto entries = allocate<E>(run);
     auto scratch = allocate<E>(run);
     io::TempDirectories temps(job_.options.temp_dirs);
@@ -347,7 +348,7 @@ private:
   const std::uint32_t R_;
   const unsigned threads_;
   WriteBehind writer_;
-  std::unique_ptr<std::byte[]> out_[2];
+  BigArray<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
   int next_out_ = 0;
   E last_kept_{};
