@@ -1,0 +1,34 @@
+#pragma once
+// The command line: an options struct bound to CLI11, kept apart from the code
+// that acts on it (cli/main.cpp).
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace corank::cli {
+
+struct CliOptions {
+  std::vector<std::string> files;
+  std::string output = "-";
+  std::string format = "gensort";
+  std::vector<std::string> keys;
+  std::string buffer_size;
+  std::vector<std::string> temp_dirs;
+  unsigned parallel = 0;
+  bool reverse = false, stable = false, unique = false;
+  bool check = false, check_quiet = false;
+  std::string check_mode;
+  bool verify = false;
+  std::string gpu = "auto";
+  std::string gpu_memory;
+  std::optional<bool> progress;
+  std::string stats_file;
+  std::string io_engine = "auto";
+  bool verbose = false;
+};
+
+// Declares every option on `app`, bound to `o`.
+void bind_options(CLI::App& app, CliOptions& o);
+
+}  // namespace corank::cli

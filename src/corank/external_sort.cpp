@@ -1,0 +1,436 @@
+// The CPU sort pipeline: run formation, then a merge that produces the output
+// slab by slab. Runs either stay in RAM (in-memory plan) or are spilled to
+// anonymous temporary files with a sparse in-RAM index of their keys (external
+// plan). Reads run ahead of sorting and writes run behind it.
+#include <algorithm>
+#include <cstring>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <future>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "corank/big_array.hpp"
+#include "corank/checksum.hpp"
+#include "corank/errors.hpp"
+#include "corank/io/file_desc.hpp"
+#include "corank/io/output_file.hpp"
+#include "corank/io/temp_files.hpp"
+#include "corank/key_entry.hpp"
+#include "corank/kway_co_rank.hpp"
+#include "corank/kway_merge.hpp"
+#include "corank/normalize.hpp"
+#include "corank/planner.hpp"
+#include "corank/progress.hpp"
+#include "corank/record_input.hpp"
+#include "corank/run_sort.hpp"
+#include "corank/sort_options.hpp"
+#include "corank/write_behind.hpp"
+
+namespace corank {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// Uninitialized storage: every element is written before it is read.
+template <class T>
+BigArray<T> allocate(std::uint64_t n) {
+  return BigArray<T>(n);
+}
+
+// What every Sorter<W> shares.
+struct Job {
+  const SortOptions& options;
+  const RecordFormat& format;
+  const KeyNormalizer& norm;
+  const SortPlan& plan;
+  RecordInput& input;
+  io::ByteSink& output;
+  SortStats& stats;
+  Progress& progress;
+  RecordChecksum input_checksum;  // filled when options.verify
+};
+
+template <unsigned W>
+class Sorter {
+  using E = KeyEntry<W>;
+
+public:
+  explicit Sorter(Job& job) : job_(job), R_(job.format.record_size), threads_(job.plan.threads) {}
+
+  void run() {
+    if (job_.plan.mode == SortPlan::Mode::InMemory)
+      sort_in_memory();
+    else
+      sort_external();
+    writer_.wait();
+    job_.stats.seconds.write += writer_.seconds();
+    job_.stats.seconds.read += read_seconds_;
+  }
+
+private:
+  struct SpilledRun {
+    io::FileDesc fd;
+    std::uint64_t count = 0;
+    std::uint64_t base = 0;      // records in all earlier runs: pos = base + index is the merge order
+    std::vector<E> samples;      // samples[t] = entry of record t * stride, pos = base + t * stride
+  };
+
+  // A merge slab as loaded from the spilled runs: the runs' segments back to back,
+  // in run order, with their entries; entry pos = index in `records`.
+  struct Slab {
+    BigArray<std::byte> records;
+    BigArray<E> entries;
+    std::vector<std::span<const E>> segments;
+    std::uint64_t count = 0;
+  };
+
+  // Reads up to n records into dst, timing the read and checksumming for --verify.
+  std::uint64_t read_records(std::byte* dst, std::uint64_t n) {
+    auto t0 = Clock::now();
+    std::uint64_t got = job_.input.read(dst, n);
+    if (job_.options.verify) job_.input_checksum += checksum_records(dst, got, R_, 1);
+    read_seconds_ += seconds_since(t0);
+    job_.progress.advance(got * R_);
+    return got;
+  }
+
+  // Sends merged entries to the output: drops duplicates under -u, gathers the
+  // records from `src` into an output buffer and writes it behind.
+  void emit(E* entries, std::uint64_t n, const std::byte* src, std::uint64_t pos_base) {
+    if (job_.options.unique) n = drop_duplicate_keys(entries, n, last_kept_, have_last_);
+    auto& buf = out_[next_out_];
+    auto& cap = out_capacity_[next_out_];
+    next_out_ ^= 1;
+    if (cap < n) {
+      buf = allocate<std::byte>(n * R_);
+      cap = n;
+    }
+    gather_records(src, R_, std::span<const E>(entries, n), pos_base, buf.get(), threads_);
+    writer_.write(job_.output, buf.get(), n * R_);
+    job_.stats.records_out += n;
+  }
+
+  void sort_in_memory() {
+    const std::uint64_t n = *job_.input.total_records();
+    const std::uint64_t run = job_.plan.run_records;
+    auto records = allocate<std::byte>(n * R_);
+    auto entries = allocate<E>(n);
+    auto scratch = allocate<E>(std::min(n, run));
+    job_.progress.phase("sort", n * R_);
+
+    auto read_at = [&](std::uint64_t base) {
+      std::uint64_t want = std::min(run, n - base);
+      if (read_records(records.get() + base * R_, want) != want)
+        throw InputError("an input file shrank while it was being read");
+    };
+    std::vector<std::span<const E>> runs;
+    auto t_runs = Clock::now();
+    std::future<void> next = std::async(std::launch::async, read_at, 0);
+    for (std::uint64_t base = 0; base < n; base += run) {
+      const std::uint64_t count = std::min(run, n - base);
+      next.get();
+      if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
+      // pos = global index: the tie-breaker and the record's place in `records`.
+      sort_run<W>(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, scratch.get(),
+                  threads_);
+      runs.emplace_back(entries.get() + base, count);
+    }
+    if (n == 0) next.get();
+    job_.stats.runs = runs.size();
+    job_.stats.seconds.run_formation = seconds_since(t_runs);
+
+    auto t_merge = Clock::now();
+    job_.progress.phase("merge", n * R_);
+    const std::uint64_t slab = job_.plan.slab_records;
+    auto merged = runs.size() > 1 ? allocate<E>(std::min(n, slab)) : BigArray<E>();
+    std::vector<std::span<const E>> part(runs.size());
+    std::vector<std::uint64_t> lo(runs.size(), 0);
+    for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
+      const std::uint64_t r1 = std::min(n, r0 + slab);
+      if (runs.size() == 1) {
+        emit(entries.get() + r0, r1 - r0, records.get(), 0);
+      } else {
+        auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
+        for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
+        merge_kway_parallel(std::span<const std::span<const E>>(part), merged.get(), threads_);
+        emit(merged.get(), r1 - r0, records.get(), 0);
+        lo = std::move(hi);
+      }
+      job_.stats.merge_slabs++;
+      job_.progress.advance((r1 - r0) * R_);
+    }
+    writer_.wait();
+    job_.stats.seconds.merge = seconds_since(t_merge);
+  }
+
+  void sort_external() {
+    const std::uint64_t run = job_.plan.run_records;
+    const std::uint64_t stride = job_.plan.sample_stride;
+    BigArray<std::byte> in[2] = {allocate<std::byte>(run * R_), allocate<std::byte>(run * R_)};
+    auto entries = allocate<E>(run);
+    auto scratch = allocate<E>(run);
+    io::TempDirectories temps(job_.options.temp_dirs);
+    std::vector<SpilledRun> runs;
+    std::vector<std::unique_ptr<io::ByteSink>> run_sinks;
+
+    const auto total = job_.input.total_records();
+    job_.progress.phase("sort", total ? *total * R_ : 0);
+    auto t_runs = Clock::now();
+    int b = 0;
+    std::uint64_t count = read_records(in[0].get(), run);
+    std::future<std::uint64_t> next;
+    if (count == run)
+      next = std::async(std::launch::async, [&] { return read_records(in[1].get(), run); });
+    std::uint64_t base = 0;
+    for (;;) {
+      sort_run<W>(job_.norm, in[b].get(), R_, count, 0, entries.get(), scratch.get(), threads_);
+      const std::uint64_t following = next.valid() ? next.get() : 0;
+      if (runs.empty() && following == 0) {
+        // The whole input was one run: no spill, write it straight out.
+        job_.stats.runs = 1;
+        job_.stats.seconds.run_formation = seconds_since(t_runs);
+        auto t_merge = Clock::now();
+        for (std::uint64_t r0 = 0; r0 < count; r0 += job_.plan.slab_records) {
+          emit(entries.get() + r0, std::min(job_.plan.slab_records, count - r0), in[b].get(), 0);
+          job_.stats.merge_slabs++;
+        }
+        writer_.wait();
+        job_.stats.seconds.merge = seconds_since(t_merge);
+        return;
+      }
+      // Spill: gather the run, keep every stride-th key, write it behind.
+      SpilledRun sr;
+      sr.count = count;
+      sr.base = base;
+      for (std::uint64_t i = 0; i < count; i += stride) {
+        sr.samples.push_back(entries[i]);
+        sr.samples.back().pos = base + i;
+      }
+      sr.fd = temps.create_anonymous();
+      run_sinks.push_back(io::make_fd_sink(sr.fd.get(), "temporary file", job_.options.io));
+      emit_run(entries.get(), count, in[b].get(), *run_sinks.back());
+      job_.stats.spill_bytes += count * R_;
+      runs.push_back(std::move(sr));
+      base += count;
+      if (following == 0) break;
+      // in[b] is free once gathered: read the run after next into it.
+      if (following == run)
+        next = std::async(std::launch::async, [&, dst = in[b].get()] { return read_records(dst, run); });
+      b ^= 1;
+      count = following;
+    }
+    writer_.wait();  // every run is on its file (no fsync: the files die with the process)
+    in[0].reset();
+    in[1].reset();
+    entries.reset();
+    scratch.reset();
+    job_.stats.runs = job_.stats.spilled_runs = runs.size();
+    job_.stats.seconds.run_formation = seconds_since(t_runs);
+    if (job_.options.verbose)
+      std::fprintf(stderr, "corank: spilled %zu runs (%llu bytes)\n", runs.size(),
+                   static_cast<unsigned long long>(job_.stats.spill_bytes));
+
+    auto t_merge = Clock::now();
+    merge_spilled(runs);
+    writer_.wait();
+    job_.stats.seconds.merge = seconds_since(t_merge);
+  }
+
+  // Like emit, for a spilled run: no -u here (duplicates across runs are dropped
+  // in the merge), and the run's own sink.
+  void emit_run(E* entries, std::uint64_t n, const std::byte* src, io::ByteSink& sink) {
+    auto& buf = out_[next_out_];
+    auto& cap = out_capacity_[next_out_];
+    next_out_ ^= 1;
+    if (cap < n) {
+      buf = allocate<std::byte>(n * R_);
+      cap = n;
+    }
+    gather_records(src, R_, std::span<const E>(entries, n), 0, buf.get(), threads_);
+    writer_.write(sink, buf.get(), n * R_);
+  }
+
+  // Records of run i below v, in (key, merge position) order. The sparse index
+  // narrows the answer to one stretch of fewer than `stride` records, which is
+  // read and searched: one read per run per slab boundary.
+  std::uint64_t split_at(const SpilledRun& run, const E& v, std::vector<std::byte>& block,
+                         std::vector<E>& keys) {
+    const std::uint64_t stride = job_.plan.sample_stride;
+    const std::uint64_t t = static_cast<std::uint64_t>(
+        std::lower_bound(run.samples.begin(), run.samples.end(), v) - run.samples.begin());
+    if (t == 0) return 0;
+    const std::uint64_t first = (t - 1) * stride + 1, last = std::min(t * stride, run.count);
+    if (first >= last) return first;
+    block.resize((last - first) * R_);
+    io::pread_full(run.fd.get(), block.data(), block.size(), first * R_, "temporary file");
+    keys.resize(last - first);
+    normalize_records(job_.norm, block.data(), R_, 0, last - first, run.base + first, keys.data());
+    return first + static_cast<std::uint64_t>(std::lower_bound(keys.begin(), keys.end(), v) - keys.begin());
+  }
+
+  void merge_spilled(std::vector<SpilledRun>& runs) {
+    const std::size_t k = runs.size();
+    const std::uint64_t stride = job_.plan.sample_stride;
+    std::uint64_t n = 0;
+    for (const auto& r : runs) n += r.count;
+    job_.progress.phase("merge", n * R_);
+
+    // Slab boundaries are sampled keys, every m-th in merged order. Between two
+    // boundaries each run holds at most (its samples in between + 1) * stride
+    // records, so a slab never exceeds (m + k) * stride records.
+    std::vector<E> boundaries;
+    {
+      std::vector<E> all;
+      for (const auto& r : runs) all.insert(all.end(), r.samples.begin(), r.samples.end());
+      std::sort(all.begin(), all.end());
+      const std::uint64_t per_slab = job_.plan.slab_records / stride;
+      const std::uint64_t m = per_slab > k ? per_slab - k : 1;
+      for (std::uint64_t i = m; i < all.size(); i += m) boundaries.push_back(all[i]);
+    }
+    const std::uint64_t capacity = std::min(n, (job_.plan.slab_records / stride + k + 1) * stride);
+    job_.stats.merge_slabs = boundaries.size() + 1;
+
+    Slab slabs[2];
+    for (auto& s : slabs) {
+      s.records = allocate<std::byte>(capacity * R_);
+      s.entries = allocate<E>(capacity);
+    }
+    auto merged = allocate<E>(capacity);
+    std::vector<std::byte> block;
+    std::vector<E> block_keys;
+
+    // Loads slab `index` (between boundaries index-1 and index) into `slab`.
+    std::vector<std::uint64_t> lo(k, 0);
+    auto load = [&](std::size_t index, Slab& slab) {
+      std::vector<std::uint64_t> hi(k);
+      for (std::size_t i = 0; i < k; ++i)
+        hi[i] = index < boundaries.size() ? split_at(runs[i], boundaries[index], block, block_keys) : runs[i].count;
+      auto t0 = Clock::now();
+      slab.count = 0;
+      slab.segments.assign(k, {});
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::uint64_t len = hi[i] - lo[i];
+        if (slab.count + len > capacity) throw std::logic_error("merge slab over its capacity");
+        io::pread_full(runs[i].fd.get(), slab.records.get() + slab.count * R_, len * R_, lo[i] * R_,
+                       "temporary file");
+        slab.count += len;
+      }
+      read_seconds_ += seconds_since(t0);
+      std::uint64_t off = 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::uint64_t len = hi[i] - lo[i];
+        normalize_records(job_.norm, slab.records.get(), R_, off, off + len, 0, slab.entries.get());
+        slab.segments[i] = std::span<const E>(slab.entries.get() + off, len);
+        off += len;
+      }
+      lo = std::move(hi);
+    };
+
+    std::future<void> loading = std::async(std::launch::async, load, 0, std::ref(slabs[0]));
+    for (std::size_t s = 0; s <= boundaries.size(); ++s) {
+      loading.get();
+      Slab& slab = slabs[s % 2];
+      if (s < boundaries.size()) loading = std::async(std::launch::async, load, s + 1, std::ref(slabs[(s + 1) % 2]));
+      merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
+      // The slab's records stay in place until this emit has gathered them.
+      emit(merged.get(), slab.count, slab.records.get(), 0);
+      job_.progress.advance(slab.count * R_);
+    }
+  }
+
+  Job& job_;
+  const std::uint32_t R_;
+  const unsigned threads_;
+  WriteBehind writer_;
+  BigArray<std::byte> out_[2];
+  std::uint64_t out_capacity_[2] = {0, 0};
+  int next_out_ = 0;
+  E last_kept_{};
+  bool have_last_ = false;
+  double read_seconds_ = 0;  // reads run one at a time, never two at once
+};
+
+// Re-reads the written output: in order (strictly under -u) and, without -u,
+// the same records as the input by count and checksum.
+void verify_output(const std::string& path, const Job& job) {
+  const std::uint32_t R = job.format.record_size;
+  RecordInput in({path}, R, job.options.io);
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{16} << 20) / R);
+  auto buf = allocate<std::byte>((chunk + 1) * R);  // slot 0 keeps the previous chunk's last record
+  RecordChecksum sum;
+  std::uint64_t index = 0;
+  for (;;) {
+    std::uint64_t got = in.read(buf.get() + R, chunk);
+    if (got == 0) break;
+    sum += checksum_records(buf.get() + R, got, R, job.plan.threads);
+    for (std::uint64_t j = index == 0 ? 1 : 0; j < got; ++j) {
+      int c = job.norm.compare(buf.get() + j * R, buf.get() + (j + 1) * R);
+      if (c > 0 || (c == 0 && job.options.unique))
+        throw InputError("verification failed: output record " + std::to_string(index + j) + " is out of order");
+    }
+    std::memcpy(buf.get(), buf.get() + got * R, R);
+    index += got;
+  }
+  if (!job.options.unique && !(sum == job.input_checksum))
+    throw InputError("verification failed: the output's " + std::to_string(sum.records) +
+                     " records do not match the input's " + std::to_string(job.input_checksum.records) +
+                     " (checksum differs)");
+  if (job.options.unique && sum.records != job.stats.records_out)
+    throw InputError("verification failed: output holds " + std::to_string(sum.records) + " records, expected " +
+                     std::to_string(job.stats.records_out));
+}
+
+}  // namespace
+
+SortStats sort_files(const SortOptions& options) {
+  const auto t0 = Clock::now();
+  if (options.gpu == GpuMode::On)
+    throw UsageError("--gpu=on: this build of corank has no GPU backend; use --gpu=auto or --gpu=off");
+  if (options.verify && (options.output.empty() || options.output == "-"))
+    throw UsageError("--verify needs the output in a file (-o FILE)");
+
+  RecordFormat format = options.format;
+  if (options.reverse)
+    for (auto& k : format.keys) k.descending = !k.descending;
+  const KeyNormalizer norm(format);
+  SortStats stats;
+  stats.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  stats.memory_budget = options.memory_budget ? options.memory_budget : default_memory_budget();
+
+  // Inputs are opened before the output is created, so an unreadable input fails first.
+  RecordInput input(options.inputs, format.record_size, options.io);
+  io::OutputFile output(options.output, options.io);
+  const unsigned entry_bytes = 8 * format.key_words() + 8;
+  const SortPlan plan =
+      make_plan(input.total_records(), format.record_size, entry_bytes, stats.memory_budget, stats.threads);
+  stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
+  if (options.verbose) std::fprintf(stderr, "corank: plan: %s\n", plan.describe().c_str());
+
+  Progress progress(options.progress);
+  Job job{options, format, norm, plan, input, output.sink(), stats, progress, {}};
+  dispatch_key_words(format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });
+  progress.finish();
+  stats.records_in = input.records_read();
+  stats.bytes_in = stats.records_in * format.record_size;
+  stats.bytes_out = stats.records_out * format.record_size;
+
+  if (options.verify) {
+    auto tv = Clock::now();
+    output.sink().finish();
+    verify_output(output.temp_path(), job);
+    stats.seconds.verify = seconds_since(tv);
+  }
+  auto tc = Clock::now();
+  output.commit();
+  stats.seconds.write += seconds_since(tc);
+  stats.seconds.total = seconds_since(t0);
+  return stats;
+}
+
+}  // namespace corank

@@ -1,0 +1,78 @@
+#pragma once
+// k-way merge of sorted sequences: a loser tree for one thread, and a parallel
+// merge in which each thread takes an equal share of the output, cut by
+// kway_co_rank, and merges its share independently.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "corank/kway_co_rank.hpp"
+#include "corank/parallel.hpp"
+
+namespace corank {
+
+// Merges seqs into out (which holds the sum of their sizes). Elements must be
+// unique under operator< (KeyEntry's key-then-position order); then the result
+// is the same whatever the order of seqs.
+template <class T>
+void merge_kway(std::span<const std::span<const T>> seqs, T* out) {
+  const std::size_t k = seqs.size();
+  if (k == 0) return;
+  if (k == 1) {
+    std::copy(seqs[0].begin(), seqs[0].end(), out);
+    return;
+  }
+  if (k == 2) {
+    std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out);
+    return;
+  }
+  // Loser tree over K >= k leaves; leaves past k are empty sequences.
+  std::size_t leaves = 1;
+  while (leaves < k) leaves <<= 1;
+  std::vector<std::size_t> cur(leaves, 0), end(leaves, 0);
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < k; ++i) total += end[i] = seqs[i].size();
+  // a beats b when a's head is smaller; an exhausted sequence never wins.
+  auto beats = [&](std::size_t a, std::size_t b) {
+    if (cur[a] == end[a]) return false;
+    if (cur[b] == end[b]) return true;
+    return seqs[a][cur[a]] < seqs[b][cur[b]];
+  };
+  std::vector<std::size_t> winner(2 * leaves), loser(leaves);
+  for (std::size_t i = 0; i < leaves; ++i) winner[leaves + i] = i;
+  for (std::size_t n = leaves - 1; n >= 1; --n) {
+    std::size_t l = winner[2 * n], r = winner[2 * n + 1];
+    if (beats(r, l)) std::swap(l, r);
+    winner[n] = l;
+    loser[n] = r;
+  }
+  std::size_t w = winner[1];
+  for (std::uint64_t o = 0; o < total; ++o) {
+    out[o] = seqs[w][cur[w]++];
+    for (std::size_t n = (w + leaves) / 2; n >= 1; n /= 2)
+      if (beats(loser[n], w)) std::swap(loser[n], w);
+  }
+}
+
+// The same result as merge_kway, produced by `threads` threads on disjoint output ranges.
+template <class T>
+void merge_kway_parallel(std::span<const std::span<const T>> seqs, T* out, unsigned threads) {
+  std::uint64_t total = 0;
+  for (const auto& s : seqs) total += s.size();
+  threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, total / 4096 + 1)));
+  if (threads == 1 || seqs.size() < 2) {
+    merge_kway(seqs, out);
+    return;
+  }
+  std::vector<std::vector<std::uint64_t>> cuts(threads + 1);
+  for (unsigned t = 0; t <= threads; ++t) cuts[t] = kway_co_rank(seqs, total * t / threads);
+  parallel_for(threads, [&](unsigned t) {
+    std::vector<std::span<const T>> part(seqs.size());
+    for (std::size_t i = 0; i < seqs.size(); ++i)
+      part[i] = seqs[i].subspan(cuts[t][i], cuts[t + 1][i] - cuts[t][i]);
+    merge_kway(std::span<const std::span<const T>>(part), out + total * t / threads);
+  });
+}
+
+}  // namespace corank

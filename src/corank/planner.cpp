@@ -1,0 +1,61 @@
+#include "corank/planner.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace corank {
+
+namespace {
+constexpr std::uint64_t kMinRecords = 16;
+}
+
+std::uint64_t default_memory_budget() {
+  return static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) /
+         2;
+}
+
+SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t record_size, std::uint32_t entry_bytes,
+                   std::uint64_t budget, unsigned threads) {
+  const std::uint64_t R = record_size, E = entry_bytes;
+  SortPlan p;
+  p.threads = std::max(1u, threads);
+
+  if (total_records) {
+    // In memory: every record and its entry stay resident; runs are formed while
+    // the next one is read, and the merge writes slab by slab.
+    const std::uint64_t n = *total_records;
+    // About eight runs, so sorting starts after an eighth of the input is read,
+    // each at most 64 MiB of records.
+    const std::uint64_t run = std::min(n, std::max<std::uint64_t>(4096, std::min(n / 8 + 1, (64u << 20) / R)));
+    const std::uint64_t slab = std::min(n, std::max<std::uint64_t>(4096, (32u << 20) / R));
+    const std::uint64_t need = n * (R + E) + run * E + slab * (E + 2 * R);
+    if (need <= budget) {
+      p.mode = SortPlan::Mode::InMemory;
+      p.run_records = std::max<std::uint64_t>(run, 1);
+      p.slab_records = std::max<std::uint64_t>(slab, 1);
+      return p;
+    }
+  }
+  // External. Run formation holds two input buffers (read-ahead), two entry
+  // arrays and two output buffers (write-behind): 4R + 2E bytes a record. The
+  // merge holds two loaded slabs with their entries, merged entries and two
+  // output buffers: 4R + 3E a record. The phases never overlap, so each gets
+  // the whole budget.
+  p.mode = SortPlan::Mode::External;
+  p.run_records = std::max(kMinRecords, budget / (4 * R + 2 * E));
+  p.slab_records = std::max(kMinRecords, budget / (4 * R + 3 * E));
+  p.sample_stride = std::clamp<std::uint64_t>(p.run_records / 256, 1, std::max<std::uint64_t>(1, (64u << 10) / R));
+  return p;
+}
+
+std::string SortPlan::describe() const {
+  std::string s = mode == Mode::InMemory ? "in-memory" : "external";
+  s += ", runs of " + std::to_string(run_records) + " records, slabs of " + std::to_string(slab_records) +
+       " records";
+  if (mode == Mode::External) s += ", sparse index every " + std::to_string(sample_stride) + " records";
+  s += ", " + std::to_string(threads) + " threads";
+  return s;
+}
+
+}  // namespace corank

@@ -1,0 +1,49 @@
+#include "corank/record_input.hpp"
+
+#include "corank/errors.hpp"
+
+namespace corank {
+
+namespace {
+[[noreturn]] void throw_not_multiple(const std::string& name, std::uint64_t size, std::uint32_t record_size) {
+  throw InputError(name + ": size " + std::to_string(size) + " is not a multiple of the record size " +
+                   std::to_string(record_size));
+}
+}  // namespace
+
+RecordInput::RecordInput(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt)
+    : record_size_(record_size) {
+  std::uint64_t total = 0;
+  bool known = true;
+  for (const auto& p : paths.empty() ? std::vector<std::string>{"-"} : paths) {
+    sources_.push_back(io::open_source(p, opt));
+    if (auto s = sources_.back()->size()) {
+      if (*s % record_size != 0) throw_not_multiple(sources_.back()->name(), *s, record_size);
+      total += *s / record_size;
+    } else {
+      known = false;
+    }
+  }
+  if (known) total_records_ = total;
+}
+
+std::uint64_t RecordInput::read(std::byte* dst, std::uint64_t max_records) {
+  const std::uint64_t want = max_records * record_size_;
+  std::uint64_t got = 0;
+  while (got < want && current_ < sources_.size()) {
+    auto& src = *sources_[current_];
+    std::size_t n = src.read(dst + got, static_cast<std::size_t>(want - got));
+    got += n;
+    current_bytes_ += n;
+    if (got < want) {  // this source is exhausted
+      if (current_bytes_ % record_size_ != 0) throw_not_multiple(src.name(), current_bytes_, record_size_);
+      ++current_;
+      current_bytes_ = 0;
+    }
+  }
+  // Sources end on record boundaries, so `got` is whole records.
+  records_read_ += got / record_size_;
+  return got / record_size_;
+}
+
+}  // namespace corank

@@ -1,0 +1,36 @@
+#pragma once
+// The sorter's input: the named files (or standard input) read one after another
+// as a single stream of fixed-size records, as GNU sort concatenates its inputs.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "corank/io/options.hpp"
+#include "corank/io/source.hpp"
+
+namespace corank {
+
+class RecordInput {
+public:
+  // Opens every input up front, so an unreadable file fails before any work.
+  RecordInput(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt);
+
+  // Total records, when every input's size is known in advance.
+  std::optional<std::uint64_t> total_records() const noexcept { return total_records_; }
+  // Reads up to max_records whole records into dst; returns the number read (0 at the end).
+  // Throws InputError if an input ends inside a record.
+  std::uint64_t read(std::byte* dst, std::uint64_t max_records);
+  std::uint64_t records_read() const noexcept { return records_read_; }
+
+private:
+  std::vector<std::unique_ptr<io::ByteSource>> sources_;
+  std::size_t current_ = 0;
+  std::uint64_t current_bytes_ = 0;  // bytes read from sources_[current_]
+  std::uint32_t record_size_;
+  std::optional<std::uint64_t> total_records_;
+  std::uint64_t records_read_ = 0;
+};
+
+}  // namespace corank

@@ -1,0 +1,53 @@
+#pragma once
+// The library's entry point: what to sort, how, and what it cost.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corank/format.hpp"
+#include "corank/io/options.hpp"
+
+namespace corank {
+
+enum class GpuMode { Auto, On, Off };
+
+struct SortOptions {
+  std::vector<std::string> inputs;  // empty or "-": standard input
+  std::string output = "-";         // "-": standard output; may name an input
+  RecordFormat format;
+  bool reverse = false;  // reverse the result of every key comparison
+  bool unique = false;   // keep only the first record of each run of equal keys
+  std::uint64_t memory_budget = 0;  // host bytes; 0: half of physical memory
+  std::vector<std::string> temp_dirs;
+  unsigned threads = 0;  // 0: every hardware thread
+  bool verify = false;   // re-read the output before committing it
+  GpuMode gpu = GpuMode::Auto;
+  std::uint64_t gpu_memory = 0;  // 0: most of the free device memory
+  bool progress = false;
+  bool verbose = false;
+  io::IoOptions io;
+};
+
+struct PhaseTimes {
+  double read = 0, run_formation = 0, merge = 0, write = 0, verify = 0, total = 0;
+};
+
+struct SortStats {
+  std::string mode;  // "in-memory" or "external"
+  std::string backend = "cpu";
+  std::uint64_t records_in = 0, records_out = 0, bytes_in = 0, bytes_out = 0;
+  std::uint64_t runs = 0, spilled_runs = 0, spill_bytes = 0, merge_slabs = 0;
+  std::uint64_t memory_budget = 0;
+  unsigned threads = 0;
+  PhaseTimes seconds;
+};
+
+// Sorts options.inputs into options.output. Throws UsageError, InputError or
+// io::IoError; on any throw the output target is untouched and no temporary
+// file remains.
+SortStats sort_files(const SortOptions& options);
+
+// Writes stats as one JSON object.
+std::string stats_to_json(const SortStats& stats);
+
+}  // namespace corank

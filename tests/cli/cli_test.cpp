@@ -1,0 +1,393 @@
+// End-to-end tests of the corank command: real files, real processes, every
+// plan (one run, several runs in memory, many spilled runs), every error path.
+// References are computed here with std::stable_sort on plain C++ values.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string corank_bin() {
+  const char* dir = std::getenv("CORANK_BIN_DIR");
+  return std::string(dir ? dir : ".") + "/src/corank";
+}
+
+struct Result {
+  int status;
+  std::string err;
+};
+
+// Runs corank with `args` (shell syntax), capturing stderr.
+Result run_corank(const std::string& args) {
+  static int n = 0;
+  fs::path err = fs::temp_directory_path() / ("corank-cli-err-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  std::string cmd = corank_bin() + " " + args + " 2>" + err.string();
+  int rc = std::system(cmd.c_str());
+  std::ifstream f(err);
+  std::string text((std::istreambuf_iterator<char>(f)), {});
+  fs::remove(err);
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), text};
+}
+
+std::vector<char> read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(f)), {});
+}
+
+void write_file(const fs::path& p, const void* data, std::size_t n) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
+}
+
+class Cli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("corank-cli-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "tmp");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  // Files left in dir (temporary output names start with '.').
+  std::vector<std::string> entries() const {
+    std::vector<std::string> v;
+    for (auto& e : fs::directory_iterator(dir_)) v.push_back(e.path().filename().string());
+    for (auto& e : fs::directory_iterator(dir_ / "tmp")) v.push_back("tmp/" + e.path().filename().string());
+    std::sort(v.begin(), v.end());
+    return v;
+  }
+  fs::path dir_;
+};
+
+using Rec = std::array<unsigned char, 100>;
+
+std::vector<Rec> gensort_records(std::size_t n, std::uint32_t seed, int distinct_first_bytes = 256) {
+  std::mt19937_64 rng(seed);
+  std::vector<Rec> v(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    for (auto& b : v[i]) b = static_cast<unsigned char>(rng());
+    v[i][0] = static_cast<unsigned char>(v[i][0] % distinct_first_bytes);
+    if (distinct_first_bytes < 256) std::memset(v[i].data() + 1, 'k', 9);  // many equal keys
+    std::snprintf(reinterpret_cast<char*>(v[i].data() + 12), 20, "%019zu", i);  // record identity
+  }
+  return v;
+}
+
+std::vector<Rec> stable_sorted(std::vector<Rec> v, bool reverse = false) {
+  std::stable_sort(v.begin(), v.end(), [&](const Rec& a, const Rec& b) {
+    int c = std::memcmp(a.data(), b.data(), 10);
+    return reverse ? c > 0 : c < 0;
+  });
+  return v;
+}
+
+template <class T>
+std::vector<T> read_as(const fs::path& p) {
+  auto bytes = read_file(p);
+  std::vector<T> v(bytes.size() / sizeof(T));
+  std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
+  return v;
+}
+
+// Budgets that force one in-memory plan, and external plans with a few, many
+// and very many spilled runs.
+const char* const kBudgets[] = {"", "-S 2M", "-S 256K", "-S 48K"};
+
+TEST_F(Cli, GensortEveryBudgetMatchesStableSort) {
+  for (int distinct : {256, 3}) {  // uniform and duplicate-heavy keys
+    auto recs = gensort_records(20000, 11 + distinct, distinct);
+    write_file(path("in"), recs.data(), recs.size() * 100);
+    auto want = stable_sorted(recs);
+    for (const char* budget : kBudgets) {
+      Result r = run_corank(std::string("--format gensort ") + budget + " -T " + path("tmp") + " -o " + path("out") +
+                            " " + path("in"));
+      ASSERT_EQ(r.status, 0) << budget << ": " << r.err;
+      auto got = read_as<Rec>(path("out"));
+      ASSERT_EQ(got.size(), want.size()) << budget;
+      EXPECT_TRUE(got == want) << "budget '" << budget << "' distinct " << distinct;
+    }
+  }
+  EXPECT_EQ(entries(), (std::vector<std::string>{"in", "out", "tmp"}));
+}
+
+template <class T>
+void check_typed(Cli& t, const std::string& fmt, const std::vector<T>& values, const std::string& in,
+                 const std::string& out) {
+  write_file(in, values.data(), values.size() * sizeof(T));
+  for (const char* budget : kBudgets) {
+    for (bool reverse : {false, true}) {
+      Result r = run_corank("--format " + fmt + " " + budget + (reverse ? " -r" : "") + " -o " + out + " " + in);
+      ASSERT_EQ(r.status, 0) << fmt << budget << r.err;
+      auto got = read_as<T>(out);
+      auto want = values;
+      // Reference order for floats: the documented total order (-NaN < ... < -0 < +0 < ... < +NaN).
+      auto rank = [](T x) {
+        if constexpr (std::is_floating_point_v<T>) {
+          using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+          U u;
+          std::memcpy(&u, &x, sizeof u);
+          const U sign = U(1) << (8 * sizeof(U) - 1);
+          return (u & sign) ? U(~u) : U(u | sign);
+        } else {
+          return x;
+        }
+      };
+      std::stable_sort(want.begin(), want.end(), [&](T a, T b) { return reverse ? rank(a) > rank(b) : rank(a) < rank(b); });
+      ASSERT_EQ(got.size(), want.size());
+      EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(T))) << fmt << " " << budget << " r=" << reverse;
+    }
+  }
+  (void)t;
+}
+
+TEST_F(Cli, TypedArraysEveryBudgetBothDirections) {
+  std::mt19937_64 rng(5);
+  std::vector<std::uint32_t> u32(30000);
+  for (auto& x : u32) x = static_cast<std::uint32_t>(rng() % 1000);  // duplicates
+  check_typed(*this, "u32", u32, path("in"), path("out"));
+  std::vector<std::int64_t> i64(30000);
+  for (auto& x : i64) x = static_cast<std::int64_t>(rng());
+  i64[0] = INT64_MIN, i64[1] = INT64_MAX, i64[2] = 0, i64[3] = -1;
+  check_typed(*this, "i64", i64, path("in"), path("out"));
+  std::vector<std::int32_t> i32(20000);
+  for (auto& x : i32) x = static_cast<std::int32_t>(rng());
+  check_typed(*this, "i32", i32, path("in"), path("out"));
+  std::vector<double> f64(20000);
+  std::normal_distribution<double> nd(0, 1e3);
+  for (auto& x : f64) x = nd(rng);
+  f64[0] = -0.0, f64[1] = 0.0, f64[2] = INFINITY, f64[3] = -INFINITY, f64[4] = NAN, f64[5] = -NAN;
+  check_typed(*this, "f64", f64, path("in"), path("out"));
+  std::vector<float> f32(20000);
+  for (auto& x : f32) x = static_cast<float>(nd(rng));
+  f32[7] = -0.0f, f32[8] = 0.0f, f32[9] = NAN;
+  check_typed(*this, "f32", f32, path("in"), path("out"));
+  std::vector<std::uint64_t> u64(20000);
+  for (auto& x : u64) x = rng();
+  check_typed(*this, "u64", u64, path("in"), path("out"));
+}
+
+TEST_F(Cli, FixedRecordsWithSeveralKeys) {
+  // 16-byte records: [u16 group][pad 2][i32 BE value][8 bytes id]; order: group asc, value desc.
+  struct R16 {
+    unsigned char b[16];
+  };
+  std::mt19937 rng(3);
+  std::vector<R16> recs(25000);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    std::uint16_t g = static_cast<std::uint16_t>(rng() % 7);
+    std::int32_t v = static_cast<std::int32_t>(rng() % 41) - 20;
+    std::uint32_t be = __builtin_bswap32(static_cast<std::uint32_t>(v));
+    std::memcpy(recs[i].b, &g, 2);
+    recs[i].b[2] = recs[i].b[3] = 0;
+    std::memcpy(recs[i].b + 4, &be, 4);
+    std::uint64_t id = i;
+    std::memcpy(recs[i].b + 8, &id, 8);
+  }
+  auto key = [](const R16& r) {
+    std::uint16_t g;
+    std::uint32_t be;
+    std::memcpy(&g, r.b, 2);
+    std::memcpy(&be, r.b + 4, 4);
+    return std::pair<int, int>(g, -static_cast<std::int32_t>(__builtin_bswap32(be)));
+  };
+  auto want = recs;
+  std::stable_sort(want.begin(), want.end(), [&](const R16& a, const R16& b) { return key(a) < key(b); });
+  write_file(path("in"), recs.data(), recs.size() * 16);
+  for (const char* budget : kBudgets) {
+    Result r = run_corank(std::string("--format fixed:16 --key 0:2:u16 --key 4:4:i32be:desc ") + budget + " -o " +
+                          path("out") + " " + path("in"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto got = read_as<R16>(path("out"));
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * 16)) << budget;
+  }
+}
+
+TEST_F(Cli, UniqueKeepsFirstOfEachKey) {
+  auto recs = gensort_records(15000, 2, 5);
+  write_file(path("in"), recs.data(), recs.size() * 100);
+  auto sorted = stable_sorted(recs);
+  std::vector<Rec> want;
+  for (const auto& r : sorted)
+    if (want.empty() || std::memcmp(want.back().data(), r.data(), 10) != 0) want.push_back(r);
+  for (const char* budget : kBudgets) {
+    Result r = run_corank(std::string("--format gensort -u ") + budget + " -o " + path("out") + " " + path("in"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(read_as<Rec>(path("out")) == want) << budget;
+  }
+}
+
+TEST_F(Cli, OutputMayNameTheInputAndStdinWorks) {
+  auto recs = gensort_records(12000, 9);
+  write_file(path("data"), recs.data(), recs.size() * 100);
+  for (const char* budget : kBudgets) {
+    write_file(path("data"), recs.data(), recs.size() * 100);
+    Result r = run_corank(std::string("--format gensort ") + budget + " -o " + path("data") + " " + path("data"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(read_as<Rec>(path("data")) == stable_sorted(recs)) << budget;
+  }
+  write_file(path("in"), recs.data(), recs.size() * 100);
+  Result r = run_corank("--format gensort -S 256K < " + path("in") + " > " + path("out"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs));
+}
+
+TEST_F(Cli, SeveralInputsAreSortedTogether) {
+  auto a = gensort_records(3000, 1), b = gensort_records(5000, 2);
+  write_file(path("a"), a.data(), a.size() * 100);
+  write_file(path("b"), b.data(), b.size() * 100);
+  Result r = run_corank("--format gensort -S 64K -o " + path("out") + " " + path("a") + " - " + " < " + path("b"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(all));
+}
+
+TEST_F(Cli, CheckReportsDisorderWithExitOne) {
+  auto recs = stable_sorted(gensort_records(5000, 4));
+  write_file(path("sorted"), recs.data(), recs.size() * 100);
+  EXPECT_EQ(run_corank("-c --format gensort " + path("sorted")).status, 0);
+  EXPECT_EQ(run_corank("--check --format gensort -r " + path("sorted")).status, 1);
+  std::swap(recs[1000], recs[1001]);
+  write_file(path("unsorted"), recs.data(), recs.size() * 100);
+  Result c = run_corank("-c --format gensort " + path("unsorted"));
+  EXPECT_EQ(c.status, 1);
+  EXPECT_NE(c.err.find("disorder at record 1001"), std::string::npos) << c.err;
+  Result q = run_corank("-C --format gensort " + path("unsorted"));
+  EXPECT_EQ(q.status, 1);
+  EXPECT_EQ(q.err, "");
+  EXPECT_EQ(run_corank("--check=quiet --format gensort " + path("unsorted")).status, 1);
+  // -u: equal neighbours are disorder too.
+  auto dup = stable_sorted(gensort_records(100, 5, 2));
+  write_file(path("dup"), dup.data(), dup.size() * 100);
+  EXPECT_EQ(run_corank("-c --format gensort " + path("dup")).status, 0);
+  EXPECT_EQ(run_corank("-c -u --format gensort " + path("dup")).status, 1);
+}
+
+TEST_F(Cli, VerifyAndStats) {
+  auto recs = gensort_records(8000, 6);
+  write_file(path("in"), recs.data(), recs.size() * 100);
+  Result r = run_corank("--format gensort -S 128K --verify --stats " + path("stats.json") + " -o " + path("out") +
+                        " " + path("in"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto json = read_file(path("stats.json"));
+  std::string s(json.begin(), json.end());
+  EXPECT_NE(s.find("\"records_in\": 8000"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"mode\": \"external\""), std::string::npos) << s;
+  EXPECT_EQ(s.find("\"spilled_runs\": 0,"), std::string::npos) << s;
+}
+
+// --- errors: one line, exit 2, input untouched, nothing under the target name ---
+
+void expect_clean_failure(Cli& t, const Result& r, const std::string& needle) {
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  (void)t;
+}
+
+TEST_F(Cli, SizeNotAMultipleOfTheRecordSize) {
+  std::vector<char> data(1050, 'x');
+  write_file(path("in"), data.data(), data.size());
+  Result r = run_corank("--format gensort -o " + path("out") + " " + path("in"));
+  expect_clean_failure(*this, r, "is not a multiple of the record size 100");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"in", "tmp"}));
+  EXPECT_EQ(read_file(path("in")), data);
+  // The same input through a pipe (size unknown until the end), spilling first.
+  std::vector<char> big(100 * 5000 + 7, 'y');
+  write_file(path("in"), big.data(), big.size());
+  r = run_corank("--format gensort -S 64K -T " + path("tmp") + " -o " + path("out") + " < " + path("in"));
+  expect_clean_failure(*this, r, "is not a multiple of the record size 100");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"in", "tmp"}));
+}
+
+TEST_F(Cli, BadOptionsExitTwo) {
+  write_file(path("in"), "0123", 4);
+  expect_clean_failure(*this, run_corank("--format fixed:4 --key 0:8 " + path("in")), "does not fit");
+  expect_clean_failure(*this, run_corank("--format fixed:4 --key 0:4:u16 " + path("in")), "invalid key");
+  expect_clean_failure(*this, run_corank("--format nonsense " + path("in")), "unknown format");
+  expect_clean_failure(*this, run_corank("--format u32 -S 12Q " + path("in")), "invalid size");
+  EXPECT_EQ(run_corank("--no-such-option " + path("in")).status, 2);
+  expect_clean_failure(*this, run_corank("--format u32 --gpu=on " + path("in")), "--gpu=on");
+}
+
+TEST_F(Cli, UnreadableInputAndUnwritableOutput) {
+  Result r = run_corank("--format u32 -o " + path("out") + " " + path("missing"));
+  expect_clean_failure(*this, r, path("missing") + ": No such file or directory");
+  write_file(path("in"), "0123", 4);
+  r = run_corank("--format u32 -o " + path("nodir/out") + " " + path("in"));
+  expect_clean_failure(*this, r, "nodir");
+  r = run_corank("--format u32 -o " + path("out") + " " + dir_.string());
+  expect_clean_failure(*this, r, "Is a directory");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"in", "tmp"}));
+}
+
+TEST_F(Cli, MissingTemporaryDirectoryFailsCleanly) {
+  auto recs = gensort_records(5000, 8);
+  write_file(path("in"), recs.data(), recs.size() * 100);
+  Result r = run_corank("--format gensort -S 64K -T " + path("nope") + " -o " + path("out") + " " + path("in"));
+  expect_clean_failure(*this, r, "cannot create temporary file");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"in", "tmp"}));
+}
+
+TEST_F(Cli, SigtermRemovesTheTemporaryOutput) {
+  // Input from a FIFO that never ends: corank blocks mid-sort with its temporary
+  // output created; SIGTERM must leave nothing behind.
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    int devnull = ::open("/dev/null", O_WRONLY);
+    ::dup2(devnull, 2);
+    ::execl(corank_bin().c_str(), "corank", "--format", "u32", "-S", "64K", "-T", path("tmp").c_str(), "-o",
+            path("out").c_str(), path("fifo").c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  int fifo = ::open(path("fifo").c_str(), O_WRONLY);
+  std::vector<std::uint32_t> block(50000, 7);
+  ASSERT_EQ(::write(fifo, block.data(), block.size() * 4), static_cast<ssize_t>(block.size() * 4));
+  // Wait until the temporary output exists, then stop the sort.
+  for (int i = 0; i < 500; ++i) {
+    bool seen = false;
+    for (auto& e : fs::directory_iterator(dir_)) seen |= e.path().filename().string().starts_with(".out");
+    if (seen) break;
+    ::usleep(10000);
+  }
+  ::kill(pid, SIGTERM);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(fifo);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+  EXPECT_EQ(entries(), (std::vector<std::string>{"fifo", "tmp"}));
+}
+
+TEST_F(Cli, HelpAndVersion) {
+  Result h = run_corank("--help > " + path("help"));
+  EXPECT_EQ(h.status, 0);
+  auto text = read_file(path("help"));
+  std::string s(text.begin(), text.end());
+  for (const char* opt : {"--buffer-size", "--temporary-directory", "--format", "--key", "--unique", "--check", "--verify",
+                          "--gpu", "--progress", "--stats", "Exit status"})
+    EXPECT_NE(s.find(opt), std::string::npos) << opt;
+  EXPECT_EQ(run_corank("--version > /dev/null").status, 0);
+}
+
+}  // namespace
