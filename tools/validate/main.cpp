@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   app.add_option("--format", o.format, "record format: gensort, fixed:R, u32, u64, i32, i64, f32, f64")
       ->type_name("FORMAT")
       ->capture_default_str();
-  app.add_option("-k,--key", o.keys,
+  app.add_option("--key", o.keys,
                  "key OFFSET:LENGTH[:TYPE][:desc], repeatable, in priority order (needed for fixed:R; "
                  "TYPE: bytes u8..u64 i8..i64 f32 f64, *be for big-endian)")
       ->type_name("KEY");
