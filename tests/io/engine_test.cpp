@@ -191,6 +191,15 @@ TEST_P(EngineTest, OutputIntoDirectoryFails) {
   EXPECT_EQ(dir_.entries(), std::vector<std::string>{"sub"});
 }
 
+TEST_P(EngineTest, DirectoryAsInputFails) {
+  try {
+    open_source(dir_.path(), opt());
+    FAIL() << "read a directory as input";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), "read failed: " + dir_.path() + ": Is a directory");
+  }
+}
+
 TEST_P(EngineTest, PermissionDenied) {
   const std::string path = dir_.file("secret");
   spit(path, "x");
