@@ -273,5 +273,18 @@ TEST(EngineSelection, EnvironmentForcesPread) {
   EXPECT_EQ(make_engine(o)->name(), uring_available() ? "io_uring" : "pread");
 }
 
+TEST(EngineSelection, FailedRingSetupFallsBackAndSaysSo) {
+  if (!uring_available()) GTEST_SKIP() << "io_uring unavailable: every engine here is already the fallback";
+  // More entries than io_uring_queue_init accepts (32768): it fails with EINVAL.
+  IoOptions o;
+  o.queue_depth = 100000;
+  o.verbose = true;
+  ::testing::internal::CaptureStderr();
+  auto e = make_engine(o);
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(e->name(), "pread");
+  EXPECT_EQ(err, "corank: io_uring unavailable (Invalid argument), using pread/pwrite\n");
+}
+
 }  // namespace
 }  // namespace corank::io::test

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "corank/io/error.hpp"
@@ -18,9 +19,12 @@ bool forced_pread() {
   return v && std::strcmp(v, "pread") == 0;
 }
 
+// Each distinct notice once per process: readers and writers make many engines.
 void say_once(const std::string& line) {
-  static std::once_flag once;
-  std::call_once(once, [&] { std::fprintf(stderr, "corank: %s\n", line.c_str()); });
+  static std::mutex m;
+  static std::set<std::string> said;
+  std::lock_guard lock(m);
+  if (said.insert(line).second) std::fprintf(stderr, "corank: %s\n", line.c_str());
 }
 }  // namespace
 
