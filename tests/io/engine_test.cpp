@@ -2,6 +2,7 @@
 // block edges, both engines, direct and buffered, and the error paths.
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstring>
@@ -203,15 +204,29 @@ TEST_P(EngineTest, DirectoryAsInputFails) {
 TEST_P(EngineTest, PermissionDenied) {
   const std::string path = dir_.file("secret");
   spit(path, "x");
-  ASSERT_EQ(::chmod(path.c_str(), 0), 0);
-  if (::access(path.c_str(), R_OK) == 0)
-    GTEST_SKIP() << "running as root (or with CAP_DAC_OVERRIDE): mode 000 does not deny reads here";
-  try {
-    open_source(path, opt());
-    FAIL() << "opened an unreadable file";
-  } catch (const IoError& e) {
-    EXPECT_NE(std::string(e.what()).find("Permission denied"), std::string::npos) << e.what();
+  ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+  ASSERT_EQ(::chmod(dir_.path().c_str(), 0755), 0);
+  // Root ignores file modes, so as root the check runs in a child that has
+  // dropped to an unprivileged user; otherwise in a child as we are.
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (::geteuid() == 0 && (::setgid(65534) != 0 || ::setuid(65534) != 0)) ::_exit(3);
+    if (::geteuid() != 0 && ::access(path.c_str(), R_OK) == 0) {
+      ::chmod(path.c_str(), 0);  // our own file: take the permission away
+    }
+    try {
+      open_source(path, opt());
+      ::_exit(1);
+    } catch (const IoError& e) {
+      ::_exit(std::string(e.what()) == "open failed: " + path + ": Permission denied" ? 0 : 2);
+    }
   }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 3) GTEST_SKIP() << "cannot drop root privileges to test EACCES";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "1: opened an unreadable file; 2: wrong message";
 }
 
 TEST_P(EngineTest, FullDiskLeavesNoOutputAndNoTemporaryFile) {
