@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <utility>
 
+#include "corank/io/compressed_stream.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/temp_files.hpp"
 
@@ -18,6 +19,7 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
   if (target.empty() || target == "-") {
     target_ = "-";
     sink_ = make_fd_sink(STDOUT_FILENO, "standard output", opt);
+    if (opt.output_codec) sink_ = compressing_sink(std::move(sink_), *opt.output_codec, "standard output");
     return;
   }
   auto slash = target.rfind('/');
@@ -30,7 +32,18 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
   temp_path_ = tmpl;
   cleanup_slot_ = register_cleanup(temp_path_);
   ::fchmod(fd_, 0666 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
-  sink_ = make_fd_sink(fd_, target_, opt);
+  dir_ = dir;
+  try {
+    sink_ = make_fd_sink(fd_, target_, opt);
+    const Codec codec = opt.output_codec ? *opt.output_codec : codec_from_suffix(target_);
+    sink_ = compressing_sink(std::move(sink_), codec, target_);
+  } catch (...) {
+    // No destructor runs for a half-built object: undo the temporary file here.
+    ::close(fd_);
+    ::unlink(temp_path_.c_str());
+    unregister_cleanup(cleanup_slot_);
+    throw;
+  }
 }
 
 OutputFile::~OutputFile() {
@@ -49,6 +62,14 @@ void OutputFile::commit() {
   if (::close(std::exchange(fd_, -1)) != 0) throw_io_error("write failed", target_, errno);
   if (::rename(temp_path_.c_str(), target_.c_str()) != 0) throw_io_error("cannot rename output to", target_, errno);
   committed_ = true;
+  // The rename itself is durable only once the directory is synced.
+  int d = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (d >= 0) {
+    int r = ::fsync(d);
+    int e = errno;
+    ::close(d);
+    if (r != 0 && e != EINVAL) throw_io_error("fsync failed", dir_, e);
+  }
 }
 
 }  // namespace corank::io

@@ -3,6 +3,13 @@
 // beside the target, which is fsynced and renamed over the target only when the
 // whole sort succeeded. Until then the target (which may be an input) is untouched;
 // a failure, an exception or SIGINT/SIGTERM removes the temporary file.
+// The sink writes behind through the I/O engine (write_behind_sink.hpp) and
+// compresses when the target ends in .gz .bz2 .xz .zst (or per
+// IoOptions::output_codec).
+//
+//   OutputFile out(path, opt);
+//   out.sink().write(p, n);   // as often as needed
+//   out.commit();             // finish + fsync + rename; without it, nothing appears
 #include <memory>
 #include <string>
 
@@ -28,6 +35,7 @@ public:
 private:
   std::string target_;
   std::string temp_path_;  // empty for stdout
+  std::string dir_;
   int fd_ = -1;
   int cleanup_slot_ = -1;
   bool committed_ = false;

@@ -6,13 +6,18 @@
 
 #include <cerrno>
 
+#include "corank/io/compressed_stream.hpp"
+#include "corank/io/direct_fd.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/read_ahead_source.hpp"
+#include "corank/io/write_behind_sink.hpp"
 
 namespace corank::io {
 
 namespace {
 
+// Pipes, terminals, character devices: sequential read(2), no engine.
 class FdSource final : public ByteSource {
 public:
   FdSource(FileDesc owned, int fd, std::string name) : ByteSource(std::move(name)), owned_(std::move(owned)), fd_(fd) {
@@ -50,16 +55,35 @@ private:
   std::uint64_t written_ = 0;
 };
 
-}  // namespace
-
-std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions&) {
-  if (path == "-") return std::make_unique<FdSource>(FileDesc{}, STDIN_FILENO, "-");
-  FileDesc fd = FileDesc::open(path, O_RDONLY);
-  int raw = fd.get();
-  return std::make_unique<FdSource>(std::move(fd), raw, path);
+// Positional writes ignore the offset under O_APPEND: such descriptors (">>")
+// must be written in order, so they get the plain sink.
+bool positional_writes_ok(int fd) {
+  int fl = ::fcntl(fd, F_GETFL);
+  return fl >= 0 && (fl & O_APPEND) == 0 && is_regular_file(fd);
 }
 
-std::unique_ptr<ByteSink> make_fd_sink(int fd, std::string name, const IoOptions&) {
+}  // namespace
+
+std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt) {
+  std::unique_ptr<ByteSource> raw;
+  if (path == "-") {
+    raw = std::make_unique<FdSource>(FileDesc{}, STDIN_FILENO, "-");
+  } else {
+    FileDesc fd = FileDesc::open(path, O_RDONLY);
+    const int r = fd.get();
+    if (is_regular_file(r))
+      raw = std::make_unique<ReadAheadSource>(r, std::move(fd), path, opt);
+    else
+      raw = std::make_unique<FdSource>(std::move(fd), r, path);
+  }
+  if (opt.input_codec) return decompressing_source(std::move(raw), *opt.input_codec);
+  const Codec by_suffix = path == "-" ? Codec::none : codec_from_suffix(path);
+  if (by_suffix != Codec::none) return decompressing_source(std::move(raw), by_suffix);
+  return detect_and_decompress(std::move(raw));
+}
+
+std::unique_ptr<ByteSink> make_fd_sink(int fd, std::string name, const IoOptions& opt) {
+  if (positional_writes_ok(fd)) return std::make_unique<WriteBehindSink>(fd, std::move(name), opt, true);
   return std::make_unique<FdSink>(fd, std::move(name));
 }
 

@@ -1,5 +1,15 @@
 #pragma once
 // Sequential byte sources (input files, stdin) and sinks (output, spilled runs).
+//
+// What the factories return:
+//   open_source(path)     regular file: ReadAheadSource (read_ahead_source.hpp),
+//                         queue_depth blocks in flight through io_uring or pread;
+//                         pipe/tty/stdin: plain read(2). Compressed input (.gz .bz2
+//                         .xz .zst, or the codec's magic bytes) is decompressed on
+//                         the fly, and size() is then nullopt.
+//   make_fd_sink(fd)      regular file: WriteBehindSink (write_behind_sink.hpp);
+//                         otherwise plain write(2). finish() flushes and fsyncs.
+// Run files: run_file.hpp. Positional reads: block_reader.hpp.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -29,16 +39,24 @@ private:
 class ByteSink {
 public:
   virtual ~ByteSink() = default;
+  // May keep the bytes in memory and write them later (write-behind): a write
+  // error can surface from a later write() or from finish().
   virtual void write(const void* src, std::size_t n) = 0;
-  // Flushes everything written so far to the file (and fsyncs regular files).
+  // Flushes everything written so far to the file (and fsyncs regular files,
+  // except run sinks). Call it before reading the file back.
   virtual void finish() = 0;
+  // Bytes passed to write().
   virtual std::uint64_t bytes_written() const = 0;
+  // Bytes that reach the file: differs from bytes_written() when compressed.
+  virtual std::uint64_t stored_bytes() const { return bytes_written(); }
 };
 
-// Opens `path` for reading; "-" is standard input.
+// Opens `path` for reading; "-" is standard input. Decompresses per
+// opt.input_codec (default: by suffix, else by magic bytes).
 std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt);
 
-// A sink writing sequentially to an open descriptor it does not own.
+// A sink writing sequentially to an open descriptor it does not own, from the
+// descriptor's current offset; finish() fsyncs a regular file.
 std::unique_ptr<ByteSink> make_fd_sink(int fd, std::string name, const IoOptions& opt);
 
 }  // namespace corank::io

@@ -1,0 +1,35 @@
+#pragma once
+// Compressed sources and sinks: Boost.Iostreams filter chains between a
+// ByteSource/ByteSink and the caller, so compression composes with the engine's
+// read-ahead and write-behind underneath. open_source() and OutputFile use these
+// by suffix or magic bytes; make_run_sink/make_run_source by IoOptions::temp_codec.
+//
+// A stream that is corrupt, truncated or not of the codec throws
+// IoError("read failed", name, "corrupt or truncated gzip stream") and friends
+// from read(); partial output is never passed off as the whole.
+#include <memory>
+#include <string>
+
+#include "corank/io/codec.hpp"
+#include "corank/io/source.hpp"
+
+namespace corank::io {
+
+// Speed over ratio for spilled runs (written once, read once); ratio for output.
+enum class CompressionLevel { fast, normal };
+
+// Decompresses `inner` with `codec` (Codec::none returns inner). size() is nullopt.
+std::unique_ptr<ByteSource> decompressing_source(std::unique_ptr<ByteSource> inner, Codec codec);
+
+// Compresses into `inner`. finish() ends the compressed stream and finishes
+// inner; writing after finish() starts a new stream (gzip member, zstd frame...),
+// which the decompressors read as one. bytes_written() counts uncompressed
+// bytes, stored_bytes() compressed ones.
+std::unique_ptr<ByteSink> compressing_sink(std::unique_ptr<ByteSink> inner, Codec codec, std::string name,
+                                           CompressionLevel level = CompressionLevel::normal);
+
+// A source that reads its first bytes ahead to tell the codec by magic bytes,
+// then yields all of them (the peeked ones first). Keeps inner's size().
+std::unique_ptr<ByteSource> detect_and_decompress(std::unique_ptr<ByteSource> inner);
+
+}  // namespace corank::io

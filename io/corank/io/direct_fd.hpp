@@ -1,0 +1,17 @@
+#pragma once
+// A second descriptor of an open file, with O_DIRECT, for the aligned bulk of
+// its I/O; the caller's buffered descriptor keeps the unaligned edges. Opened
+// through /proc/self/fd so it works for anonymous (O_TMPFILE) run files too.
+#include "corank/io/file_desc.hpp"
+
+namespace corank::io {
+
+// `fd` opened again with O_DIRECT and the same access mode; an invalid
+// FileDesc where that is impossible (tmpfs, no /proc, ...): callers then use
+// buffered I/O throughout.
+FileDesc reopen_direct(int fd) noexcept;
+
+// Whether a regular file: readers and writers use the engine only for these.
+bool is_regular_file(int fd) noexcept;
+
+}  // namespace corank::io

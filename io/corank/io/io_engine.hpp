@@ -1,0 +1,69 @@
+#pragma once
+// The asynchronous I/O engine under every reader and writer: queue positional
+// reads and writes, reap their completions. Two implementations: io_uring
+// (uring_engine.hpp) and synchronous pread/pwrite (pread_engine.hpp), chosen by
+// make_engine. An engine belongs to one thread.
+//
+// The engine finishes each request itself: short transfers are requeued for
+// the remainder, -EAGAIN/-EINTR are retried, and a direct-I/O request that the
+// file system refuses (-EINVAL) is retried on the buffered descriptor. So a
+// completion is final: all `len` bytes, fewer only when a read hit end of
+// file, or a negative errno.
+#include <sys/uio.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "corank/io/options.hpp"
+
+namespace corank::io {
+
+enum class IoOp : std::uint8_t { read, write };
+
+struct IoRequest {
+  IoOp op = IoOp::read;
+  int fd = -1;          // may be opened O_DIRECT
+  int buffered_fd = -1; // same file without O_DIRECT: where unaligned remainders go (may equal fd)
+  std::byte* buf = nullptr;
+  std::size_t len = 0;
+  std::uint64_t offset = 0;
+  int buf_index = -1;   // index into the registered buffers, or -1
+  std::uint64_t tag = 0;  // the caller's, returned in the completion
+};
+
+struct IoCompletion {
+  std::uint64_t tag = 0;
+  std::int64_t result = 0;  // bytes transferred, or -errno
+};
+
+class IoEngine {
+public:
+  virtual ~IoEngine() = default;
+  // "io_uring" or "pread".
+  virtual std::string_view name() const noexcept = 0;
+  // Most requests in flight at once.
+  virtual unsigned depth() const noexcept = 0;
+  // Registers buffers for fixed-buffer I/O, once per engine; their indices are
+  // the positions in `bufs`. Returns false where the engine cannot (pread, or
+  // RLIMIT_MEMLOCK too low): the buffers still work, unregistered.
+  virtual bool register_buffers(std::span<const iovec> bufs) = 0;
+  // Starts a request; requires in_flight() < depth().
+  virtual void submit(const IoRequest& req) = 0;
+  // Starts the queued requests, waits until at least min_complete (at most
+  // out.size()) have completed, and stores up to out.size() completions.
+  virtual std::size_t reap(std::span<IoCompletion> out, std::size_t min_complete) = 0;
+  virtual unsigned in_flight() const noexcept = 0;
+};
+
+// The engine IoOptions ask for: io_uring unless opt.use_uring is false or
+// CORANK_IO=pread is set, and pread/pwrite when io_uring_queue_init fails
+// (reported once on stderr under opt.verbose). Depth is opt.queue_depth.
+std::unique_ptr<IoEngine> make_engine(const IoOptions& opt);
+
+// Whether io_uring can be set up in this process (probed once).
+bool uring_available();
+
+}  // namespace corank::io

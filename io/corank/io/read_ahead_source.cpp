@@ -1,0 +1,117 @@
+#include "corank/io/read_ahead_source.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "corank/io/direct_fd.hpp"
+#include "corank/io/error.hpp"
+
+namespace corank::io {
+
+namespace {
+constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t a) { return (x + a - 1) / a * a; }
+}  // namespace
+
+ReadAheadSource::ReadAheadSource(int fd, FileDesc owned, std::string name, const IoOptions& opt,
+                                 std::uint64_t begin, std::optional<std::uint64_t> end)
+    : ByteSource(std::move(name)), owned_(std::move(owned)), fd_(fd), begin_(begin) {
+  if (end) {
+    end_ = *end;
+  } else {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0) throw_io_error("stat failed", this->name(), errno);
+    if (S_ISDIR(st.st_mode)) throw IoError("read failed", this->name(), EISDIR);
+    end_ = static_cast<std::uint64_t>(st.st_size);
+  }
+  end_ = std::max(end_, begin_);
+  const std::uint64_t total = end_ - begin_;
+  block_ = static_cast<std::size_t>(round_up(std::max<std::size_t>(opt.block_size, kDirectAlignment), kDirectAlignment));
+  // A small file needs one small buffer, not queue_depth large ones.
+  block_ = static_cast<std::size_t>(std::min<std::uint64_t>(block_, std::max<std::uint64_t>(round_up(total, kDirectAlignment), kDirectAlignment)));
+  nblocks_ = (total + block_ - 1) / block_;
+  if (opt.direct && begin_ % kDirectAlignment == 0 && total > 0) direct_fd_ = reopen_direct(fd_);
+
+  engine_ = make_engine(opt);
+  const auto nslots = static_cast<std::size_t>(std::min<std::uint64_t>(engine_->depth(), std::max<std::uint64_t>(nblocks_, 1)));
+  BufferAllocator& alloc = opt.allocator ? *opt.allocator : default_allocator();
+  std::vector<iovec> iov;
+  for (std::size_t i = 0; i < nslots; ++i) {
+    bufs_.emplace_back(alloc, block_);
+    iov.push_back({bufs_.back().data(), block_});
+  }
+  slots_.resize(nslots);
+  engine_->register_buffers(iov);
+  while (next_issue_ < nblocks_ && next_issue_ < nslots) issue(next_issue_++);
+}
+
+ReadAheadSource::~ReadAheadSource() {
+  engine_.reset();  // waits for reads into bufs_ still in flight
+}
+
+std::uint64_t ReadAheadSource::block_len(std::uint64_t block) const noexcept {
+  const std::uint64_t off = begin_ + block * block_;
+  return std::min<std::uint64_t>(block_, end_ - off);
+}
+
+void ReadAheadSource::issue(std::uint64_t block) {
+  const std::size_t i = static_cast<std::size_t>(block % slots_.size());
+  slots_[i] = Slot{block, false, 0};
+  IoRequest r;
+  r.op = IoOp::read;
+  r.offset = begin_ + block * block_;
+  r.len = static_cast<std::size_t>(block_len(block));
+  r.buf = bufs_[i].data();
+  r.buf_index = static_cast<int>(i);
+  r.buffered_fd = fd_;
+  r.fd = fd_;
+  if (direct_fd_.valid()) {
+    // The tail block asks for whole sectors; the read stops at end of file.
+    r.fd = direct_fd_.get();
+    r.len = static_cast<std::size_t>(round_up(r.len, kDirectAlignment));
+  }
+  r.tag = block;
+  engine_->submit(r);
+}
+
+void ReadAheadSource::wait_ready(Slot& s) {
+  IoCompletion done[16];
+  while (!s.ready) {
+    std::size_t n = engine_->reap(done, 1);
+    for (std::size_t k = 0; k < n; ++k) {
+      Slot& t = slots_[done[k].tag % slots_.size()];
+      t.ready = true;
+      t.result = done[k].result;
+    }
+  }
+  if (s.result < 0) throw_io_error("read failed", name(), static_cast<int>(-s.result));
+}
+
+std::size_t ReadAheadSource::read(void* dst, std::size_t n) {
+  auto* out = static_cast<std::byte*>(dst);
+  std::size_t copied = 0;
+  while (copied < n && !eof_ && cur_ < nblocks_) {
+    Slot& s = slots_[cur_ % slots_.size()];
+    wait_ready(s);
+    const std::uint64_t want = block_len(cur_);
+    const auto valid = static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(s.result), want));
+    const std::size_t k = std::min(n - copied, valid - pos_);
+    std::memcpy(out + copied, bufs_[cur_ % slots_.size()].data() + pos_, k);
+    copied += k;
+    pos_ += k;
+    if (pos_ == valid) {
+      if (valid < want) {
+        eof_ = true;  // the file is shorter than it was at open
+        break;
+      }
+      ++cur_;
+      pos_ = 0;
+      if (next_issue_ < nblocks_) issue(next_issue_++);
+    }
+  }
+  return copied;
+}
+
+}  // namespace corank::io

@@ -1,0 +1,23 @@
+#include "corank/io/run_file.hpp"
+
+#include "corank/io/compressed_stream.hpp"
+#include "corank/io/file_desc.hpp"
+#include "corank/io/read_ahead_source.hpp"
+#include "corank/io/write_behind_sink.hpp"
+
+namespace corank::io {
+
+std::unique_ptr<ByteSink> make_run_sink(int fd, std::string name, const IoOptions& opt) {
+  auto raw = std::make_unique<WriteBehindSink>(fd, name, opt, false);
+  return compressing_sink(std::move(raw), opt.temp_codec, std::move(name), CompressionLevel::fast);
+}
+
+std::unique_ptr<ByteSource> make_run_source(int fd, std::string name, const IoOptions& opt, std::uint64_t offset,
+                                            std::optional<std::uint64_t> length) {
+  std::optional<std::uint64_t> end;
+  if (length) end = offset + *length;
+  auto raw = std::make_unique<ReadAheadSource>(fd, FileDesc{}, std::move(name), opt, offset, end);
+  return decompressing_source(std::move(raw), opt.temp_codec);
+}
+
+}  // namespace corank::io

@@ -1,0 +1,33 @@
+#pragma once
+// Spilled runs: written once sequentially, read back either sequentially
+// (make_run_source, the only way when runs are compressed) or by positional
+// blocks (BlockReader, block_reader.hpp; uncompressed runs only, since the
+// sparse index holds uncompressed offsets).
+//
+//   FileDesc fd = temps.create_anonymous();
+//   auto sink = make_run_sink(fd.get(), "temporary file", opt);
+//   sink->write(records, bytes);            // write-behind, several blocks in flight
+//   sink->finish();                          // required before reading back; no fsync
+//   BlockReader blocks(fd.get(), "temporary file", opt);
+//   blocks.read_at(offset, dst, n);          // or start_read()/wait() to overlap
+//   auto src = make_run_source(fd.get(), "temporary file", opt, 0, sink->stored_bytes());
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "corank/io/source.hpp"
+
+namespace corank::io {
+
+// Writes a run to fd (not owned) from its current offset, compressed with
+// opt.temp_codec (fast levels). finish() flushes without fsync: run files die
+// with the process. stored_bytes() is the run's length in the file.
+std::unique_ptr<ByteSink> make_run_sink(int fd, std::string name, const IoOptions& opt);
+
+// Reads [offset, offset + length) of fd (not owned) with read-ahead,
+// decompressing opt.temp_codec; length nullopt: to the end of the file.
+std::unique_ptr<ByteSource> make_run_source(int fd, std::string name, const IoOptions& opt, std::uint64_t offset = 0,
+                                            std::optional<std::uint64_t> length = std::nullopt);
+
+}  // namespace corank::io

@@ -1,0 +1,219 @@
+// Compressed input and output through open_source/OutputFile and run files:
+// round trips per codec, detection by magic bytes, interoperation with the
+// command-line tools, and corrupt or truncated input that must fail loudly.
+#include <fcntl.h>
+
+#include <cstdlib>
+
+#include "corank/io/compressed_stream.hpp"
+#include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
+#include "corank/io/file_desc.hpp"
+#include "corank/io/output_file.hpp"
+#include "corank/io/run_file.hpp"
+#include "corank/io/source.hpp"
+#include "corank/io/temp_files.hpp"
+#include "io_test_util.hpp"
+
+namespace corank::io::test {
+namespace {
+
+struct CodecCase {
+  Codec codec;
+  const char* suffix;
+  const char* tool;  // decompresses to stdout
+};
+
+const CodecCase kCodecs[] = {
+    {Codec::gzip, ".gz", "gzip -dc"},
+    {Codec::bzip2, ".bz2", "bzip2 -dc"},
+    {Codec::xz, ".xz", "xz -dc"},
+    {Codec::zstd, ".zst", "zstd -qdc"},
+};
+
+// Text-like data compresses; random bytes do not. Both, concatenated.
+std::string sample(std::size_t n) {
+  std::string s;
+  for (std::size_t i = 0; s.size() < n / 2; ++i) s += std::to_string(i * 2654435761u % 1000003) + "\n";
+  s += pattern(n - s.size(), 9);
+  return s;
+}
+
+std::string read_all(ByteSource& s) {
+  std::string out, buf(1 << 16, '\0');
+  for (;;) {
+    std::size_t k = s.read(buf.data(), buf.size());
+    out.append(buf.data(), k);
+    if (k < buf.size()) return out;
+  }
+}
+
+void write_output(const std::string& path, const std::string& data, const IoOptions& opt) {
+  OutputFile out(path, opt);
+  for (std::size_t at = 0; at < data.size(); at += 100000)
+    out.sink().write(data.data() + at, std::min<std::size_t>(100000, data.size() - at));
+  out.commit();
+}
+
+class CompressionTest : public ::testing::TestWithParam<std::tuple<CodecCase, Engine>> {
+protected:
+  void SetUp() override { CORANK_REQUIRE_ENGINE(engine()); }
+  const CodecCase& codec() const { return std::get<0>(GetParam()); }
+  Engine engine() const { return std::get<1>(GetParam()); }
+  IoOptions opt() const { return options_for(engine()); }
+  ScratchDir dir_;
+};
+
+TEST_P(CompressionTest, RoundTripBySuffix) {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{4097}, (std::size_t{2} << 20) + 1}) {
+    const std::string data = sample(n);
+    const std::string path = dir_.file("data" + std::to_string(n) + codec().suffix);
+    write_output(path, data, opt());
+    auto src = open_source(path, opt());
+    EXPECT_FALSE(src->size());
+    EXPECT_EQ(read_all(*src), data) << codec_name(codec().codec) << " size " << n;
+    if (n > 100000) EXPECT_LT(slurp(path).size(), data.size()) << "output not compressed";
+  }
+}
+
+TEST_P(CompressionTest, DetectedByMagicWithoutSuffix) {
+  const std::string data = sample(300000);
+  IoOptions o = opt();
+  o.output_codec = codec().codec;
+  const std::string path = dir_.file("no-suffix");
+  write_output(path, data, o);
+  auto src = open_source(path, opt());
+  EXPECT_EQ(read_all(*src), data);
+}
+
+TEST_P(CompressionTest, CommandLineToolReadsOurOutput) {
+  const std::string tool = std::string(codec().tool).substr(0, std::string(codec().tool).find(' '));
+  if (std::system(("command -v " + tool + " >/dev/null 2>&1").c_str()) != 0)
+    GTEST_SKIP() << tool << " is not installed";
+  const std::string data = sample(500000);
+  const std::string path = dir_.file(std::string("c") + codec().suffix);
+  write_output(path, data, opt());
+  const std::string out = dir_.file("plain");
+  ASSERT_EQ(std::system((std::string(codec().tool) + " '" + path + "' > '" + out + "'").c_str()), 0);
+  EXPECT_EQ(slurp(out), data);
+}
+
+TEST_P(CompressionTest, TruncatedInputFails) {
+  const std::string data = sample(400000);
+  const std::string path = dir_.file(std::string("t") + codec().suffix);
+  write_output(path, data, opt());
+  const std::string full = slurp(path);
+  for (std::size_t keep : {full.size() / 2, full.size() - 1, std::size_t{0}}) {
+    spit(path, full.substr(0, keep));
+    try {
+      auto src = open_source(path, opt());
+      std::string got = read_all(*src);
+      FAIL() << "truncated to " << keep << " of " << full.size() << " bytes: read " << got.size()
+             << " bytes without error";
+    } catch (const IoError& e) {
+      EXPECT_EQ(std::string(e.what()),
+                "read failed: " + path + ": corrupt or truncated " + std::string(codec_name(codec().codec)) + " stream");
+    }
+  }
+}
+
+TEST_P(CompressionTest, CorruptInputFails) {
+  const std::string data = sample(400000);
+  const std::string path = dir_.file(std::string("x") + codec().suffix);
+  write_output(path, data, opt());
+  const std::string full = slurp(path);
+  // Flip bytes in the header, the middle and near the end (the checksums).
+  // (gzip's last 4 bytes are the length mod 2^32, which Boost does not check;
+  // the data before them is verified by the CRC.)
+  for (std::size_t at : {std::size_t{1}, full.size() / 2, full.size() - 6}) {
+    std::string bad = full;
+    bad[at] = static_cast<char>(bad[at] ^ 0x5a);
+    spit(path, bad);
+    try {
+      auto src = open_source(path, opt());
+      std::string got = read_all(*src);
+      FAIL() << "flipped byte " << at << " of " << full.size() << ": read " << got.size()
+             << " bytes without error (equal: " << (got == data) << ")";
+    } catch (const IoError& e) {
+      EXPECT_NE(std::string(e.what()).find("read failed: " + path + ": corrupt"), std::string::npos) << e.what();
+    }
+  }
+}
+
+TEST_P(CompressionTest, CompressedRunFile) {
+  IoOptions o = opt();
+  o.temp_codec = codec().codec;
+  TempDirectories temps({dir_.path()});
+  FileDesc fd = temps.create_anonymous();
+  // Two runs back to back in one file, read back by offset and stored length.
+  const std::string a = sample(700000), b = sample(123457);
+  auto s1 = make_run_sink(fd.get(), "run", o);
+  s1->write(a.data(), a.size());
+  s1->finish();
+  auto s2 = make_run_sink(fd.get(), "run", o);
+  s2->write(b.data(), b.size());
+  s2->finish();
+  EXPECT_EQ(s1->bytes_written(), a.size());
+  EXPECT_LT(s1->stored_bytes(), a.size());
+  auto r1 = make_run_source(fd.get(), "run", o, 0, s1->stored_bytes());
+  EXPECT_EQ(read_all(*r1), a);
+  auto r2 = make_run_source(fd.get(), "run", o, s1->stored_bytes(), s2->stored_bytes());
+  EXPECT_EQ(read_all(*r2), b);
+}
+
+TEST_P(CompressionTest, WriteFailureInsideCompressorIsReported) {
+  const std::string path = dir_.file(std::string("f") + codec().suffix);
+  set_write_failure_after(1);
+  try {
+    write_output(path, sample(3 << 20), opt());
+    set_write_failure_after(0);
+    FAIL() << "no error";
+  } catch (const IoError& e) {
+    set_write_failure_after(0);
+    EXPECT_EQ(std::string(e.what()), "write failed: " + path + ": No space left on device");
+  }
+  EXPECT_TRUE(dir_.entries().empty());
+}
+
+std::string name(const ::testing::TestParamInfo<std::tuple<CodecCase, Engine>>& i) {
+  return std::string(codec_name(std::get<0>(i.param).codec)) + "_" +
+         (std::get<1>(i.param) == Engine::uring ? "uring" : "pread");
+}
+
+INSTANTIATE_TEST_SUITE_P(Codecs, CompressionTest,
+                         ::testing::Combine(::testing::ValuesIn(kCodecs), ::testing::Values(Engine::uring, Engine::pread)),
+                         name);
+
+TEST(CodecDetection, SuffixAndMagic) {
+  EXPECT_EQ(codec_from_suffix("a.gz"), Codec::gzip);
+  EXPECT_EQ(codec_from_suffix("a.tar.bz2"), Codec::bzip2);
+  EXPECT_EQ(codec_from_suffix("x.xz"), Codec::xz);
+  EXPECT_EQ(codec_from_suffix("x.zst"), Codec::zstd);
+  EXPECT_EQ(codec_from_suffix(".gz"), Codec::none);  // a hidden file named ".gz", no stem
+  EXPECT_EQ(codec_from_suffix("gz"), Codec::none);
+  EXPECT_EQ(codec_from_suffix("data.bin"), Codec::none);
+  const unsigned char gz[] = {0x1f, 0x8b, 8, 0, 0, 0};
+  const unsigned char not_gz[] = {0x1f, 0x8b, 7, 0, 0, 0};
+  const unsigned char zst[] = {0x28, 0xb5, 0x2f, 0xfd};
+  EXPECT_EQ(codec_from_magic(gz, 6), Codec::gzip);
+  EXPECT_EQ(codec_from_magic(not_gz, 6), Codec::none);
+  EXPECT_EQ(codec_from_magic(zst, 4), Codec::zstd);
+  EXPECT_EQ(codec_from_magic(zst, 3), Codec::none);
+  EXPECT_EQ(parse_codec("zst"), Codec::zstd);
+  EXPECT_EQ(parse_codec("lz4"), std::nullopt);
+}
+
+TEST(CodecDetection, PlainInputPassesThroughDetection) {
+  ScratchDir dir;
+  for (std::size_t n : {0, 1, 5, 6, 7, 100000}) {
+    const std::string data = pattern(n, 77);
+    spit(dir.file("p"), data);
+    auto src = open_source(dir.file("p"), IoOptions{});
+    ASSERT_TRUE(src->size());
+    EXPECT_EQ(*src->size(), n);
+    EXPECT_EQ(read_all(*src), data) << n;
+  }
+}
+
+}  // namespace
+}  // namespace corank::io::test
