@@ -2,6 +2,8 @@
 // slab by slab. Runs either stay in RAM (in-memory plan) or are spilled to
 // anonymous temporary files with a sparse in-RAM index of their keys (external
 // plan). Reads run ahead of sorting and writes run behind it.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstring>
 #include <atomic>
@@ -17,6 +19,7 @@
 #include "corank/errors.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
+#include "corank/io/run_file.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/kway_co_rank.hpp"
@@ -26,6 +29,7 @@
 #include "corank/progress.hpp"
 #include "corank/record_input.hpp"
 #include "corank/run_sort.hpp"
+#include "corank/segment_reader.hpp"
 #include "corank/sort_options.hpp"
 #include "corank/write_behind.hpp"
 
@@ -213,7 +217,7 @@ private:
         sr.samples.back().pos = base + i;
       }
       sr.fd = temps.create_anonymous();
-      run_sinks.push_back(io::make_fd_sink(sr.fd.get(), "temporary file", job_.options.io));
+      run_sinks.push_back(io::make_run_sink(sr.fd.get(), "temporary file", job_.options.io));
       emit_run(entries.get(), count, in[b].get(), *run_sinks.back());
       job_.stats.spill_bytes += count * R_;
       runs.push_back(std::move(sr));
@@ -253,7 +257,7 @@ private:
       cap = n;
     }
     gather_records(src, R_, std::span<const E>(entries, n), 0, buf.get(), threads_);
-    writer_.write(sink, buf.get(), n * R_);
+    writer_.write(sink, buf.get(), n * R_, /*finish_after=*/true);
   }
 
   // Records of run i below v, in (key, merge position) order. The sparse index
@@ -304,6 +308,8 @@ private:
     auto merged = allocate<E>(capacity);
     std::vector<std::byte> block;
     std::vector<E> block_keys;
+    SegmentReader reader(job_.options.io, "temporary file");
+    std::vector<Segment> segments(k);
 
     // Loads slab `index` (between boundaries index-1 and index) into `slab`.
     std::vector<std::uint64_t> lo(k, 0);
@@ -317,10 +323,10 @@ private:
       for (std::size_t i = 0; i < k; ++i) {
         const std::uint64_t len = hi[i] - lo[i];
         if (slab.count + len > capacity) throw std::logic_error("merge slab over its capacity");
-        io::pread_full(runs[i].fd.get(), slab.records.get() + slab.count * R_, len * R_, lo[i] * R_,
-                       "temporary file");
+        segments[i] = Segment{runs[i].fd.get(), lo[i] * R_, slab.records.get() + slab.count * R_, len * R_};
         slab.count += len;
       }
+      reader.read(segments);
       read_seconds_ += seconds_since(t0);
       std::uint64_t off = 0;
       for (std::size_t i = 0; i < k; ++i) {
@@ -403,6 +409,11 @@ SortStats sort_files(const SortOptions& options) {
   stats.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   stats.memory_budget = options.memory_budget ? options.memory_budget : default_memory_budget();
 
+  // Many spilled runs mean many open files; allow as many as the hard limit does.
+  if (struct rlimit rl {}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &rl);
+  }
   // Inputs are opened before the output is created, so an unreadable input fails first.
   RecordInput input(options.inputs, format.record_size, options.io);
   io::OutputFile output(options.output, options.io);

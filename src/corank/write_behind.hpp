@@ -20,11 +20,13 @@ public:
     if (pending_.valid()) pending_.wait();  // errors were the caller's to collect
   }
 
-  void write(io::ByteSink& sink, const std::byte* data, std::size_t n) {
+  // finish_after: the sink is finished once this write is done (a run file's last write).
+  void write(io::ByteSink& sink, const std::byte* data, std::size_t n, bool finish_after = false) {
     wait();
-    pending_ = std::async(std::launch::async, [this, &sink, data, n] {
+    pending_ = std::async(std::launch::async, [this, &sink, data, n, finish_after] {
       auto t0 = std::chrono::steady_clock::now();
       sink.write(data, n);
+      if (finish_after) sink.finish();
       seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     });
   }

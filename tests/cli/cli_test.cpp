@@ -391,3 +391,49 @@ TEST_F(Cli, HelpAndVersion) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Cli, CompressedInputAndOutput) {
+  auto recs = gensort_records(20000, 12);
+  write_file(path("in"), recs.data(), recs.size() * 100);
+  ASSERT_EQ(std::system(("gzip -c " + path("in") + " > " + path("in.gz")).c_str()), 0);
+  for (const char* budget : kBudgets) {
+    Result r = run_corank(std::string("--format gensort ") + budget + " -o " + path("out.zst") + " " + path("in.gz"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(std::system(("zstd -q -d -f -o " + path("out") + " " + path("out.zst")).c_str()), 0);
+    EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << budget;
+  }
+  // Corrupt compressed input: a clear error, no output.
+  auto gz = read_file(path("in.gz"));
+  gz.resize(gz.size() / 2);
+  write_file(path("cut.gz"), gz.data(), gz.size());
+  Result r = run_corank("--format gensort -o " + path("never") + " " + path("cut.gz"));
+  expect_clean_failure(*this, r, "cut.gz");
+  EXPECT_FALSE(fs::exists(path("never")));
+}
+
+TEST_F(Cli, FullDiskWhileWritingLeavesNothing) {
+  // The I/O engine's fault hook fails the Nth write with ENOSPC, as a full disk would.
+  auto recs = gensort_records(20000, 13);
+  write_file(path("in"), recs.data(), recs.size() * 100);
+  write_file(path("out"), "old", 3);
+  for (const char* budget : kBudgets) {
+    // The first write of all, and with spills a later one (the second run file).
+    for (int nth : {1, 2}) {
+      if (nth == 2 && std::string(budget).empty()) continue;  // in memory: a single output write
+      std::string cmd = "CORANK_IO_FAIL_WRITE_AFTER=" + std::to_string(nth) + " " + corank_bin() + " --format gensort " +
+                        budget + " -T " + path("tmp") + " -o " + path("out") + " " + path("in") + " 2>" + path("err");
+      int rc = std::system(cmd.c_str());
+      auto err = read_file(path("err"));
+      std::string text(err.begin(), err.end());
+      fs::remove(path("err"));
+      EXPECT_EQ(WEXITSTATUS(rc), 2) << budget << " write " << nth << ": " << text;
+      EXPECT_NE(text.find("No space left on device"), std::string::npos) << text;
+      EXPECT_EQ(read_file(path("out")), std::vector<char>({'o', 'l', 'd'}));
+      EXPECT_EQ(entries(), (std::vector<std::string>{"in", "out", "tmp"}));
+    }
+  }
+}
+
+}  // namespace

@@ -3,7 +3,11 @@
 // command-line tools, and corrupt or truncated input that must fail loudly.
 #include <fcntl.h>
 
+#include <sys/stat.h>
+
 #include <cstdlib>
+#include <fstream>
+#include <thread>
 
 #include "corank/io/compressed_stream.hpp"
 #include "corank/io/error.hpp"
@@ -76,14 +80,26 @@ TEST_P(CompressionTest, RoundTripBySuffix) {
   }
 }
 
-TEST_P(CompressionTest, DetectedByMagicWithoutSuffix) {
+TEST_P(CompressionTest, DetectedByMagicOnAPipe) {
   const std::string data = sample(300000);
   IoOptions o = opt();
   o.output_codec = codec().codec;
   const std::string path = dir_.file("no-suffix");
   write_output(path, data, o);
-  auto src = open_source(path, opt());
+  const std::string compressed = slurp(path);
+  // A pipe has no name to judge by: the magic bytes decide.
+  const std::string fifo = dir_.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::ofstream f(fifo, std::ios::binary);
+    f.write(compressed.data(), static_cast<std::streamsize>(compressed.size()));
+  });
+  auto src = open_source(fifo, opt());
   EXPECT_EQ(read_all(*src), data);
+  writer.join();
+  // A regular file without a codec suffix is taken as it is, magic or not.
+  auto plain = open_source(path, opt());
+  EXPECT_EQ(read_all(*plain), compressed);
 }
 
 TEST_P(CompressionTest, CommandLineToolReadsOurOutput) {

@@ -66,12 +66,14 @@ bool positional_writes_ok(int fd) {
 
 std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt) {
   std::unique_ptr<ByteSource> raw;
+  bool regular = false;
   if (path == "-") {
     raw = std::make_unique<FdSource>(FileDesc{}, STDIN_FILENO, "-");
   } else {
     FileDesc fd = FileDesc::open(path, O_RDONLY);
     const int r = fd.get();
-    if (is_regular_file(r))
+    regular = is_regular_file(r);
+    if (regular)
       raw = std::make_unique<ReadAheadSource>(r, std::move(fd), path, opt);
     else
       raw = std::make_unique<FdSource>(std::move(fd), r, path);
@@ -79,6 +81,11 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
   if (opt.input_codec) return decompressing_source(std::move(raw), *opt.input_codec);
   const Codec by_suffix = path == "-" ? Codec::none : codec_from_suffix(path);
   if (by_suffix != Codec::none) return decompressing_source(std::move(raw), by_suffix);
+  // A named regular file is compressed only if its suffix says so: random binary
+  // records begin with a gzip or bzip2 magic often enough (about 1 in 2^27 files)
+  // that sniffing them would one day reject a valid input. Pipes and standard
+  // input have no name to go by, so there the magic bytes decide.
+  if (regular) return raw;
   return detect_and_decompress(std::move(raw));
 }
 

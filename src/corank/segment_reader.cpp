@@ -1,0 +1,45 @@
+#include "corank/segment_reader.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "corank/io/error.hpp"
+
+namespace corank {
+
+SegmentReader::SegmentReader(const io::IoOptions& opt, std::string name)
+    : engine_(io::make_engine(opt)), block_(std::max<std::size_t>(opt.block_size, 4096)), name_(std::move(name)) {}
+
+void SegmentReader::read(std::span<const Segment> segments) {
+  // Every segment is cut into block-size requests; requests are submitted while
+  // the ring has room and reaped in batches. The engine completes short reads
+  // itself, so a completion shorter than asked means the file ended early.
+  std::vector<io::IoRequest> requests;
+  for (const Segment& s : segments) {
+    for (std::uint64_t done = 0; done < s.length; done += block_) {
+      io::IoRequest r;
+      r.op = io::IoOp::read;
+      r.fd = r.buffered_fd = s.fd;
+      r.buf = s.dst + done;
+      r.len = static_cast<std::size_t>(std::min<std::uint64_t>(block_, s.length - done));
+      r.offset = s.offset + done;
+      r.tag = requests.size();
+      requests.push_back(r);
+    }
+  }
+  std::vector<io::IoCompletion> done(engine_->depth());
+  std::size_t next = 0, completed = 0;
+  while (completed < requests.size()) {
+    while (next < requests.size() && engine_->in_flight() < engine_->depth()) engine_->submit(requests[next++]);
+    const std::size_t n = engine_->reap(done, 1);
+    for (std::size_t i = 0; i < n; ++i) {
+      const io::IoRequest& r = requests[done[i].tag];
+      if (done[i].result < 0) io::throw_io_error("read failed", name_, static_cast<int>(-done[i].result));
+      if (static_cast<std::size_t>(done[i].result) != r.len)
+        throw io::IoError("read failed", name_, "unexpected end of file");
+    }
+    completed += n;
+  }
+}
+
+}  // namespace corank
