@@ -1,0 +1,60 @@
+// Tuning knobs of the merge kernels, one policy type per variant, and the
+// defaults chosen per key and value width. The benchmark sweeps the tuned
+// policy; kernels never hard-code these numbers.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+namespace corank::gpu {
+
+// Value type of a keys-only merge.
+struct NoValue {};
+
+// basic: every thread co-ranks its own items_per_thread outputs in global memory.
+template <int BlockThreads, int ItemsPerThread>
+struct BasicPolicy {
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr std::int64_t block_items = std::int64_t(BlockThreads) * ItemsPerThread;
+};
+
+// tiled / circular: a block owns block_items outputs (one co-rank per block
+// boundary from the partition kernel) and walks them in steps of tile_items,
+// holding up to tile_items of A and of B in shared memory.
+template <int BlockThreads, int TileItems, int TilesPerBlock>
+struct TiledPolicy {
+  static_assert(TileItems % BlockThreads == 0, "each thread merges an equal share of a tile");
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int tile_items = TileItems;
+  static constexpr int items_per_thread = TileItems / BlockThreads;
+  static constexpr std::int64_t block_items = std::int64_t(TileItems) * TilesPerBlock;
+};
+
+// tuned: one tile of block_threads * items_per_thread outputs per block; the
+// odd item count keeps the strided shared-memory staging free of bank
+// conflicts for 4-byte words.
+template <int BlockThreads, int ItemsPerThread>
+struct TunedPolicy {
+  static_assert(ItemsPerThread % 2 == 1, "items per thread must be odd");
+  static constexpr int block_threads = BlockThreads;
+  static constexpr int items_per_thread = ItemsPerThread;
+  static constexpr int tile_items = BlockThreads * ItemsPerThread;
+  static constexpr std::int64_t block_items = tile_items;
+};
+
+template <class Key, class Value>
+struct DefaultMergePolicies {
+  static constexpr bool has_values = !std::is_same_v<Value, NoValue>;
+  static constexpr int pair_bytes = int(sizeof(Key)) + (has_values ? int(sizeof(Value)) : 0);
+
+  using basic = BasicPolicy<256, 8>;
+  using tiled = TiledPolicy<128, 1024, 8>;
+  using circular = TiledPolicy<128, 1024, 8>;
+  // Chosen from the corank-bench merge policy sweep on an H100.
+  using tuned = std::conditional_t<(pair_bytes <= 4), TunedPolicy<256, 15>,
+                std::conditional_t<(pair_bytes <= 8), TunedPolicy<128, 15>,
+                std::conditional_t<(pair_bytes <= 16), TunedPolicy<128, 11>, TunedPolicy<128, 7>>>>;
+};
+
+}  // namespace corank::gpu
