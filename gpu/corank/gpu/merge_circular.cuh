@@ -24,10 +24,7 @@ struct CircularMergeAgent {
   using Index = CircularIndex<tile>;
   using View = CircularView<Key, tile>;
 
-  struct TempStorage {
-    Key a[tile];
-    Key b[tile];
-  };
+  using TempStorage = TileStorage<Key, Value, tile>;
   static_assert(sizeof(TempStorage) <= 48 * 1024, "circular merge tile exceeds static shared memory");
 
   TempStorage& smem;
@@ -55,8 +52,9 @@ struct CircularMergeAgent {
       const Value* bv = has_values ? args.b_values + r.b_begin + wb.head : nullptr;
       Value* cv = has_values ? args.c_values + r.c_begin + c_pos : nullptr;
       const int a_used = merge_tile_step<Policy>(View{smem.a, wa.head}, wa.size(), View{smem.b, wb.head},
-                                                 wb.size(), out, args.c_keys + r.c_begin + c_pos, cv, av, bv);
-      __syncthreads();  // the refill overwrites the consumed slots
+                                                 wb.size(), out, smem.out, smem.out_values, av, bv);
+      __syncthreads();  // staging complete; the refill may overwrite the consumed slots
+      store_staged<nt>(smem, out, args.c_keys + r.c_begin + c_pos, cv);
       wa.consume(a_used);
       wb.consume(out - a_used);
       c_pos += out;

@@ -33,10 +33,11 @@ struct TiledPolicy {
 
 // tuned: one tile of block_threads * items_per_thread outputs per block; the
 // odd item count keeps the strided shared-memory staging free of bank
-// conflicts for 4-byte words.
-template <int BlockThreads, int ItemsPerThread>
+// conflicts for 4-byte words. Streaming: evict-first loads and stores.
+template <int BlockThreads, int ItemsPerThread, bool Streaming = false>
 struct TunedPolicy {
   static_assert(ItemsPerThread % 2 == 1, "items per thread must be odd");
+  static constexpr bool streaming = Streaming;
   static constexpr int block_threads = BlockThreads;
   static constexpr int items_per_thread = ItemsPerThread;
   static constexpr int tile_items = BlockThreads * ItemsPerThread;
@@ -49,12 +50,15 @@ struct DefaultMergePolicies {
   static constexpr int pair_bytes = int(sizeof(Key)) + (has_values ? int(sizeof(Value)) : 0);
 
   using basic = BasicPolicy<256, 8>;
-  using tiled = TiledPolicy<128, 1024, 8>;
-  using circular = TiledPolicy<128, 1024, 8>;
-  // Chosen from the corank-bench merge policy sweep on an H100.
-  using tuned = std::conditional_t<(pair_bytes <= 4), TunedPolicy<256, 15>,
-                std::conditional_t<(pair_bytes <= 8), TunedPolicy<128, 15>,
-                std::conditional_t<(pair_bytes <= 16), TunedPolicy<128, 11>, TunedPolicy<128, 7>>>>;
+  // 16-byte keys get half the tile so A, B and the staging tile fit in 48 KB.
+  static constexpr int tile = sizeof(Key) > 8 ? 512 : 1024;
+  using tiled = TiledPolicy<128, tile, 8>;
+  using circular = TiledPolicy<128, tile, 8>;
+  // From the corank-bench merge --sweep on an H100 at 2^27 + 2^27; see
+  // BENCHMARKS.md. Wider blocks won for every type measured.
+  using tuned = std::conditional_t<(pair_bytes <= 8), TunedPolicy<256, 15>,
+                std::conditional_t<(!has_values && sizeof(Key) == 16), TunedPolicy<256, 7>,
+                std::conditional_t<(pair_bytes <= 16), TunedPolicy<256, 11>, TunedPolicy<256, 7>>>>;
 };
 
 }  // namespace corank::gpu

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "corank/gpu/co_rank.cuh"
 #include "corank/gpu/cuda_error.cuh"
@@ -19,12 +20,13 @@ namespace corank::gpu {
 
 // The tile step both tiled variants share: with `out` outputs to produce and
 // windows a/b (a_len, b_len elements, indexable from 0), each thread merges
-// its items_per_thread share and writes it to c + its offset. Returns how
-// many of the outputs came from A. Every thread computes that count itself,
-// which is cheaper than broadcasting it through shared memory and a barrier.
+// its items_per_thread share into the shared staging tile (values gathered
+// from global by source index). Returns how many of the outputs came from A.
+// Every thread computes that count itself, which is cheaper than
+// broadcasting it through shared memory and a barrier.
 template <class Policy, class Key, class Value, class ViewA, class ViewB>
 __device__ __forceinline__ int merge_tile_step(const ViewA& a, int a_len, const ViewB& b, int b_len, int out,
-                                               Key* c, Value* cv, const Value* a_values,
+                                               Key* staged_keys, Value* staged_values, const Value* a_values,
                                                const Value* b_values) {
   constexpr int ipt = Policy::items_per_thread;
   const int k0 = int(threadIdx.x) * ipt < out ? int(threadIdx.x) * ipt : out;
@@ -32,10 +34,38 @@ __device__ __forceinline__ int merge_tile_step(const ViewA& a, int a_len, const 
   const int i0 = co_rank(k0, a, a_len, b, b_len);
   const int i1 = co_rank(k1, a, a_len, b, b_len);
   serial_merge(a, i0, i1, b, k0 - i0, k1 - i1, [&](int p, const Key& key, bool from_b, int src) {
-    c[k0 + p] = key;
-    if constexpr (!std::is_same_v<Value, NoValue>) cv[k0 + p] = from_b ? b_values[src] : a_values[src];
+    staged_keys[k0 + p] = key;
+    if constexpr (!std::is_same_v<Value, NoValue>) {
+      staged_values[k0 + p] = from_b ? b_values[src] : a_values[src];
+    }
   });
   return co_rank(out, a, a_len, b, b_len);
+}
+
+// Shared memory of both tiled variants: the A and B tiles and the staging
+// tile that turns each thread's contiguous outputs into coalesced stores.
+template <class Key, class Value, int Tile>
+struct TileStorage {
+  Key a[Tile];
+  Key b[Tile];
+  Key out[Tile];
+  Value out_values[Tile];
+};
+template <class Key, int Tile>
+struct TileStorage<Key, NoValue, Tile> {
+  Key a[Tile];
+  Key b[Tile];
+  Key out[Tile];
+  static constexpr NoValue* out_values = nullptr;  // no storage; keeps one code path
+};
+
+// Staging tile -> global, consecutive threads on consecutive addresses.
+template <int NT, class Key, class Value, class Storage>
+__device__ __forceinline__ void store_staged(const Storage& smem, int out, Key* c, Value* cv) {
+  for (int i = threadIdx.x; i < out; i += NT) c[i] = smem.out[i];
+  if constexpr (!std::is_same_v<Value, NoValue>) {
+    for (int i = threadIdx.x; i < out; i += NT) cv[i] = smem.out_values[i];
+  }
 }
 
 // The block's own slice of the problem, from the partition boundaries.
@@ -59,10 +89,7 @@ struct TiledMergeAgent {
   static constexpr int tile = Policy::tile_items;
   static constexpr bool has_values = MergeArgs<Key, Value>::has_values;
 
-  struct TempStorage {
-    Key a[tile];
-    Key b[tile];
-  };
+  using TempStorage = TileStorage<Key, Value, tile>;
   static_assert(sizeof(TempStorage) <= 48 * 1024, "tiled merge tile exceeds static shared memory");
 
   TempStorage& smem;
@@ -85,9 +112,10 @@ struct TiledMergeAgent {
       const Value* av = has_values ? args.a_values + r.a_begin + a_pos : nullptr;
       const Value* bv = has_values ? args.b_values + r.b_begin + b_pos : nullptr;
       Value* cv = has_values ? args.c_values + r.c_begin + c_pos : nullptr;
-      const int a_used = merge_tile_step<Policy>(smem.a, a_len, smem.b, b_len, out,
-                                                 args.c_keys + r.c_begin + c_pos, cv, av, bv);
-      __syncthreads();  // the next load overwrites the tiles
+      const int a_used = merge_tile_step<Policy>(smem.a, a_len, smem.b, b_len, out, smem.out,
+                                                 smem.out_values, av, bv);
+      __syncthreads();  // staging complete; the next load may overwrite the tiles
+      store_staged<nt>(smem, out, args.c_keys + r.c_begin + c_pos, cv);
       a_pos += a_used;
       b_pos += out - a_used;
       c_pos += out;

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 
+#include "corank/gpu/cache_hints.cuh"
 #include "corank/gpu/co_rank.cuh"
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/merge_args.cuh"
@@ -68,6 +69,7 @@ struct TunedMergeAgent {
   static constexpr int vt = Policy::items_per_thread;
   static constexpr int tile = Policy::tile_items;
   static constexpr bool has_values = MergeArgs<Key, Value>::has_values;
+  static constexpr bool streaming = Policy::streaming;
 
   using TempStorage = TunedTempStorage<Key, Value, tile>;
   static_assert(sizeof(TempStorage) <= 48 * 1024, "tuned merge tile exceeds static shared memory");
@@ -83,7 +85,9 @@ struct TunedMergeAgent {
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
       const int idx = int(threadIdx.x) + i * nt;
-      if (Full || idx < count) r[i] = idx < a_count ? a[idx] : b[idx - a_count];
+      if (Full || idx < count) {
+        r[i] = idx < a_count ? load_global<streaming>(a + idx) : load_global<streaming>(b + (idx - a_count));
+      }
     }
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
@@ -101,7 +105,7 @@ struct TunedMergeAgent {
 #pragma unroll
     for (int i = 0; i < vt; ++i) {
       const int idx = int(threadIdx.x) + i * nt;
-      if (Full || idx < count) out[idx] = shared[idx];
+      if (Full || idx < count) store_global<streaming>(out + idx, shared[idx]);
     }
   }
 
