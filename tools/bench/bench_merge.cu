@@ -197,24 +197,24 @@ struct SweepPolicies {
 };
 template <>
 struct SweepPolicies<std::uint32_t, NoValue> {
-  using type = PolicyList<TunedPolicy<256, 15>, TunedPolicy<256, 23>, TunedPolicy<256, 31>, TunedPolicy<512, 11>,
-                          TunedPolicy<512, 15>, TunedPolicy<256, 15, true>, TunedPolicy<512, 15, true>>;
+  using type = PolicyList<TunedPolicy<256, 15>, TunedPolicy<256, 23>, TunedPolicy<256, 31>, TunedPolicy<256, 39>,
+                          TunedPolicy<384, 31>, TunedPolicy<512, 15>, TunedPolicy<512, 23>,
+                          TunedPolicy<256, 31, true>>;
 };
 template <>
 struct SweepPolicies<std::uint64_t, NoValue> {
   using type = PolicyList<TunedPolicy<256, 15>, TunedPolicy<256, 19>, TunedPolicy<256, 23>, TunedPolicy<384, 15>,
-                          TunedPolicy<512, 7>, TunedPolicy<512, 9>, TunedPolicy<256, 15, true>,
-                          TunedPolicy<256, 19, true>, TunedPolicy<512, 7, true>>;
+                          TunedPolicy<512, 7>, TunedPolicy<512, 9>, TunedPolicy<256, 23, true>>;
 };
 template <>
 struct SweepPolicies<Key128, NoValue> {
   using type = PolicyList<TunedPolicy<256, 7>, TunedPolicy<256, 9>, TunedPolicy<256, 11>, TunedPolicy<384, 7>,
-                          TunedPolicy<512, 5>, TunedPolicy<256, 7, true>>;
+                          TunedPolicy<512, 5>, TunedPolicy<384, 7, true>>;
 };
 template <>
 struct SweepPolicies<std::uint64_t, std::uint64_t> {
   using type = PolicyList<TunedPolicy<256, 11>, TunedPolicy<256, 9>, TunedPolicy<384, 7>, TunedPolicy<128, 23>,
-                          TunedPolicy<512, 5>, TunedPolicy<256, 11, true>, TunedPolicy<384, 7, true>>;
+                          TunedPolicy<512, 5>, TunedPolicy<256, 11, true>>;
 };
 
 template <class Key, class Value>

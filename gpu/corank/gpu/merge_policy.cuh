@@ -44,21 +44,54 @@ struct TunedPolicy {
   static constexpr std::int64_t block_items = tile_items;
 };
 
+// Default tuned policy by key and value width (0: keys only). The four
+// marked rows are the winners of `corank-bench merge --sweep` on an H100 at
+// 2^27 + 2^27 (BENCHMARKS.md): wider blocks and more items per thread than
+// moderngpu's 128 x 15 won everywhere, evict-first hints lost everywhere.
+// The other rows are extrapolated by bytes per item and shared-memory fit.
+template <int KeyBytes, int ValueBytes>
+struct DefaultTunedPolicy {
+  using type = TunedPolicy<256, 7>;
+};
+template <>
+struct DefaultTunedPolicy<4, 0> {  // measured
+  using type = TunedPolicy<256, 31>;
+};
+template <>
+struct DefaultTunedPolicy<8, 0> {  // measured
+  using type = TunedPolicy<256, 23>;
+};
+template <>
+struct DefaultTunedPolicy<16, 0> {  // measured
+  using type = TunedPolicy<384, 7>;
+};
+template <>
+struct DefaultTunedPolicy<4, 4> {
+  using type = TunedPolicy<256, 15>;
+};
+template <>
+struct DefaultTunedPolicy<4, 8> {
+  using type = TunedPolicy<256, 11>;
+};
+template <>
+struct DefaultTunedPolicy<8, 4> {
+  using type = TunedPolicy<256, 11>;
+};
+template <>
+struct DefaultTunedPolicy<8, 8> {  // measured
+  using type = TunedPolicy<256, 11>;
+};
+
 template <class Key, class Value>
 struct DefaultMergePolicies {
   static constexpr bool has_values = !std::is_same_v<Value, NoValue>;
-  static constexpr int pair_bytes = int(sizeof(Key)) + (has_values ? int(sizeof(Value)) : 0);
 
   using basic = BasicPolicy<256, 8>;
   // 16-byte keys get half the tile so A, B and the staging tile fit in 48 KB.
   static constexpr int tile = sizeof(Key) > 8 ? 512 : 1024;
   using tiled = TiledPolicy<128, tile, 8>;
   using circular = TiledPolicy<128, tile, 8>;
-  // From the corank-bench merge --sweep on an H100 at 2^27 + 2^27; see
-  // BENCHMARKS.md. Wider blocks won for every type measured.
-  using tuned = std::conditional_t<(pair_bytes <= 8), TunedPolicy<256, 15>,
-                std::conditional_t<(!has_values && sizeof(Key) == 16), TunedPolicy<256, 7>,
-                std::conditional_t<(pair_bytes <= 16), TunedPolicy<256, 11>, TunedPolicy<256, 7>>>>;
+  using tuned = typename DefaultTunedPolicy<int(sizeof(Key)), has_values ? int(sizeof(Value)) : 0>::type;
 };
 
 }  // namespace corank::gpu
