@@ -39,7 +39,9 @@ void check_all_diagonals(const Vec& a, const Vec& b) {
     const std::int64_t i = co_rank(k, a.data(), m, b.data(), n);
     ASSERT_TRUE(satisfies_definition(a, b, k, i)) << "k=" << k << " i=" << i;
     for (std::int64_t other = std::max<std::int64_t>(0, k - n); other <= std::min(k, m); ++other) {
-      if (other != i) ASSERT_FALSE(satisfies_definition(a, b, k, other)) << "not unique at k=" << k;
+      if (other != i) {
+        ASSERT_FALSE(satisfies_definition(a, b, k, other)) << "not unique at k=" << k;
+      }
     }
   }
 }

@@ -13,10 +13,8 @@
 #include <thrust/scan.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <functional>
 #include <stdexcept>

@@ -46,11 +46,6 @@ __global__ void __launch_bounds__(Policy::block_threads)
   BasicMergeAgent<Policy, Key, Value>{args}.run(thread);
 }
 
-template <class Policy>
-constexpr std::size_t merge_basic_temp_bytes(std::int64_t /*total*/) {
-  return 0;
-}
-
 template <class Policy, class Key, class Value>
 void dispatch_merge_basic(const MergeArgs<Key, Value>& args, void* /*d_temp*/, cudaStream_t stream) {
   const std::int64_t total = args.a_size + args.b_size;
