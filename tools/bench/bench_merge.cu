@@ -299,7 +299,8 @@ void bench_one(const char* type_name, const std::string& dist, int size_log2, co
     auto sweep = [&](auto policy) {
       using P = decltype(policy);
       const double ms = median_ms(opt.reps, stream, [&] { dispatch_merge_tuned<P>(args, temp.data(), s); });
-      rows.push_back({"tuned<" + std::to_string(P::block_threads) + "," + std::to_string(P::items_per_thread) + ">",
+      rows.push_back({"tuned<" + std::to_string(P::block_threads) + "," + std::to_string(P::items_per_thread) +
+                          (P::streaming ? ",stream>" : ">"),
                       ms, matches_thrust()});
     };
     for_each_policy(typename SweepPolicies<Key, Value>::type{}, sweep);
