@@ -1,2 +1,0 @@
-// Placeholder translation unit; replaced by the GPU backend.
-namespace corank::gpu {}
