@@ -18,6 +18,8 @@
 #include "corank/checksum.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/codec.hpp"
+#include "corank/io/error.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/run_file.hpp"
 #include "corank/io/temp_files.hpp"
@@ -83,6 +85,15 @@ private:
     std::uint64_t count = 0;
     std::uint64_t base = 0;      // records in all earlier runs: pos = base + index is the merge order
     std::vector<E> samples;      // samples[t] = entry of record t * stride, pos = base + t * stride
+  };
+
+  // Sequential reading of a compressed run, which has no record offsets: the
+  // records from the merge's consumption point on, read ahead only as far as a
+  // slab boundary or a slab load needs.
+  struct RunCursor {
+    std::unique_ptr<io::ByteSource> source;
+    std::vector<std::byte> buffer;  // records [begin, end) of the run
+    std::uint64_t begin = 0, end = 0;
   };
 
   // A merge slab as loaded from the spilled runs: the runs' segments back to back,
@@ -262,20 +273,48 @@ private:
 
   // Records of run i below v, in (key, merge position) order. The sparse index
   // narrows the answer to one stretch of fewer than `stride` records, which is
-  // read and searched: one read per run per slab boundary.
-  std::uint64_t split_at(const SpilledRun& run, const E& v, std::vector<std::byte>& block,
-                         std::vector<E>& keys) {
+  // read and searched: one read per run per slab boundary. `lo` is the split
+  // of the previous boundary, a lower bound. A cursor, if given, supplies the
+  // stretch for compressed runs.
+  std::uint64_t split_at(const SpilledRun& run, const E& v, std::uint64_t lo, RunCursor* cursor,
+                         std::vector<std::byte>& block, std::vector<E>& keys) {
     const std::uint64_t stride = job_.plan.sample_stride;
     const std::uint64_t t = static_cast<std::uint64_t>(
         std::lower_bound(run.samples.begin(), run.samples.end(), v) - run.samples.begin());
     if (t == 0) return 0;
-    const std::uint64_t first = (t - 1) * stride + 1, last = std::min(t * stride, run.count);
+    const std::uint64_t first = std::max((t - 1) * stride + 1, lo), last = std::min(t * stride, run.count);
     if (first >= last) return first;
-    block.resize((last - first) * R_);
-    io::pread_full(run.fd.get(), block.data(), block.size(), first * R_, "temporary file");
+    const std::byte* stretch;
+    if (cursor) {
+      fill_cursor(*cursor, last);
+      stretch = cursor->buffer.data() + (first - cursor->begin) * R_;
+    } else {
+      block.resize((last - first) * R_);
+      io::pread_full(run.fd.get(), block.data(), block.size(), first * R_, "temporary file");
+      stretch = block.data();
+    }
     keys.resize(last - first);
-    normalize_records(job_.norm, block.data(), R_, 0, last - first, run.base + first, keys.data());
+    normalize_records(job_.norm, stretch, R_, 0, last - first, run.base + first, keys.data());
     return first + static_cast<std::uint64_t>(std::lower_bound(keys.begin(), keys.end(), v) - keys.begin());
+  }
+
+  // Reads the cursor's run on to record `upto`.
+  void fill_cursor(RunCursor& c, std::uint64_t upto) {
+    if (upto <= c.end) return;
+    const std::size_t have = c.buffer.size();
+    c.buffer.resize(have + (upto - c.end) * R_);
+    const std::size_t got = c.source->read(c.buffer.data() + have, (upto - c.end) * R_);
+    if (got != (upto - c.end) * R_) throw io::IoError("read failed", "temporary file", "run ended early");
+    c.end = upto;
+  }
+
+  // Moves records [c.begin, upto) of the cursor's run to dst.
+  void take_from_cursor(RunCursor& c, std::uint64_t upto, std::byte* dst) {
+    fill_cursor(c, upto);
+    const std::size_t n = (upto - c.begin) * R_;
+    std::memcpy(dst, c.buffer.data(), n);
+    c.buffer.erase(c.buffer.begin(), c.buffer.begin() + static_cast<std::ptrdiff_t>(n));
+    c.begin = upto;
   }
 
   void merge_spilled(std::vector<SpilledRun>& runs) {
@@ -310,23 +349,37 @@ private:
     std::vector<E> block_keys;
     SegmentReader reader(job_.options.io, "temporary file");
     std::vector<Segment> segments(k);
+    // Compressed runs are read sequentially, each through its own small stream.
+    std::vector<RunCursor> cursors;
+    if (job_.options.io.temp_codec != io::Codec::none) {
+      io::IoOptions small = job_.options.io;
+      small.block_size = std::size_t{256} << 10;
+      small.queue_depth = 2;
+      for (auto& r : runs) cursors.push_back(RunCursor{io::make_run_source(r.fd.get(), "temporary file", small), {}, 0, 0});
+    }
 
     // Loads slab `index` (between boundaries index-1 and index) into `slab`.
     std::vector<std::uint64_t> lo(k, 0);
     auto load = [&](std::size_t index, Slab& slab) {
       std::vector<std::uint64_t> hi(k);
       for (std::size_t i = 0; i < k; ++i)
-        hi[i] = index < boundaries.size() ? split_at(runs[i], boundaries[index], block, block_keys) : runs[i].count;
+        hi[i] = index < boundaries.size()
+                    ? split_at(runs[i], boundaries[index], lo[i], cursors.empty() ? nullptr : &cursors[i], block,
+                               block_keys)
+                    : runs[i].count;
       auto t0 = Clock::now();
       slab.count = 0;
       slab.segments.assign(k, {});
       for (std::size_t i = 0; i < k; ++i) {
         const std::uint64_t len = hi[i] - lo[i];
         if (slab.count + len > capacity) throw std::logic_error("merge slab over its capacity");
-        segments[i] = Segment{runs[i].fd.get(), lo[i] * R_, slab.records.get() + slab.count * R_, len * R_};
+        if (cursors.empty())
+          segments[i] = Segment{runs[i].fd.get(), lo[i] * R_, slab.records.get() + slab.count * R_, len * R_};
+        else
+          take_from_cursor(cursors[i], hi[i], slab.records.get() + slab.count * R_);
         slab.count += len;
       }
-      reader.read(segments);
+      if (cursors.empty()) reader.read(segments);
       read_seconds_ += seconds_since(t0);
       std::uint64_t off = 0;
       for (std::size_t i = 0; i < k; ++i) {

@@ -437,3 +437,26 @@ TEST_F(Cli, FullDiskWhileWritingLeavesNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST_F(Cli, CompressedTemporaryRuns) {
+  for (int distinct : {256, 3}) {
+    auto recs = gensort_records(20000, 21 + distinct, distinct);
+    write_file(path("in"), recs.data(), recs.size() * 100);
+    auto want = stable_sorted(recs);
+    for (const char* budget : {"-S 2M", "-S 256K", "-S 48K"}) {
+      for (const char* codec : {"--compress-temp", "--compress-temp=gzip"}) {
+        Result r = run_corank(std::string("--format gensort ") + budget + " " + codec + " -T " + path("tmp") +
+                              " -o " + path("out") + " " + path("in"));
+        ASSERT_EQ(r.status, 0) << budget << codec << ": " << r.err;
+        EXPECT_TRUE(read_as<Rec>(path("out")) == want) << budget << " " << codec << " distinct " << distinct;
+      }
+    }
+  }
+  Result u = run_corank("--format gensort -u -S 64K --compress-temp -o " + path("out") + " " + path("in"));
+  ASSERT_EQ(u.status, 0) << u.err;
+  EXPECT_EQ(entries(), (std::vector<std::string>{"in", "out", "tmp"}));
+}
+
+}  // namespace

@@ -65,6 +65,11 @@ void bind_options(CLI::App& app, CliOptions& o) {
   app.add_option("--io-engine", o.io_engine, "File I/O: auto (io_uring if it works) or pread")
       ->check(CLI::IsMember({"auto", "uring", "pread"}))
       ->capture_default_str();
+  app.add_option("--compress-temp", o.compress_temp, "Compress spilled runs with CODEC: zstd (default) or gzip")
+      ->expected(0, 1)
+      ->default_str("zstd")
+      ->check(CLI::IsMember({"zstd", "gzip", ""}))
+      ->type_name("[CODEC]");
   app.add_flag("-v,--verbose", o.verbose, "Say what the sorter plans and does on stderr");
 }
 

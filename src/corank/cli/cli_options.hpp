@@ -25,6 +25,7 @@ struct CliOptions {
   std::optional<bool> progress;
   std::string stats_file;
   std::string io_engine = "auto";
+  std::string compress_temp;  // codec name; empty: spilled runs are not compressed
   bool verbose = false;
 };
 

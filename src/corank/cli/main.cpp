@@ -11,6 +11,7 @@
 #include "corank/cli/cli_options.hpp"
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
+#include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
 #include "corank/sort_options.hpp"
 #include "corank/version.hpp"
@@ -23,7 +24,7 @@ constexpr int kExitOk = 0;
 constexpr int kExitDisorder = 1;
 constexpr int kExitError = 2;
 
-SortOptions to_sort_options(const CliOptions& c) {
+SortOptions to_sort_options(const CliOptions& c, bool compress_temp) {
   SortOptions o;
   o.inputs = c.files;
   o.output = c.output;
@@ -41,6 +42,7 @@ SortOptions to_sort_options(const CliOptions& c) {
   o.verbose = c.verbose;
   o.io.verbose = c.verbose;
   if (c.io_engine == "pread") o.io.use_uring = false;
+  if (compress_temp) o.io.temp_codec = c.compress_temp == "gzip" ? io::Codec::gzip : io::Codec::zstd;
   return o;
 }
 
@@ -56,9 +58,9 @@ int run_check(const CliOptions& c, bool quiet) {
   return kExitDisorder;
 }
 
-int run(const CliOptions& c, bool check, bool check_quiet) {
+int run(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
   if (check || check_quiet) return run_check(c, check_quiet);
-  const SortOptions options = to_sort_options(c);
+  const SortOptions options = to_sort_options(c, compress_temp);
   const SortStats stats = sort_files(options);
   if (c.verbose)
     std::fprintf(stderr, "corank: sorted %llu records (%s, %llu runs) in %.3f s\n",
@@ -96,7 +98,7 @@ int main(int argc, char** argv) {
                                        options.check_mode != "silent");
   const bool check_quiet = options.check_quiet || options.check_mode == "quiet" || options.check_mode == "silent";
   try {
-    return run(options, check, check_quiet);
+    return run(options, check, check_quiet, app.count("--compress-temp") > 0);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "corank: memory exhausted (try a smaller -S)\n");
   } catch (const std::exception& e) {
