@@ -27,6 +27,6 @@ for S in $budgets; do
   cm=$(printf '%s\n' "${c[@]}" | median)
   gm=$(printf '%s\n' "${g[@]}" | median)
   printf '| %s | %s B | -S %s | %s s | %s s | %.2fx | %s |\n' "$(date +%F)" "$bytes" "$S" "$cm" "$gm" \
-    "$(echo "$gm / $cm" | bc -l)" "$same"
+    "$(awk -v g="$gm" -v c="$cm" 'BEGIN {print g / c}')" "$same"
 done
 rm -f "$work/bench-gnu.out" "$work/bench-corank.out"
