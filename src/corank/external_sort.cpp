@@ -119,16 +119,30 @@ private:
   // records from `src` into an output buffer and writes it behind.
   void emit(E* entries, std::uint64_t n, const std::byte* src, std::uint64_t pos_base) {
     if (job_.options.unique) n = drop_duplicate_keys(entries, n, last_kept_, have_last_);
+    const std::byte* buf = gather_into_next_buffer(std::span<const E>(entries, n), src, pos_base);
+    writer_.write(job_.output, buf, n * R_);
+    job_.stats.records_out += n;
+  }
+
+  // Like emit, for a spilled run: no -u here (duplicates across runs are dropped
+  // in the merge), the run's own sink, finished after its one write.
+  void emit_run(const E* entries, std::uint64_t n, const std::byte* src, io::ByteSink& sink) {
+    const std::byte* buf = gather_into_next_buffer(std::span<const E>(entries, n), src, 0);
+    writer_.write(sink, buf, n * R_, /*finish_after=*/true);
+  }
+
+  // Gathers into the output buffer not used by the last write. With one write in
+  // flight at a time, the write that used this buffer has finished by now.
+  const std::byte* gather_into_next_buffer(std::span<const E> entries, const std::byte* src, std::uint64_t pos_base) {
     auto& buf = out_[next_out_];
     auto& cap = out_capacity_[next_out_];
     next_out_ ^= 1;
-    if (cap < n) {
-      buf = allocate<std::byte>(n * R_);
-      cap = n;
+    if (cap < entries.size()) {
+      buf = allocate<std::byte>(entries.size() * R_);
+      cap = entries.size();
     }
-    gather_records(src, R_, std::span<const E>(entries, n), pos_base, buf.get(), threads_);
-    writer_.write(job_.output, buf.get(), n * R_);
-    job_.stats.records_out += n;
+    gather_records(src, R_, entries, pos_base, buf.get(), threads_);
+    return buf.get();
   }
 
   void sort_in_memory() {
@@ -255,20 +269,6 @@ private:
     merge_spilled(runs);
     writer_.wait();
     job_.stats.seconds.merge = seconds_since(t_merge);
-  }
-
-  // Like emit, for a spilled run: no -u here (duplicates across runs are dropped
-  // in the merge), and the run's own sink.
-  void emit_run(E* entries, std::uint64_t n, const std::byte* src, io::ByteSink& sink) {
-    auto& buf = out_[next_out_];
-    auto& cap = out_capacity_[next_out_];
-    next_out_ ^= 1;
-    if (cap < n) {
-      buf = allocate<std::byte>(n * R_);
-      cap = n;
-    }
-    gather_records(src, R_, std::span<const E>(entries, n), 0, buf.get(), threads_);
-    writer_.write(sink, buf.get(), n * R_, /*finish_after=*/true);
   }
 
   // Records of run i below v, in (key, merge position) order. The sparse index
