@@ -419,7 +419,10 @@ private:
 // the same records as the input by count and checksum.
 void verify_output(const std::string& path, const Job& job) {
   const std::uint32_t R = job.format.record_size;
-  RecordInput in({path}, R, job.options.io);
+  // The temporary name has no codec suffix: take the target's.
+  io::IoOptions io = job.options.io;
+  io.input_codec = io::codec_from_suffix(job.options.output);
+  RecordInput in({path}, R, io);
   const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{16} << 20) / R);
   auto buf = allocate<std::byte>((chunk + 1) * R);  // slot 0 keeps the previous chunk's last record
   RecordChecksum sum;

@@ -403,6 +403,11 @@ TEST_F(Cli, CompressedInputAndOutput) {
     ASSERT_EQ(r.status, 0) << r.err;
     ASSERT_EQ(std::system(("zstd -q -d -f -o " + path("out") + " " + path("out.zst")).c_str()), 0);
     EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << budget;
+    // --verify re-reads the compressed output it wrote.
+    r = run_corank(std::string("--format gensort --verify ") + budget + " -o " + path("out.zst") + " " + path("in.gz"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(std::system(("zstd -q -d -f -o " + path("out") + " " + path("out.zst")).c_str()), 0);
+    EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << budget;
   }
   // Corrupt compressed input: a clear error, no output.
   auto gz = read_file(path("in.gz"));
