@@ -17,6 +17,7 @@
 #include "corank/big_array.hpp"
 #include "corank/checksum.hpp"
 #include "corank/errors.hpp"
+#include "corank/gpu_backend.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
@@ -31,6 +32,7 @@
 #include "corank/progress.hpp"
 #include "corank/record_input.hpp"
 #include "corank/run_sort.hpp"
+#include "corank/run_sorter.hpp"
 #include "corank/segment_reader.hpp"
 #include "corank/sort_options.hpp"
 #include "corank/write_behind.hpp"
@@ -60,6 +62,7 @@ struct Job {
   SortStats& stats;
   Progress& progress;
   RecordChecksum input_checksum;  // filled when options.verify
+  GpuRunFormation* gpu;            // nullptr: runs are sorted on the CPU
 };
 
 template <unsigned W>
@@ -67,7 +70,11 @@ class Sorter {
   using E = KeyEntry<W>;
 
 public:
-  explicit Sorter(Job& job) : job_(job), R_(job.format.record_size), threads_(job.plan.threads) {}
+  explicit Sorter(Job& job)
+      : job_(job),
+        R_(job.format.record_size),
+        threads_(job.plan.threads),
+        run_sorter_(job.norm, R_, threads_, job.gpu, job.options.gpu == GpuMode::On) {}
 
   void run() {
     if (job_.plan.mode == SortPlan::Mode::InMemory)
@@ -77,6 +84,12 @@ public:
     writer_.wait();
     job_.stats.seconds.write += writer_.seconds();
     job_.stats.seconds.read += read_seconds_;
+    if (run_sorter_.on_gpu()) {
+      job_.stats.backend = "gpu";
+      const double setup = job_.stats.gpu_seconds.setup;
+      job_.stats.gpu_seconds = job_.gpu->times();
+      job_.stats.gpu_seconds.setup = setup;
+    }
   }
 
 private:
@@ -166,11 +179,11 @@ private:
       next.get();
       if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
       // pos = global index: the tie-breaker and the record's place in `records`.
-      sort_run<W>(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, scratch.get(),
-                  threads_);
+      run_sorter_.sort(records.get() + base * R_, count, base, entries.get() + base, scratch.get());
       runs.emplace_back(entries.get() + base, count);
     }
     if (n == 0) next.get();
+    run_sorter_.finish();
     job_.stats.runs = runs.size();
     job_.stats.seconds.run_formation = seconds_since(t_runs);
 
@@ -218,7 +231,8 @@ private:
       next = std::async(std::launch::async, [&] { return read_records(in[1].get(), run); });
     std::uint64_t base = 0;
     for (;;) {
-      sort_run<W>(job_.norm, in[b].get(), R_, count, 0, entries.get(), scratch.get(), threads_);
+      run_sorter_.sort(in[b].get(), count, 0, entries.get(), scratch.get());
+      run_sorter_.finish();
       const std::uint64_t following = next.valid() ? next.get() : 0;
       if (runs.empty() && following == 0) {
         // The whole input was one run: no spill, write it straight out.
@@ -406,6 +420,7 @@ private:
   Job& job_;
   const std::uint32_t R_;
   const unsigned threads_;
+  RunSorter<W> run_sorter_;
   WriteBehind writer_;
   BigArray<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
@@ -452,8 +467,6 @@ void verify_output(const std::string& path, const Job& job) {
 
 SortStats sort_files(const SortOptions& options) {
   const auto t0 = Clock::now();
-  if (options.gpu == GpuMode::On)
-    throw UsageError("--gpu=on: this build of corank has no GPU backend; use --gpu=auto or --gpu=off");
   if (options.verify && (options.output.empty() || options.output == "-"))
     throw UsageError("--verify needs the output in a file (-o FILE)");
 
@@ -480,7 +493,13 @@ SortStats sort_files(const SortOptions& options) {
   if (options.verbose) std::fprintf(stderr, "corank: plan: %s\n", plan.describe().c_str());
 
   Progress progress(options.progress);
-  Job job{options, format, norm, plan, input, output.sink(), stats, progress, {}};
+  // Pinned staging for two GPU chunks is outside the -S budget: cap it.
+  const std::uint64_t gpu_chunk =
+      std::min(plan.run_records, std::max<std::uint64_t>(1, (512u << 20) / format.record_size));
+  const auto t_gpu = Clock::now();
+  const std::unique_ptr<GpuRunFormation> gpu = open_gpu_backend(options, format, gpu_chunk, stats.threads);
+  stats.gpu_seconds.setup = gpu ? seconds_since(t_gpu) : 0.0;
+  Job job{options, format, norm, plan, input, output.sink(), stats, progress, {}, gpu.get()};
   dispatch_key_words(format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });
   progress.finish();
   stats.records_in = input.records_read();

@@ -32,6 +32,13 @@ struct PhaseTimes {
   double read = 0, run_formation = 0, merge = 0, write = 0, verify = 0, total = 0;
 };
 
+// Summed CUDA-event times of GPU run formation's stages (stream time: chunks
+// on the two streams overlap, so the sum can exceed the wall time).
+struct GpuTimes {
+  double setup = 0;  // wall time to open the backend (CUDA context, buffers)
+  double h2d = 0, sort = 0, d2h = 0;
+};
+
 struct SortStats {
   std::string mode;  // "in-memory" or "external"
   std::string backend = "cpu";
@@ -40,6 +47,7 @@ struct SortStats {
   std::uint64_t memory_budget = 0;
   unsigned threads = 0;
   PhaseTimes seconds;
+  GpuTimes gpu_seconds;  // backend "gpu" only
 };
 
 // Sorts options.inputs into options.output. Throws UsageError, InputError or

@@ -326,7 +326,7 @@ TEST_F(Cli, BadOptionsExitTwo) {
   expect_clean_failure(*this, run_corank("--format nonsense " + path("in")), "unknown format");
   expect_clean_failure(*this, run_corank("--format u32 -S 12Q " + path("in")), "invalid size");
   EXPECT_EQ(run_corank("--no-such-option " + path("in")).status, 2);
-  expect_clean_failure(*this, run_corank("--format u32 --gpu=on " + path("in")), "--gpu=on");
+  expect_clean_failure(*this, run_corank("--format u32 --gpu=on --gpu-memory 1b " + path("in")), "--gpu=on");
 }
 
 TEST_F(Cli, UnreadableInputAndUnwritableOutput) {

@@ -6,6 +6,7 @@
 int bench_io(int argc, char** argv);
 #ifdef CORANK_HAVE_CUDA
 int bench_merge(int argc, char** argv);
+int bench_pcie(int argc, char** argv);
 #endif
 
 namespace {
@@ -15,6 +16,7 @@ void usage() {
                "  io      read, write and copy a file through the I/O engine, against dd and cp\n"
 #ifdef CORANK_HAVE_CUDA
                "  merge   GPU merge kernels against thrust::merge\n"
+               "  pcie    pinned host-device copy bandwidth\n"
 #endif
                "Run 'corank-bench SUBCOMMAND --help' for the options of each.\n");
 }
@@ -29,6 +31,7 @@ int main(int argc, char** argv) {
   if (sub == "io") return bench_io(argc - 1, argv + 1);
 #ifdef CORANK_HAVE_CUDA
   if (sub == "merge") return bench_merge(argc - 1, argv + 1);
+  if (sub == "pcie") return bench_pcie(argc - 1, argv + 1);
 #endif
   std::fprintf(stderr, "corank-bench: unknown subcommand '%s'\n", argv[1]);
   usage();

@@ -1,0 +1,127 @@
+#include "corank/gpu_backend.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#ifdef CORANK_HAVE_CUDA
+#include <cuda_runtime_api.h>
+
+#include "corank/gpu/cuda_error.cuh"
+#include "corank/gpu/key_extract.cuh"
+#include "corank/gpu/run_sorter.cuh"
+#include "corank/gpu_key_layout.hpp"
+#include "corank/parallel.hpp"
+#endif
+
+namespace corank {
+
+#ifdef CORANK_HAVE_CUDA
+
+namespace {
+
+// Copies through pinned staging on several threads: one thread moves about
+// 6 GB/s, short of the PCIe rate the GPU pipeline can take.
+void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threads) {
+  constexpr std::size_t kMinPerThread = std::size_t{4} << 20;
+  threads = static_cast<unsigned>(std::max<std::size_t>(1, std::min<std::size_t>(threads, bytes / kMinPerThread)));
+  parallel_for(threads, [&](unsigned t) {
+    const std::size_t b = bytes * t / threads, e = bytes * (t + 1) / threads;
+    std::memcpy(static_cast<char*>(dst) + b, static_cast<const char*>(src) + b, e - b);
+  });
+}
+
+class CudaRunFormation final : public GpuRunFormation {
+public:
+  CudaRunFormation(const RecordFormat& format, std::uint64_t max_chunk, std::uint64_t budget, unsigned threads)
+      : sorter_(to_key_layout(format), max_chunk, budget,
+                [threads](void* d, const void* s, std::size_t b) { parallel_copy(d, s, b, threads); }) {}
+
+  std::uint64_t chunk_records() const override { return sorter_.chunk_records(); }
+  void submit(const std::byte* records, std::uint64_t n, std::uint64_t pos_base, std::uint64_t* out) override {
+    guarded([&] { sorter_.submit(records, n, pos_base, out); });
+  }
+  void finish() override {
+    guarded([&] { sorter_.finish(); });
+  }
+  GpuTimes times() const override {
+    const auto t = sorter_.times();
+    return {0, t.h2d_ms / 1e3, t.sort_ms / 1e3, t.d2h_ms / 1e3};
+  }
+  std::string describe() const override {
+    cudaDeviceProp prop{};
+    int dev = 0;
+    std::string name = cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess
+                           ? prop.name
+                           : "GPU";
+    return name + ", chunks of " + std::to_string(sorter_.chunk_records()) + " records, " +
+           std::to_string(sorter_.device_bytes() >> 20) + " MiB of device memory";
+  }
+
+private:
+  template <class F>
+  static void guarded(F&& f) {
+    try {
+      f();
+    } catch (const gpu::CudaError& e) {
+      throw GpuError(e.what());
+    }
+  }
+  gpu::RunSorter sorter_;
+};
+
+// Empty when a device is usable, else why not.
+std::string gpu_unavailable_reason() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return std::string("cudaGetDeviceCount: ") + cudaGetErrorString(e);
+  }
+  if (count == 0) return "no CUDA device";
+  return {};
+}
+
+}  // namespace
+
+std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat& format,
+                                                  std::uint64_t max_chunk_records, unsigned threads) {
+  if (options.gpu == GpuMode::Off) return nullptr;
+  auto cpu = [&](const std::string& why) -> std::unique_ptr<GpuRunFormation> {
+    if (options.gpu == GpuMode::On) throw UsageError("--gpu=on: no usable GPU (" + why + ")");
+    if (options.verbose) std::fprintf(stderr, "corank: run formation on the CPU (%s)\n", why.c_str());
+    return nullptr;
+  };
+  if (std::string why = gpu_unavailable_reason(); !why.empty()) return cpu(why);
+  if (format.key_words() > gpu::kMaxGpuKeyWords || format.keys.size() > gpu::kMaxKeyFields) {
+    // Not a missing GPU: the data is fine on the CPU under --gpu=on too.
+    if (options.verbose)
+      std::fprintf(stderr, "corank: run formation on the CPU (the GPU sorts keys of up to %u bytes, this one has %u)\n",
+                   8 * gpu::kMaxGpuKeyWords, format.key_bytes());
+    return nullptr;
+  }
+  try {
+    auto backend = std::make_unique<CudaRunFormation>(format, max_chunk_records, options.gpu_memory, threads);
+    if (options.verbose) std::fprintf(stderr, "corank: run formation on the GPU (%s)\n", backend->describe().c_str());
+    return backend;
+  } catch (const gpu::CudaError& e) {
+    return cpu(e.what());
+  } catch (const std::bad_alloc&) {
+    return cpu("out of host memory for pinned staging");
+  }
+}
+
+#else  // no CUDA in this build
+
+std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat&, std::uint64_t,
+                                                  unsigned) {
+  if (options.gpu == GpuMode::On)
+    throw UsageError("--gpu=on: no usable GPU (this build of corank has no GPU backend)");
+  if (options.gpu == GpuMode::Auto && options.verbose)
+    std::fprintf(stderr, "corank: run formation on the CPU (this build of corank has no GPU backend)\n");
+  return nullptr;
+}
+
+#endif
+
+}  // namespace corank

@@ -1,0 +1,43 @@
+#pragma once
+// The GPU backend of run formation as src/ sees it. Builds without CUDA have
+// the same interface; opening the backend there always fails with a reason.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "corank/format.hpp"
+#include "corank/sort_options.hpp"
+
+namespace corank {
+
+// Any failure inside the GPU backend (a CUDA error, pinned memory exhausted).
+class GpuError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+// Sorts chunks of records into KeyEntry<W> arrays on the GPU, asynchronously:
+// see gpu/corank/gpu/run_sorter.cuh. Every member throws GpuError.
+class GpuRunFormation {
+public:
+  virtual ~GpuRunFormation() = default;
+  virtual std::uint64_t chunk_records() const = 0;
+  // n <= chunk_records() records; `out` (n entries of key words + pos) is
+  // complete after finish(). `records` is read before submit returns.
+  virtual void submit(const std::byte* records, std::uint64_t n, std::uint64_t pos_base, std::uint64_t* out) = 0;
+  virtual void finish() = 0;
+  virtual GpuTimes times() const = 0;
+  virtual std::string describe() const = 0;
+};
+
+// The --gpu policy: off → nullptr; auto → the backend if a device is present
+// and setup works, else nullptr; on → the backend, or UsageError naming why
+// none is usable. A key wider than the GPU sorts (2 words) gives nullptr under
+// auto and on alike. --verbose says which backend runs and why.
+// max_chunk_records: the largest run the sorter will submit at once.
+std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat& format,
+                                                  std::uint64_t max_chunk_records, unsigned threads);
+
+}  // namespace corank

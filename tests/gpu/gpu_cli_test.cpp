@@ -1,0 +1,139 @@
+// End to end on the GPU: `corank --gpu=on` must write exactly the bytes
+// `corank --gpu=off` writes, in memory and with a tiny -S forcing spills (and a
+// tiny --gpu-memory forcing runs larger than a GPU chunk). Skips without a GPU.
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string gpu_unavailable_reason() {
+  int count = 0;
+  const cudaError_t e = cudaGetDeviceCount(&count);
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
+  }
+  return count == 0 ? "no CUDA device" : "";
+}
+
+std::string corank_bin() {
+  const char* dir = std::getenv("CORANK_BIN_DIR");
+  return std::string(dir ? dir : ".") + "/src/corank";
+}
+
+std::vector<char> read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<char>((std::istreambuf_iterator<char>(f)), {});
+}
+
+int run(const std::string& args, const fs::path& err) {
+  const std::string cmd = corank_bin() + " " + args + " 2>" + err.string();
+  const int rc = std::system(cmd.c_str());
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+}
+
+class GpuCli : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (const std::string why = gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;
+    dir_ = fs::temp_directory_path() / ("corank-gpu-cli-" + std::to_string(::getpid()));
+    fs::create_directories(dir_ / "tmp");
+  }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // Random records; with `dups`, keys drawn from few values so ties abound.
+  void write_input(std::uint32_t R, std::uint64_t n, bool dups) {
+    std::vector<unsigned char> v(n * R);
+    std::mt19937_64 rng(n * 31 + R + dups);
+    for (std::uint64_t i = 0; i < n * R; ++i) v[i] = static_cast<unsigned char>(rng());
+    if (dups)
+      for (std::uint64_t i = 0; i < n; ++i) std::memset(&v[i * R], static_cast<int>(rng() % 4), R / 2);
+    std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(v.data()), v.size());
+  }
+
+  // Sorts with --gpu=off and --gpu=on and compares the outputs byte for byte.
+  void expect_same_output(const std::string& args) {
+    SCOPED_TRACE(args);
+    const std::string common = args + " -T " + path("tmp") + " " + path("in");
+    ASSERT_EQ(run("--gpu=off -o " + path("cpu") + " " + common, path("err")), 0) << read_err();
+    ASSERT_EQ(run("--gpu=on --verbose --stats " + path("stats") + " -o " + path("gpu") + " " + common,
+                  path("err")),
+              0)
+        << read_err();
+    const std::string err = read_err();
+    EXPECT_NE(err.find("run formation on the GPU"), std::string::npos) << err;
+    EXPECT_EQ(err.find("failed"), std::string::npos) << err;
+    const auto stats = read_file(path("stats"));
+    EXPECT_NE(std::string(stats.begin(), stats.end()).find("\"backend\": \"gpu\""), std::string::npos);
+    const auto cpu = read_file(path("cpu")), gpu = read_file(path("gpu"));
+    if (args.find(" -u") == std::string::npos) EXPECT_EQ(cpu.size(), read_file(path("in")).size());
+    EXPECT_TRUE(cpu == gpu) << "outputs differ";
+  }
+
+  std::string read_err() const {
+    auto e = read_file(dir_ / "err");
+    return std::string(e.begin(), e.end());
+  }
+
+  fs::path dir_;
+};
+
+struct Case {
+  const char* format;
+  std::uint32_t record_size;
+};
+const Case kCases[] = {{"--format gensort", 100},
+                       {"--format u32", 4},
+                       {"--format i64", 8},
+                       {"--format f64", 8},
+                       {"--format fixed:16 --key 0:4:u32 --key 4:8:i64be:desc", 16}};
+
+TEST_F(GpuCli, InMemoryOutputEqualsCpu) {
+  for (const auto& c : kCases)
+    for (bool dups : {false, true}) {
+      write_input(c.record_size, 300000, dups);
+      expect_same_output(c.format);
+    }
+}
+
+TEST_F(GpuCli, SpilledRunsOutputEqualsCpu) {
+  for (const auto& c : kCases)
+    for (bool dups : {false, true}) {
+      write_input(c.record_size, 100000, dups);
+      expect_same_output(std::string(c.format) + " -S 256K");
+    }
+}
+
+TEST_F(GpuCli, RunsLargerThanAGpuChunk) {
+  for (const auto& c : kCases) {
+    write_input(c.record_size, 200000, false);
+    expect_same_output(std::string(c.format) + " -S 8M --gpu-memory 256K");
+    expect_same_output(std::string(c.format) + " --gpu-memory 1M -u");
+  }
+}
+
+TEST_F(GpuCli, OnWithoutAUsableBudgetFailsClearly) {
+  write_input(8, 10, false);
+  EXPECT_EQ(run("--format u64 --gpu=on --gpu-memory 1b -o " + path("out") + " " + path("in"), path("err")), 2);
+  EXPECT_NE(read_err().find("corank: --gpu=on: no usable GPU ("), std::string::npos) << read_err();
+  EXPECT_FALSE(fs::exists(path("out")));
+  EXPECT_EQ(run("--format u64 --gpu=auto --gpu-memory 1b -o " + path("out") + " " + path("in"), path("err")), 0)
+      << read_err();
+}
+
+}  // namespace
