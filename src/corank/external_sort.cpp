@@ -497,7 +497,7 @@ SortStats sort_files(const SortOptions& options) {
   const std::uint64_t gpu_chunk =
       std::min(plan.run_records, std::max<std::uint64_t>(1, (512u << 20) / format.record_size));
   const auto t_gpu = Clock::now();
-  const std::unique_ptr<GpuRunFormation> gpu = open_gpu_backend(options, format, gpu_chunk, stats.threads);
+  const std::unique_ptr<GpuRunFormation> gpu = open_gpu_backend(options, format, gpu_chunk, stats.threads, input.total_records());
   stats.gpu_seconds.setup = gpu ? seconds_since(t_gpu) : 0.0;
   Job job{options, format, norm, plan, input, output.sink(), stats, progress, {}, gpu.get()};
   dispatch_key_words(format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });

@@ -85,8 +85,15 @@ std::string gpu_unavailable_reason() {
 }  // namespace
 
 std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat& format,
-                                                  std::uint64_t max_chunk_records, unsigned threads) {
+                                                  std::uint64_t max_chunk_records, unsigned threads,
+                                                  std::optional<std::uint64_t> total_records) {
   if (options.gpu == GpuMode::Off) return nullptr;
+  if (options.gpu == GpuMode::Auto && total_records && *total_records < kAutoGpuMinRecords) {
+    if (options.verbose)
+      std::fprintf(stderr, "corank: run formation on the CPU (%llu records: too few for the GPU to pay for its start-up)\n",
+                   static_cast<unsigned long long>(*total_records));
+    return nullptr;
+  }
   auto cpu = [&](const std::string& why) -> std::unique_ptr<GpuRunFormation> {
     if (options.gpu == GpuMode::On) throw UsageError("--gpu=on: no usable GPU (" + why + ")");
     if (options.verbose) std::fprintf(stderr, "corank: run formation on the CPU (%s)\n", why.c_str());
@@ -114,7 +121,7 @@ std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, co
 #else  // no CUDA in this build
 
 std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat&, std::uint64_t,
-                                                  unsigned) {
+                                                  unsigned, std::optional<std::uint64_t>) {
   if (options.gpu == GpuMode::On)
     throw UsageError("--gpu=on: no usable GPU (this build of corank has no GPU backend)");
   if (options.gpu == GpuMode::Auto && options.verbose)

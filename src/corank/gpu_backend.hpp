@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -37,7 +38,13 @@ public:
 // none is usable. A key wider than the GPU sorts (2 words) gives nullptr under
 // auto and on alike. --verbose says which backend runs and why.
 // max_chunk_records: the largest run the sorter will submit at once.
+// total_records: the input's size when known. Under auto, an input smaller than
+// kAutoGpuMinRecords stays on the CPU: opening the device (about 0.45 s on the
+// H100 machine) costs more than the GPU saves there (measured 2026-11-22: 10^7
+// gensort records 0.7x with the GPU, 10^8 u64 1.5x; see BENCHMARKS.md).
+inline constexpr std::uint64_t kAutoGpuMinRecords = std::uint64_t{1} << 25;
 std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat& format,
-                                                  std::uint64_t max_chunk_records, unsigned threads);
+                                                  std::uint64_t max_chunk_records, unsigned threads,
+                                                  std::optional<std::uint64_t> total_records);
 
 }  // namespace corank

@@ -165,7 +165,7 @@ TEST(GpuRunFormation, SortedEntriesEqualCpuSortRun) {
     SortOptions options;
     options.gpu = GpuMode::On;
     const std::uint64_t chunk = 1000;
-    auto gpu = open_gpu_backend(options, format, chunk, 4);
+    auto gpu = open_gpu_backend(options, format, chunk, 4, std::nullopt);
     ASSERT_TRUE(gpu);
     ASSERT_EQ(gpu->chunk_records(), chunk);
     // Sizes 0, 1, chunk-1, chunk, and runs of chunk+1 and several chunks that
@@ -188,7 +188,7 @@ TEST(GpuRunFormation, LargeRunWithinOneChunk) {
     const RecordFormat format = parse_format(f, {});
     SortOptions options;
     options.gpu = GpuMode::On;
-    auto gpu = open_gpu_backend(options, format, 1 << 20, 8);
+    auto gpu = open_gpu_backend(options, format, 1 << 20, 8, std::nullopt);
     ASSERT_TRUE(gpu);
     dispatch_key_words(format.key_words(), [&](auto words) {
       constexpr unsigned W = decltype(words)::value;
@@ -203,7 +203,7 @@ TEST(GpuRunFormation, DeviceBudgetBoundsTheChunk) {
   SortOptions options;
   options.gpu = GpuMode::On;
   options.gpu_memory = 1 << 20;
-  auto gpu = open_gpu_backend(options, format, 1 << 20, 4);
+  auto gpu = open_gpu_backend(options, format, 1 << 20, 4, std::nullopt);
   ASSERT_TRUE(gpu);
   EXPECT_LT(gpu->chunk_records(), (1u << 20) / 2 / 100);
   EXPECT_GT(gpu->chunk_records(), 0u);
@@ -217,13 +217,13 @@ TEST(GpuRunFormation, NoChunkFitsATinyBudget) {
   options.gpu = GpuMode::On;
   options.gpu_memory = 64;
   try {
-    (void)open_gpu_backend(options, format, 1000, 1);
+    (void)open_gpu_backend(options, format, 1000, 1, std::nullopt);
     FAIL() << "expected UsageError";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("--gpu=on: no usable GPU"), std::string::npos) << e.what();
   }
   options.gpu = GpuMode::Auto;
-  EXPECT_EQ(open_gpu_backend(options, format, 1000, 1), nullptr);
+  EXPECT_EQ(open_gpu_backend(options, format, 1000, 1, std::nullopt), nullptr);
 }
 
 TEST(GpuRunFormation, WideKeysStayOnTheCpu) {
@@ -231,7 +231,7 @@ TEST(GpuRunFormation, WideKeysStayOnTheCpu) {
   const RecordFormat format = parse_format("fixed:32", {"0:24"});
   SortOptions options;
   options.gpu = GpuMode::On;
-  EXPECT_EQ(open_gpu_backend(options, format, 1000, 1), nullptr);
+  EXPECT_EQ(open_gpu_backend(options, format, 1000, 1, std::nullopt), nullptr);
 }
 
 }  // namespace

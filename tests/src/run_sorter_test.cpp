@@ -132,17 +132,29 @@ TEST(GpuBackend, OffNeverOpensAndOnFailsWithAReasonWhereNoneIsUsable) {
   SortOptions options;
   const RecordFormat format = parse_format("u32", {});
   options.gpu = GpuMode::Off;
-  EXPECT_EQ(open_gpu_backend(options, format, 100, 1), nullptr);
+  EXPECT_EQ(open_gpu_backend(options, format, 100, 1, std::nullopt), nullptr);
   options.gpu = GpuMode::On;
   options.gpu_memory = 1;  // holds no chunk on any device
   try {
-    (void)open_gpu_backend(options, format, 100, 1);
+    (void)open_gpu_backend(options, format, 100, 1, std::nullopt);
     FAIL() << "expected UsageError";
   } catch (const UsageError& e) {
     EXPECT_EQ(std::string(e.what()).rfind("--gpu=on: no usable GPU (", 0), 0u) << e.what();
   }
   options.gpu = GpuMode::Auto;
-  EXPECT_EQ(open_gpu_backend(options, format, 100, 1), nullptr);
+  EXPECT_EQ(open_gpu_backend(options, format, 100, 1, std::nullopt), nullptr);
+}
+
+TEST(GpuBackend, AutoKeepsSmallInputsOnTheCpu) {
+  // Below the threshold auto never opens the device, whatever the machine has;
+  // --gpu=on is not bound by it.
+  SortOptions options;
+  const RecordFormat format = parse_format("u64", {});
+  options.gpu = GpuMode::Auto;
+  EXPECT_EQ(open_gpu_backend(options, format, 100, 1, kAutoGpuMinRecords - 1), nullptr);
+  options.gpu = GpuMode::On;
+  options.gpu_memory = 1;
+  EXPECT_THROW((void)open_gpu_backend(options, format, 100, 1, std::uint64_t{10}), UsageError);
 }
 
 }  // namespace
