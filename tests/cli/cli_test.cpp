@@ -394,6 +394,12 @@ TEST_F(Cli, HelpAndVersion) {
 
 namespace {
 
+// Reads a compressed gensort file back through corank itself: sorting sorted
+// records is the identity (the io tests check the codecs against the real tools).
+int decompress_with_corank(const std::string& compressed, const std::string& plain) {
+  return run_corank("--format gensort -o " + plain + " " + compressed).status;
+}
+
 TEST_F(Cli, CompressedInputAndOutput) {
   auto recs = gensort_records(20000, 12);
   write_file(path("in"), recs.data(), recs.size() * 100);
@@ -401,12 +407,12 @@ TEST_F(Cli, CompressedInputAndOutput) {
   for (const char* budget : kBudgets) {
     Result r = run_corank(std::string("--format gensort ") + budget + " -o " + path("out.zst") + " " + path("in.gz"));
     ASSERT_EQ(r.status, 0) << r.err;
-    ASSERT_EQ(std::system(("zstd -q -d -f -o " + path("out") + " " + path("out.zst")).c_str()), 0);
+    ASSERT_EQ(decompress_with_corank(path("out.zst"), path("out")), 0);
     EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << budget;
     // --verify re-reads the compressed output it wrote.
     r = run_corank(std::string("--format gensort --verify ") + budget + " -o " + path("out.zst") + " " + path("in.gz"));
     ASSERT_EQ(r.status, 0) << r.err;
-    ASSERT_EQ(std::system(("zstd -q -d -f -o " + path("out") + " " + path("out.zst")).c_str()), 0);
+    ASSERT_EQ(decompress_with_corank(path("out.zst"), path("out")), 0);
     EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << budget;
   }
   // Corrupt compressed input: a clear error, no output.
