@@ -1,0 +1,112 @@
+#include "corank/text/chunk_reader.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "corank/errors.hpp"
+
+namespace corank::text {
+
+void Chunk::reserve(std::uint64_t bytes) {
+  if (bytes <= capacity && data) return;
+  auto grown = std::make_unique_for_overwrite<char[]>(bytes);
+  if (used) std::memcpy(grown.get(), data.get(), used);
+  data = std::move(grown);
+  capacity = bytes;
+}
+
+ChunkReader::ChunkReader(std::vector<std::string> inputs, const TextFormat& format, const io::IoOptions& io)
+    : inputs_(std::move(inputs)), format_(format), io_(io) {
+  if (inputs_.empty()) inputs_.push_back("-");
+  // Every input is opened now, so that an unreadable one fails before any output exists.
+  std::uint64_t total = 0;
+  bool known = true;
+  for (const auto& path : inputs_) {
+    sources_.push_back(io::open_source(path, io_));
+    if (auto n = sources_.back()->size()) total += *n; else known = false;
+  }
+  if (known) total_size_ = total;
+}
+
+bool ChunkReader::open_next() {
+  if (source_) sources_[next_input_ - 1].reset();  // done with it: close it now
+  source_ = nullptr;
+  if (next_input_ == inputs_.size()) return false;
+  source_name_ = inputs_[next_input_];
+  source_ = sources_[next_input_++].get();
+  at_file_start_ = true;
+  file_lines_ = 0;
+  return true;
+}
+
+bool ChunkReader::fill(Chunk& chunk) {
+  chunk.records.clear();
+  chunk.used = 0;
+  if (done_) return false;
+  chunk.reserve(std::max<std::uint64_t>(chunk.capacity, carry_.size() + 1));
+  std::memcpy(chunk.data.get(), carry_.data(), carry_.size());
+  chunk.used = carry_.size();
+  carry_.clear();
+  std::uint64_t scan = 0;  // the start of the first record not yet split off
+
+  // Splits the whole records in [scan, used) off into chunk.records.
+  auto split = [&] {
+    const char* base = chunk.data.get();
+    for (;;) {
+      const std::size_t n = format_.record_length(base + scan, base + chunk.used);
+      if (n == 0) return;
+      if (format_.counts_lines())
+        file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
+      if (at_file_start_ && format_.has_header()) {
+        if (!saw_header_) header_.assign(base + scan, n - 1), saw_header_ = true;
+        // The header's bytes are dropped by moving the rest of the chunk down.
+        std::memmove(chunk.data.get() + scan, base + scan + n, chunk.used - scan - n);
+        chunk.used -= n;
+      } else {
+        chunk.records.push_back({{}, scan, n - 1});
+        scan += n;
+      }
+      at_file_start_ = false;
+    }
+  };
+
+  for (;;) {
+    if (!source_ && !open_next()) {  // only before the first read
+      done_ = true;
+      break;
+    }
+    if (chunk.used == chunk.capacity) {
+      if (!chunk.records.empty()) {
+        // Full: the incomplete record waits for the next chunk.
+        carry_.assign(chunk.data.get() + scan, chunk.data.get() + chunk.used);
+        chunk.used = scan;
+        return true;
+      }
+      chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
+    }
+    const std::size_t want = static_cast<std::size_t>(chunk.capacity - chunk.used);
+    const std::size_t got = source_->read(chunk.data.get() + chunk.used, want);
+    chunk.used += got;
+    bytes_read_ += got;
+    split();
+    if (got < want) {
+      // End of this file: its unterminated tail is a record with the terminator supplied.
+      if (scan < chunk.used) {
+        format_.check_unterminated(std::string_view(chunk.data.get() + scan, chunk.used - scan), source_name_,
+                                   file_lines_ + 1);
+        if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
+        chunk.data[chunk.used++] = format_.terminator();
+        split();
+        if (scan < chunk.used) throw InputError(source_name_ + ": malformed last record");
+      }
+      open_next();
+      if (!source_) {
+        done_ = true;
+        break;
+      }
+    }
+  }
+  return !chunk.records.empty();
+}
+
+}  // namespace corank::text

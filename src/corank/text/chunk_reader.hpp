@@ -1,0 +1,70 @@
+#pragma once
+// Reads the inputs, one after another, into chunks of whole records: a record
+// never spans two chunks or two files, a file's last record gets the
+// terminator it lacked, and a record longer than the chunk grows the chunk.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "corank/io/options.hpp"
+#include "corank/io/source.hpp"
+#include "corank/text/text_format.hpp"
+
+namespace corank::text {
+
+// A record in a chunk: `length` bytes at `offset`, then its terminator.
+struct RecordEntry {
+  Prefix prefix;
+  std::uint64_t offset;
+  std::uint64_t length;
+};
+
+struct Chunk {
+  std::unique_ptr<char[]> data;  // uninitialized: only [0, used) is ever read
+  std::uint64_t capacity = 0;
+  std::uint64_t used = 0;
+  std::vector<RecordEntry> records;  // in input order, prefixes not yet computed
+
+  void reserve(std::uint64_t bytes);  // keeps [0, used)
+  std::string_view record(const RecordEntry& e) const noexcept {
+    return {data.get() + e.offset, static_cast<std::size_t>(e.length)};
+  }
+};
+
+class ChunkReader {
+public:
+  ChunkReader(std::vector<std::string> inputs, const TextFormat& format, const io::IoOptions& io);
+
+  // Fills `chunk` (whose capacity is the target size) with the next records.
+  // Returns false, with the chunk empty, when every input is exhausted.
+  bool fill(Chunk& chunk);
+  bool done() const noexcept { return done_; }
+  // The first input's header, when the format has headers (read with the first chunk).
+  const std::string& header() const noexcept { return header_; }
+  bool saw_header() const noexcept { return saw_header_; }
+  std::uint64_t bytes_read() const noexcept { return bytes_read_; }
+  // The total input size when every input is a regular file.
+  std::optional<std::uint64_t> total_size() const noexcept { return total_size_; }
+
+private:
+  bool open_next();
+
+  std::vector<std::string> inputs_;
+  const TextFormat& format_;
+  io::IoOptions io_;
+  std::size_t next_input_ = 0;
+  std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
+  io::ByteSource* source_ = nullptr;                       // the one being read
+  std::string source_name_;
+  bool at_file_start_ = false;  // the next record is the current file's first
+  std::uint64_t file_lines_ = 0;  // newlines before the current position (for error messages)
+  std::vector<char> carry_;       // the start of a record that did not fit the last chunk
+  bool done_ = false;
+  std::string header_;
+  bool saw_header_ = false;
+  std::uint64_t bytes_read_ = 0;
+  std::optional<std::uint64_t> total_size_;
+};
+
+}  // namespace corank::text

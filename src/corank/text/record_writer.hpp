@@ -1,0 +1,68 @@
+#pragma once
+// Buffered record output: records and their terminators are packed into one of
+// two buffers, and a full buffer is written behind while the other fills.
+// Under -u a record equal to the last one written is dropped, so the first of
+// each run of equal records survives.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "corank/io/file_desc.hpp"
+#include "corank/io/source.hpp"
+#include "corank/text/text_format.hpp"
+#include "corank/write_behind.hpp"
+
+namespace corank::text {
+
+class RecordWriter {
+public:
+  // `unique_format`: compare records with it and drop equal neighbours; null keeps all.
+  RecordWriter(io::ByteSink& sink, char terminator, const TextFormat* unique_format,
+               std::size_t buffer_bytes = std::size_t{4} << 20);
+  RecordWriter(const RecordWriter&) = delete;
+  RecordWriter& operator=(const RecordWriter&) = delete;
+
+  void write(std::string_view record);
+  // Writes bytes as they are (a header line, say), without the -u filter.
+  void write_raw(std::string_view bytes);
+  // Writes what is buffered and waits for it; rethrows a write error.
+  void finish();
+  std::uint64_t records() const noexcept { return records_; }
+  std::uint64_t bytes() const noexcept { return bytes_; }
+  double write_seconds() const noexcept { return behind_.seconds(); }
+
+private:
+  void flush();
+
+  io::ByteSink& sink_;
+  char terminator_;
+  const TextFormat* unique_;
+  std::size_t capacity_;
+  std::unique_ptr<char[]> buf_[2];
+  std::size_t used_ = 0;
+  int current_ = 0;
+  WriteBehind behind_;
+  std::string last_;
+  bool have_last_ = false;
+  std::uint64_t records_ = 0, bytes_ = 0;
+};
+
+// A spilled run: an anonymous temporary file written sequentially and read
+// back with pread, independent of the engine behind io::ByteSink.
+class RunFileSink final : public io::ByteSink {
+public:
+  explicit RunFileSink(int fd) : fd_(fd) {}
+  void write(const void* src, std::size_t n) override {
+    io::pwrite_full(fd_, src, n, written_, "temporary file");
+    written_ += n;
+  }
+  void finish() override {}  // the file dies with the process: nothing to make durable
+  std::uint64_t bytes_written() const override { return written_; }
+
+private:
+  int fd_;
+  std::uint64_t written_ = 0;
+};
+
+}  // namespace corank::text
