@@ -7,14 +7,6 @@
 
 namespace corank::text {
 
-void Chunk::reserve(std::uint64_t bytes) {
-  if (bytes <= capacity && data) return;
-  auto grown = std::make_unique_for_overwrite<char[]>(bytes);
-  if (used) std::memcpy(grown.get(), data.get(), used);
-  data = std::move(grown);
-  capacity = bytes;
-}
-
 ChunkReader::ChunkReader(std::vector<std::string> inputs, const TextFormat& format, const io::IoOptions& io)
     : inputs_(std::move(inputs)), format_(format), io_(io) {
   if (inputs_.empty()) inputs_.push_back("-");
@@ -44,14 +36,14 @@ bool ChunkReader::fill(Chunk& chunk) {
   chunk.used = 0;
   if (done_) return false;
   chunk.reserve(std::max<std::uint64_t>(chunk.capacity, carry_.size() + 1));
-  std::memcpy(chunk.data.get(), carry_.data(), carry_.size());
+  std::memcpy(chunk.data(), carry_.data(), carry_.size());
   chunk.used = carry_.size();
   carry_.clear();
   std::uint64_t scan = 0;  // the start of the first record not yet split off
 
   // Splits the whole records in [scan, used) off into chunk.records.
   auto split = [&] {
-    const char* base = chunk.data.get();
+    const char* base = chunk.data();
     for (;;) {
       const std::size_t n = format_.record_length(base + scan, base + chunk.used);
       if (n == 0) return;
@@ -60,7 +52,7 @@ bool ChunkReader::fill(Chunk& chunk) {
       if (at_file_start_ && format_.has_header()) {
         if (!saw_header_) header_.assign(base + scan, n - 1), saw_header_ = true;
         // The header's bytes are dropped by moving the rest of the chunk down.
-        std::memmove(chunk.data.get() + scan, base + scan + n, chunk.used - scan - n);
+        std::memmove(chunk.data() + scan, base + scan + n, chunk.used - scan - n);
         chunk.used -= n;
       } else {
         chunk.records.push_back({{}, scan, n - 1});
@@ -78,24 +70,24 @@ bool ChunkReader::fill(Chunk& chunk) {
     if (chunk.used == chunk.capacity) {
       if (!chunk.records.empty()) {
         // Full: the incomplete record waits for the next chunk.
-        carry_.assign(chunk.data.get() + scan, chunk.data.get() + chunk.used);
+        carry_.assign(chunk.data() + scan, chunk.data() + chunk.used);
         chunk.used = scan;
         return true;
       }
       chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
     }
     const std::size_t want = static_cast<std::size_t>(chunk.capacity - chunk.used);
-    const std::size_t got = source_->read(chunk.data.get() + chunk.used, want);
+    const std::size_t got = source_->read(chunk.data() + chunk.used, want);
     chunk.used += got;
     bytes_read_ += got;
     split();
     if (got < want) {
       // End of this file: its unterminated tail is a record with the terminator supplied.
       if (scan < chunk.used) {
-        format_.check_unterminated(std::string_view(chunk.data.get() + scan, chunk.used - scan), source_name_,
+        format_.check_unterminated(std::string_view(chunk.data() + scan, chunk.used - scan), source_name_,
                                    file_lines_ + 1);
         if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
-        chunk.data[chunk.used++] = format_.terminator();
+        chunk.data()[chunk.used++] = format_.terminator();
         split();
         if (scan < chunk.used) throw InputError(source_name_ + ": malformed last record");
       }

@@ -2,13 +2,16 @@
 // Reads the inputs, one after another, into chunks of whole records: a record
 // never spans two chunks or two files, a file's last record gets the
 // terminator it lacked, and a record longer than the chunk grows the chunk.
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
+#include "corank/text/huge_vector.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -21,14 +24,19 @@ struct RecordEntry {
 };
 
 struct Chunk {
-  std::unique_ptr<char[]> data;  // uninitialized: only [0, used) is ever read
+  HugeVector<char> bytes;  // only [0, used) is ever read
   std::uint64_t capacity = 0;
   std::uint64_t used = 0;
-  std::vector<RecordEntry> records;  // in input order, prefixes not yet computed
+  HugeVector<RecordEntry> records;  // in input order, prefixes not yet computed
 
-  void reserve(std::uint64_t bytes);  // keeps [0, used)
+  void reserve(std::uint64_t n) {  // keeps [0, used)
+    bytes.reserve(n);
+    capacity = std::max<std::uint64_t>(capacity, n);
+  }
+  char* data() noexcept { return bytes.data(); }
+  const char* data() const noexcept { return bytes.data(); }
   std::string_view record(const RecordEntry& e) const noexcept {
-    return {data.get() + e.offset, static_cast<std::size_t>(e.length)};
+    return {data() + e.offset, static_cast<std::size_t>(e.length)};
   }
 };
 

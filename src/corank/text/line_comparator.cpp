@@ -13,7 +13,7 @@ namespace corank::text {
 
 namespace {
 
-constexpr std::size_t kPrefixBytes = 16;
+constexpr std::size_t kPrefixBytes = Prefix::kBytes;
 
 int bytes_compare(std::string_view a, std::string_view b) noexcept {
   const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
@@ -68,6 +68,13 @@ std::uint64_t load_be(const unsigned char* p) noexcept {
   std::uint64_t v;
   std::memcpy(&v, p, 8);
   return __builtin_bswap64(v);  // std::byteswap is C++23
+}
+
+Prefix make_prefix(const unsigned char* p, bool reverse) noexcept {
+  Prefix r;
+  for (int i = 0; i < 4; ++i) r.w[i] = load_be(p + 8 * i);
+  if (reverse) r.invert();
+  return r;
 }
 
 }  // namespace
@@ -168,9 +175,7 @@ Prefix key_prefix(const KeyField& key, std::string_view k) {
       p[n++] = key.fold ? to_upper(u) : u;
     }
   }
-  Prefix r{load_be(p), load_be(p + 8)};
-  if (key.reverse) r = {~r.hi, ~r.lo};
-  return r;
+  return make_prefix(p, key.reverse);
 }
 
 Prefix LineComparator::prefix(std::string_view line) const {
@@ -180,9 +185,7 @@ Prefix LineComparator::prefix(std::string_view line) const {
   }
   unsigned char p[kPrefixBytes] = {};
   std::memcpy(p, line.data(), std::min(line.size(), kPrefixBytes));
-  Prefix r{load_be(p), load_be(p + 8)};
-  if (o_.reverse) r = {~r.hi, ~r.lo};
-  return r;
+  return make_prefix(p, o_.reverse);
 }
 
 }  // namespace corank::text

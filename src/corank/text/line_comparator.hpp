@@ -2,6 +2,7 @@
 // GNU sort's comparison of two lines in the C locale (keycompare, then the
 // last-resort whole-line comparison unless -s or -u), and the fixed-width
 // normalized prefix of a line's first key that orders most pairs without it.
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -9,14 +10,25 @@
 
 namespace corank::text {
 
-// 16 bytes, compared as two big-endian words. For any lines a, b:
-// compare(a, b) < 0 implies prefix(a) <= prefix(b), so unequal prefixes decide
-// and equal prefixes fall back to compare().
+// 32 bytes, compared as four big-endian words: wide enough for an ISO
+// timestamp or the start of most keys, so that ties (which need the full
+// comparison) stay rare even between the heads of a many-way merge. For any
+// records a, b: compare(a, b) < 0 implies prefix(a) <= prefix(b), so unequal
+// prefixes decide and equal prefixes fall back to compare().
 struct Prefix {
-  std::uint64_t hi = 0, lo = 0;
-  friend bool operator==(const Prefix&, const Prefix&) = default;
+  static constexpr std::size_t kBytes = 32;
+  std::uint64_t w[4] = {0, 0, 0, 0};
+  friend bool operator==(const Prefix& a, const Prefix& b) noexcept {
+    return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2] && a.w[3] == b.w[3];
+  }
   friend bool operator<(const Prefix& a, const Prefix& b) noexcept {
-    return a.hi != b.hi ? a.hi < b.hi : a.lo < b.lo;
+    if (a.w[0] != b.w[0]) return a.w[0] < b.w[0];
+    if (a.w[1] != b.w[1]) return a.w[1] < b.w[1];
+    if (a.w[2] != b.w[2]) return a.w[2] < b.w[2];
+    return a.w[3] < b.w[3];
+  }
+  void invert() noexcept {
+    for (auto& x : w) x = ~x;
   }
 };
 

@@ -68,8 +68,9 @@ void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Les
 }
 
 // Sorts v by `less` on `threads` threads; scratch is resized and used as the merge target.
-template <class T, class Less>
-void parallel_sort(std::vector<T>& v, std::vector<T>& scratch, const Less& less, unsigned threads) {
+template <class Vec, class Less>
+void parallel_sort(Vec& v, Vec& scratch, const Less& less, unsigned threads) {
+  using T = std::remove_cvref_t<decltype(v[0])>;
   const std::uint64_t n = v.size();
   const unsigned parts = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 8192)));
   if (parts == 1) {

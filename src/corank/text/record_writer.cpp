@@ -50,6 +50,17 @@ void RecordWriter::write(std::string_view record) {
   write_raw(std::string_view(&terminator_, 1));
 }
 
+char* RecordWriter::claim(std::size_t n) {
+  if (used_ + n > capacity_) flush();
+  return buf_[current_].get() + used_;
+}
+
+void RecordWriter::commit(std::size_t n, std::uint64_t records) {
+  used_ += n;
+  bytes_ += n;
+  records_ += records;
+}
+
 void RecordWriter::finish() {
   flush();
   behind_.wait();

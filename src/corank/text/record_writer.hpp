@@ -26,6 +26,11 @@ public:
   void write(std::string_view record);
   // Writes bytes as they are (a header line, say), without the -u filter.
   void write_raw(std::string_view bytes);
+  // Room for n <= capacity() bytes that the caller fills and then commits:
+  // for gathering many records at once, on several threads. Bypasses -u.
+  char* claim(std::size_t n);
+  void commit(std::size_t n, std::uint64_t records);
+  std::size_t capacity() const noexcept { return capacity_; }
   // Writes what is buffered and waits for it; rethrows a write error.
   void finish();
   std::uint64_t records() const noexcept { return records_; }

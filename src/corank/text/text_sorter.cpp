@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <cstdio>
 #include <future>
 #include <memory>
@@ -138,7 +139,7 @@ public:
       sort_chunk(chunk);
       progress_.advance(chunk.used);
       if (last && runs.empty()) {
-        for (const auto& e : chunk.records) out->write(chunk.record(e));
+        write_sorted(chunk, *out);
         stats_.runs = 1;
         break;
       }
@@ -146,7 +147,7 @@ public:
       SpilledRun run{temps.create_anonymous(), 0};
       RunFileSink sink(run.fd.get());
       RecordWriter w(sink, format_.terminator(), unique_format());
-      for (const auto& e : chunk.records) w.write(chunk.record(e));
+      write_sorted(chunk, w);
       w.finish();
       run.bytes = sink.bytes_written();
       stats_.spill_bytes += run.bytes;
@@ -222,7 +223,7 @@ private:
 
   void sort_chunk(Chunk& chunk) {
     auto& recs = chunk.records;
-    const char* base = chunk.data.get();
+    const char* base = chunk.data();
     const std::uint64_t n = recs.size();
     const unsigned parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 4096, 1, threads_));
     parallel_for(parts, [&](unsigned p) {
@@ -230,6 +231,48 @@ private:
         recs[i].prefix = format_.prefix({base + recs[i].offset, static_cast<std::size_t>(recs[i].length)});
     });
     parallel_sort(recs, scratch_, EntryLess{&format_, base}, threads_);
+  }
+
+  // Writes the chunk's records in sorted order. Gathering them from all over
+  // the chunk is the costly part (a cache miss per record), so slabs of the
+  // writer's buffer size are gathered by all threads at once.
+  void write_sorted(const Chunk& chunk, RecordWriter& w) {
+    const RecordEntry* e = chunk.records.data();
+    const std::size_t n = chunk.records.size();
+    const char* base = chunk.data();
+    const char term = format_.terminator();
+    if (format_.unique() || threads_ == 1) {
+      for (std::size_t i = 0; i < n; ++i) w.write(chunk.record(e[i]));
+      return;
+    }
+    std::vector<std::uint64_t> offset;
+    for (std::size_t i = 0; i < n;) {
+      // The slab: as many records as fit the buffer; a larger one goes alone.
+      std::size_t j = i;
+      std::uint64_t bytes = 0;
+      offset.clear();
+      while (j < n && bytes + e[j].length + 1 <= w.capacity()) {
+        offset.push_back(bytes);
+        bytes += e[j].length + 1;
+        ++j;
+      }
+      if (j == i) {
+        w.write(chunk.record(e[i++]));
+        continue;
+      }
+      char* dst = w.claim(static_cast<std::size_t>(bytes));
+      const std::size_t count = j - i;
+      const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(count / 2048, 1, threads_));
+      parallel_for(parts, [&](unsigned p) {
+        for (std::size_t k = count * p / parts, end = count * (p + 1) / parts; k < end; ++k) {
+          const RecordEntry& r = e[i + k];
+          std::memcpy(dst + offset[k], base + r.offset, r.length);
+          dst[offset[k] + r.length] = term;
+        }
+      });
+      w.commit(static_cast<std::size_t>(bytes), count);
+      i = j;
+    }
   }
 
   // Merges runs into `out`; groups of fan_in runs are first merged into longer runs
@@ -269,7 +312,7 @@ private:
   unsigned threads_ = 1;
   std::uint64_t budget_ = 0;
   std::size_t fan_in_ = 2, merge_buffer_ = 64 << 10;
-  std::vector<RecordEntry> scratch_;
+  HugeVector<RecordEntry> scratch_;
 };
 
 }  // namespace
