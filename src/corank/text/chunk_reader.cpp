@@ -31,22 +31,30 @@ bool ChunkReader::open_next() {
   return true;
 }
 
-bool ChunkReader::fill(Chunk& chunk) {
+bool ChunkReader::open_next_or_finish() {
+  if (open_next()) return true;
+  done_ = true;
+  return false;
+}
+
+bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
   chunk.records.clear();
   chunk.used = 0;
   if (done_) return false;
-  chunk.reserve(std::max<std::uint64_t>(chunk.capacity, carry_.size() + 1));
+  chunk.reserve(std::max<std::uint64_t>(budget, carry_.size() + 1));
   std::memcpy(chunk.data(), carry_.data(), carry_.size());
   chunk.used = carry_.size();
   carry_.clear();
   std::uint64_t scan = 0;  // the start of the first record not yet split off
 
-  // Splits the whole records in [scan, used) off into chunk.records.
+  // Splits the whole records in [scan, used) off into chunk.records; false
+  // when the budget is spent.
   auto split = [&] {
     const char* base = chunk.data();
     for (;;) {
+      if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
       const std::size_t n = format_.record_length(base + scan, base + chunk.used);
-      if (n == 0) return;
+      if (n == 0) return true;
       if (format_.counts_lines())
         file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
       if (at_file_start_ && format_.has_header()) {
@@ -67,20 +75,24 @@ bool ChunkReader::fill(Chunk& chunk) {
       done_ = true;
       break;
     }
-    if (chunk.used == chunk.capacity) {
-      if (!chunk.records.empty()) {
-        // Full: the incomplete record waits for the next chunk.
-        carry_.assign(chunk.data() + scan, chunk.data() + chunk.used);
-        chunk.used = scan;
-        return true;
-      }
+    if (chunk.used == chunk.capacity && chunk.records.empty())
       chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
-    }
     const std::size_t want = static_cast<std::size_t>(chunk.capacity - chunk.used);
     const std::size_t got = source_->read(chunk.data() + chunk.used, want);
     chunk.used += got;
     bytes_read_ += got;
-    split();
+    // Full (the budget is spent, or the buffer is and holds a record): the rest,
+    // from the first record not taken, waits for the next chunk.
+    auto keep_rest = [&] {
+      carry_.assign(chunk.data() + scan, chunk.data() + chunk.used);
+      chunk.used = scan;
+    };
+    if (!split() || (chunk.used == chunk.capacity && !chunk.records.empty() && got == want)) {
+      keep_rest();
+      // An exhausted last file with nothing left over: this chunk is the last.
+      if (got < want && carry_.empty()) open_next_or_finish();
+      return true;
+    }
     if (got < want) {
       // End of this file: its unterminated tail is a record with the terminator supplied.
       if (scan < chunk.used) {
@@ -88,14 +100,13 @@ bool ChunkReader::fill(Chunk& chunk) {
                                    file_lines_ + 1);
         if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
         chunk.data()[chunk.used++] = format_.terminator();
-        split();
+        if (!split()) {
+          keep_rest();  // read again, this file yields nothing more and the tail is whole
+          return true;
+        }
         if (scan < chunk.used) throw InputError(source_name_ + ": malformed last record");
       }
-      open_next();
-      if (!source_) {
-        done_ = true;
-        break;
-      }
+      if (!open_next_or_finish()) break;
     }
   }
   return !chunk.records.empty();

@@ -44,9 +44,14 @@ class ChunkReader {
 public:
   ChunkReader(std::vector<std::string> inputs, const TextFormat& format, const io::IoOptions& io);
 
-  // Fills `chunk` (whose capacity is the target size) with the next records.
+  // Memory a record costs besides its bytes: its entry, and its share of the
+  // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
+  static constexpr std::uint64_t kRecordOverhead = sizeof(RecordEntry) * 3 / 2;
+
+  // Fills `chunk` with the next records while their bytes plus kRecordOverhead
+  // each stay within `budget` (one record always fits: a chunk grows for it).
   // Returns false, with the chunk empty, when every input is exhausted.
-  bool fill(Chunk& chunk);
+  bool fill(Chunk& chunk, std::uint64_t budget);
   bool done() const noexcept { return done_; }
   // The first input's header, when the format has headers (read with the first chunk).
   const std::string& header() const noexcept { return header_; }
@@ -57,6 +62,7 @@ public:
 
 private:
   bool open_next();
+  bool open_next_or_finish();
 
   std::vector<std::string> inputs_;
   const TextFormat& format_;

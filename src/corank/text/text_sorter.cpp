@@ -104,18 +104,17 @@ public:
     ChunkReader reader(opt_.inputs, format_, opt_.io);
     io::OutputFile output(opt_.output, opt_.io);
     const auto total = reader.total_size();
-    // Records, entries and merge scratch all live in the budget: an input of at
-    // most half of it is sorted in one chunk; otherwise two chunks of a quarter
-    // each alternate, one being read while the other is sorted.
-    std::uint64_t chunk_bytes = std::max<std::uint64_t>(budget_ / 4, 1024);
-    if (total && *total <= budget_ / 2) chunk_bytes = std::max<std::uint64_t>(*total + 1, 64);
+    // Two chunks alternate, one being read while the other is sorted; each
+    // holds a third of the budget in record bytes and entries, and the sort's
+    // scratch takes at most another third. An input that fits one chunk is
+    // sorted in memory and written straight out.
+    const std::uint64_t chunk_bytes = std::max<std::uint64_t>(budget_ / 3, 1024);
     stats_.mode = "in-memory";
     progress_.phase("sort", total.value_or(0));
 
     Chunk chunks[2];
-    chunks[0].reserve(chunk_bytes);
     auto t_runs = Clock::now();
-    std::future<bool> filled = std::async(std::launch::async, [&] { return reader.fill(chunks[0]); });
+    std::future<bool> filled = std::async(std::launch::async, [&] { return reader.fill(chunks[0], chunk_bytes); });
     bool header_done = false;
     std::unique_ptr<RecordWriter> out;
     std::vector<SpilledRun> runs;
@@ -131,8 +130,7 @@ public:
       if (!got) break;
       const bool last = reader.done();
       if (!last) {
-        chunks[b ^ 1].reserve(chunk_bytes);
-        filled = std::async(std::launch::async, [&, b] { return reader.fill(chunks[b ^ 1]); });
+        filled = std::async(std::launch::async, [&, b] { return reader.fill(chunks[b ^ 1], chunk_bytes); });
       }
       Chunk& chunk = chunks[b];
       stats_.records_in += chunk.records.size();
