@@ -1,20 +1,20 @@
 #include "corank/text/record_writer.hpp"
 
+#include <chrono>
 #include <cstring>
 
 namespace corank::text {
 
 RecordWriter::RecordWriter(io::ByteSink& sink, char terminator, const TextFormat* unique_format,
                            std::size_t buffer_bytes)
-    : sink_(sink), terminator_(terminator), unique_(unique_format), capacity_(buffer_bytes) {
-  buf_[0] = std::make_unique_for_overwrite<char[]>(capacity_);
-  buf_[1] = std::make_unique_for_overwrite<char[]>(capacity_);
-}
+    : sink_(sink), terminator_(terminator), unique_(unique_format), capacity_(buffer_bytes),
+      buf_(std::make_unique_for_overwrite<char[]>(buffer_bytes)) {}
 
 void RecordWriter::flush() {
   if (used_ == 0) return;
-  behind_.write(sink_, reinterpret_cast<const std::byte*>(buf_[current_].get()), used_);
-  current_ ^= 1;  // write() returned after the write of this other buffer completed
+  const auto t0 = std::chrono::steady_clock::now();
+  sink_.write(buf_.get(), used_);
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   used_ = 0;
 }
 
@@ -23,12 +23,11 @@ void RecordWriter::write_raw(std::string_view bytes) {
   if (used_ + bytes.size() > capacity_) {
     flush();
     if (bytes.size() > capacity_) {
-      behind_.wait();
       sink_.write(bytes.data(), bytes.size());
       return;
     }
   }
-  std::memcpy(buf_[current_].get() + used_, bytes.data(), bytes.size());
+  std::memcpy(buf_.get() + used_, bytes.data(), bytes.size());
   used_ += bytes.size();
 }
 
@@ -40,9 +39,9 @@ void RecordWriter::write(std::string_view record) {
   }
   ++records_;
   if (used_ + record.size() + 1 <= capacity_) {
-    std::memcpy(buf_[current_].get() + used_, record.data(), record.size());
+    std::memcpy(buf_.get() + used_, record.data(), record.size());
     used_ += record.size();
-    buf_[current_][used_++] = terminator_;
+    buf_[used_++] = terminator_;
     bytes_ += record.size() + 1;
     return;
   }
@@ -52,7 +51,7 @@ void RecordWriter::write(std::string_view record) {
 
 char* RecordWriter::claim(std::size_t n) {
   if (used_ + n > capacity_) flush();
-  return buf_[current_].get() + used_;
+  return buf_.get() + used_;
 }
 
 void RecordWriter::commit(std::size_t n, std::uint64_t records) {
@@ -61,9 +60,6 @@ void RecordWriter::commit(std::size_t n, std::uint64_t records) {
   records_ += records;
 }
 
-void RecordWriter::finish() {
-  flush();
-  behind_.wait();
-}
+void RecordWriter::finish() { flush(); }
 
 }  // namespace corank::text

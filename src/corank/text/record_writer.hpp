@@ -1,6 +1,9 @@
 #pragma once
-// Buffered record output: records and their terminators are packed into one of
-// two buffers, and a full buffer is written behind while the other fills.
+// Buffered record output: records and their terminators are packed into a
+// buffer small enough to stay in the CPU cache, and written as soon as it is
+// full, by the same thread. On the 2-core VM this beat writing 4 MiB buffers
+// behind on another thread by 2-4x in system time: the kernel's copy into the
+// page cache then reads from cache instead of memory.
 // Under -u a record equal to the last one written is dropped, so the first of
 // each run of equal records survives.
 #include <cstdint>
@@ -11,7 +14,6 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/source.hpp"
 #include "corank/text/text_format.hpp"
-#include "corank/write_behind.hpp"
 
 namespace corank::text {
 
@@ -19,7 +21,8 @@ class RecordWriter {
 public:
   // `unique_format`: compare records with it and drop equal neighbours; null keeps all.
   RecordWriter(io::ByteSink& sink, char terminator, const TextFormat* unique_format,
-               std::size_t buffer_bytes = std::size_t{4} << 20);
+               std::size_t buffer_bytes = std::size_t{256} << 10);
+  ~RecordWriter() = default;
   RecordWriter(const RecordWriter&) = delete;
   RecordWriter& operator=(const RecordWriter&) = delete;
 
@@ -35,7 +38,7 @@ public:
   void finish();
   std::uint64_t records() const noexcept { return records_; }
   std::uint64_t bytes() const noexcept { return bytes_; }
-  double write_seconds() const noexcept { return behind_.seconds(); }
+  double write_seconds() const noexcept { return seconds_; }
 
 private:
   void flush();
@@ -44,10 +47,9 @@ private:
   char terminator_;
   const TextFormat* unique_;
   std::size_t capacity_;
-  std::unique_ptr<char[]> buf_[2];
+  std::unique_ptr<char[]> buf_;
   std::size_t used_ = 0;
-  int current_ = 0;
-  WriteBehind behind_;
+  double seconds_ = 0;
   std::string last_;
   bool have_last_ = false;
   std::uint64_t records_ = 0, bytes_ = 0;
