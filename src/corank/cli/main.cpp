@@ -127,6 +127,7 @@ int run_text(const CliOptions& c, bool check, bool check_quiet) {
   io.verbose = c.verbose;
   if (c.io_engine == "pread") io.use_uring = false;
   if (check || check_quiet) {
+    if (c.output != "-") throw UsageError(std::string("options '-") + (check_quiet ? 'C' : 'c') + "o' are incompatible");
     if (files.size() > 1) throw UsageError("extra operand '" + files[1] + "' not allowed with -c");
     const std::string path = files.empty() ? "-" : files[0];
     const text::TextCheckResult r = text::check_text(path, *format, io);

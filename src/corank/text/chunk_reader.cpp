@@ -7,7 +7,7 @@
 
 namespace corank::text {
 
-ChunkReader::ChunkReader(std::vector<std::string> inputs, const TextFormat& format, const io::IoOptions& io)
+ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io)
     : inputs_(std::move(inputs)), format_(format), io_(io) {
   if (inputs_.empty()) inputs_.push_back("-");
   // Every input is opened now, so that an unreadable one fails before any output exists.
@@ -58,12 +58,17 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
       if (format_.counts_lines())
         file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
       if (at_file_start_ && format_.has_header()) {
-        if (!saw_header_) header_.assign(base + scan, n - 1), saw_header_ = true;
+        if (!saw_header_) {
+          header_.assign(base + scan, n - 1);
+          saw_header_ = true;
+          format_.set_header(header_);  // before any prefix: keys may name columns
+        }
         // The header's bytes are dropped by moving the rest of the chunk down.
         std::memmove(chunk.data() + scan, base + scan + n, chunk.used - scan - n);
         chunk.used -= n;
       } else {
-        chunk.records.push_back({{}, scan, n - 1});
+        // The prefix now, while the record is in cache.
+        chunk.records.push_back({format_.prefix({base + scan, n - 1}), scan, n - 1});
         scan += n;
       }
       at_file_start_ = false;

@@ -27,7 +27,7 @@ struct Chunk {
   HugeVector<char> bytes;  // only [0, used) is ever read
   std::uint64_t capacity = 0;
   std::uint64_t used = 0;
-  HugeVector<RecordEntry> records;  // in input order, prefixes not yet computed
+  HugeVector<RecordEntry> records;  // in input order
 
   void reserve(std::uint64_t n) {  // keeps [0, used)
     bytes.reserve(n);
@@ -42,7 +42,8 @@ struct Chunk {
 
 class ChunkReader {
 public:
-  ChunkReader(std::vector<std::string> inputs, const TextFormat& format, const io::IoOptions& io);
+  // Records get their prefixes as they are split off; a header goes to format.set_header first.
+  ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io);
 
   // Memory a record costs besides its bytes: its entry, and its share of the
   // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
@@ -65,7 +66,7 @@ private:
   bool open_next_or_finish();
 
   std::vector<std::string> inputs_;
-  const TextFormat& format_;
+  TextFormat& format_;
   io::IoOptions io_;
   std::size_t next_input_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front

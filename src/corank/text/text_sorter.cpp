@@ -124,7 +124,6 @@ public:
       const bool got = timed_get(filled);
       if (!header_done) {
         header_done = true;
-        if (format_.has_header() && reader.saw_header()) format_.set_header(reader.header());
         out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format());
         if (format_.has_header() && reader.saw_header()) out->write_raw(reader.header() + '\n');
       }
@@ -221,15 +220,7 @@ private:
   }
 
   void sort_chunk(Chunk& chunk) {
-    auto& recs = chunk.records;
-    const char* base = chunk.data();
-    const std::uint64_t n = recs.size();
-    const unsigned parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 4096, 1, threads_));
-    parallel_for(parts, [&](unsigned p) {
-      for (std::uint64_t i = n * p / parts, e = n * (p + 1) / parts; i < e; ++i)
-        recs[i].prefix = format_.prefix({base + recs[i].offset, static_cast<std::size_t>(recs[i].length)});
-    });
-    parallel_sort(recs, scratch_, EntryLess{&format_, base}, threads_);
+    parallel_sort(chunk.records, scratch_, EntryLess{&format_, chunk.data()}, threads_);
   }
 
   // Writes the chunk's records in sorted order. Each record is a cache miss;
