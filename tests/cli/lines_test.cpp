@@ -182,6 +182,8 @@ const char* const kOptionMatrix[] = {
     "-k1.5",     "-k5,5 -k4,4n", "-k2,1",       "-r -k2,2",     "-r -k2b,2",    "-n -k2,2",
     "-t, -k2,2", "-t, -k2,2n -k1,1", "-t: -k2 -s", "-t, -k3,3g -u", "-t, -k1.2,1.3", "-t ' ' -k2,2",
     "-t ' ' -k3", "-k2,2 -k1,1 -k3,3r -s", "--sort=numeric -k2", "-bnk2", "-dfr", "-k2,2.0",
+    "-t \"$(printf '\\t')\" -k2,2n", "-k2.5b,3.2nr", "-bt, -k2", "-k1,1 -k1,1r", "-g -k2", "-h -s",
+    "-M -u", "-V -u", "-fu -k2,2", "-i -u", "-d -s -r", "-k2,2g -s -r", "-t, -k2,2h -k1,1V",
 };
 
 TEST_F(Lines, MatchesGnuSortUnderOptionMatrix) {
