@@ -15,7 +15,7 @@ loggen=$(realpath "$build/tools/loggen/corank-loggen")
 mkdir -p "$work/tmp"
 input="$work/logs-$size.txt"
 [[ -f $input ]] || "$loggen" --size "$size" --seed 42 -o "$input"
-bytes=$(stat -c %s "$input")
+bytes=$(stat -L -c %s "$input")
 lines=$(wc -l < "$input")
 echo "input: $input, $bytes bytes, $lines lines; -S $budget --parallel=$threads; $(nproc) cores"
 

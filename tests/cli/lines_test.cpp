@@ -288,6 +288,22 @@ TEST_F(Lines, MergeOfSortedInputsMatchesGnu) {
   }
 }
 
+// More inputs than corank keeps open at once: the rest are reopened in turn.
+TEST_F(Lines, ManyInputFiles) {
+  LineGenerator gen(123);
+  std::string list;
+  for (int i = 0; i < 150; ++i) {
+    const std::string name = "f" + std::to_string(i);
+    write_file(path(name), gen.text(3 + gen.pick(5)));
+    list += path(name) + '\0';
+  }
+  write_file(path("list"), list);
+  Result r = corank("-k2,2 --files0-from=" + path("list") + " -o " + path("got"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(gnu("-k2,2 --files0-from=" + path("list") + " -o " + path("want")).status, 0);
+  EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
+}
+
 TEST_F(Lines, Files0From) {
   write_file(path("a"), "3\n1\n");
   write_file(path("b"), "2\n");

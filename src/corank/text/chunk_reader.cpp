@@ -10,12 +10,17 @@ namespace corank::text {
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io)
     : inputs_(std::move(inputs)), format_(format), io_(io) {
   if (inputs_.empty()) inputs_.push_back("-");
-  // Every input is opened now, so that an unreadable one fails before any output exists.
+  // Every input is opened now, so that an unreadable one fails before any
+  // output exists. Many inputs (a shell glob of logs) would run out of file
+  // descriptors if all stayed open: past kKeptOpen they are closed again and
+  // reopened in turn.
+  constexpr std::size_t kKeptOpen = 64;
   std::uint64_t total = 0;
   bool known = true;
   for (const auto& path : inputs_) {
     sources_.push_back(io::open_source(path, io_));
     if (auto n = sources_.back()->size()) total += *n; else known = false;
+    if (sources_.size() > kKeptOpen && path != "-") sources_.back().reset();
   }
   if (known) total_size_ = total;
 }
@@ -25,6 +30,7 @@ bool ChunkReader::open_next() {
   source_ = nullptr;
   if (next_input_ == inputs_.size()) return false;
   source_name_ = inputs_[next_input_];
+  if (!sources_[next_input_]) sources_[next_input_] = io::open_source(source_name_, io_);
   source_ = sources_[next_input_++].get();
   at_file_start_ = true;
   file_lines_ = 0;

@@ -252,7 +252,6 @@ private:
         next.push_back(std::move(merged));
       }
       runs = std::move(next);
-      stats_.merge_slabs++;  // counts the extra passes
     }
     std::vector<std::unique_ptr<RecordReader>> readers;
     for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_));
