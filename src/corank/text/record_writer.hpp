@@ -59,9 +59,10 @@ private:
 // back with pread, independent of the engine behind io::ByteSink.
 class RunFileSink final : public io::ByteSink {
 public:
-  explicit RunFileSink(int fd) : fd_(fd) {}
+  // Writes from byte `offset` on, so that threads can fill disjoint parts of one run.
+  explicit RunFileSink(int fd, std::uint64_t offset = 0) : fd_(fd), offset_(offset) {}
   void write(const void* src, std::size_t n) override {
-    io::pwrite_full(fd_, src, n, written_, "temporary file");
+    io::pwrite_full(fd_, src, n, offset_ + written_, "temporary file");
     written_ += n;
   }
   void finish() override {}  // the file dies with the process: nothing to make durable
@@ -69,6 +70,7 @@ public:
 
 private:
   int fd_;
+  std::uint64_t offset_;
   std::uint64_t written_ = 0;
 };
 

@@ -143,11 +143,7 @@ public:
       }
       // Spill the sorted chunk as a run.
       SpilledRun run{temps.create_anonymous(), 0};
-      RunFileSink sink(run.fd.get());
-      RecordWriter w(sink, format_.terminator(), unique_format());
-      write_sorted(chunk, w);
-      w.finish();
-      run.bytes = sink.bytes_written();
+      run.bytes = spill(chunk, run.fd.get());
       stats_.spill_bytes += run.bytes;
       runs.push_back(std::move(run));
       if (last) break;
@@ -227,6 +223,31 @@ private:
   // the copies go through a cache-sized buffer straight into the file.
   void write_sorted(const Chunk& chunk, RecordWriter& w) {
     for (const auto& e : chunk.records) w.write(chunk.record(e));
+  }
+
+  // Writes a sorted chunk to a run file; returns its bytes. Gathering the
+  // records (a cache miss each) and copying them into the page cache is the
+  // bulk of the work, so without -u every thread takes a contiguous share of
+  // the records and writes it at its own offset of the file.
+  std::uint64_t spill(const Chunk& chunk, int fd) {
+    const std::size_t n = chunk.records.size();
+    const unsigned parts =
+        format_.unique() ? 1u : static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, threads_));
+    std::vector<std::size_t> first(parts + 1);
+    std::vector<std::uint64_t> offset(parts + 1, 0);
+    for (unsigned p = 0; p <= parts; ++p) first[p] = n * p / parts;
+    for (unsigned p = 0; p < parts; ++p) {
+      offset[p + 1] = offset[p];
+      for (std::size_t i = first[p]; i < first[p + 1]; ++i) offset[p + 1] += chunk.records[i].length + 1;
+    }
+    parallel_for(parts, [&](unsigned p) {
+      RunFileSink sink(fd, offset[p]);
+      RecordWriter w(sink, format_.terminator(), unique_format());
+      for (std::size_t i = first[p]; i < first[p + 1]; ++i) w.write(chunk.record(chunk.records[i]));
+      w.finish();
+      if (parts == 1) offset[1] = sink.bytes_written();  // -u may have dropped records
+    });
+    return offset[parts];
   }
 
   // Merges runs into `out`; groups of fan_in runs are first merged into longer runs
