@@ -88,8 +88,8 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
     }
     if (chunk.used == chunk.capacity && chunk.records.empty())
       chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
-    // Pieces of 1 MiB are split into records while they are still in cache.
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, 1 << 20));
+    // Pieces of 256 KiB are split into records while they are still in cache.
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, 256 << 10));
     const std::size_t got = source_->read(chunk.data() + chunk.used, want);
     chunk.used += got;
     bytes_read_ += got;
