@@ -11,8 +11,19 @@ namespace corank::cli {
 struct CliOptions {
   std::vector<std::string> files;
   std::string output = "-";
-  std::string format = "gensort";
-  std::vector<std::string> keys;
+  std::string format = "lines";
+  std::vector<std::string> keys;  // -k/--key: a GNU KEYDEF for lines, a column for CSV, OFFSET:LENGTH otherwise
+  // GNU sort's global ordering options (text formats).
+  bool ignore_leading_blanks = false, dictionary_order = false, ignore_case = false;
+  bool general_numeric = false, human_numeric = false, ignore_nonprinting = false;
+  bool month_sort = false, numeric_sort = false, version_sort = false;
+  std::string sort_word;  // --sort=WORD
+  std::string field_separator;  // -t
+  bool zero_terminated = false, merge = false;
+  std::string files0_from;
+  // CSV/TSV
+  std::string delimiter;
+  bool header = false;
   std::string buffer_size;
   std::vector<std::string> temp_dirs;
   unsigned parallel = 0;

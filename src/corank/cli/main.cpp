@@ -13,7 +13,12 @@
 #include "corank/format.hpp"
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
+#include "corank/io/source.hpp"
 #include "corank/sort_options.hpp"
+#include "corank/text/csv_format.hpp"
+#include "corank/text/key_spec.hpp"
+#include "corank/text/text_format.hpp"
+#include "corank/text/text_sorter.hpp"
 #include "corank/version.hpp"
 
 namespace corank::cli {
@@ -23,6 +28,134 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitDisorder = 1;
 constexpr int kExitError = 2;
+
+// --verbose and --stats, after a sort.
+void report(const CliOptions& c, const SortStats& stats);
+
+bool is_text_format(const std::string& f) { return f == "lines" || f == "csv" || f == "tsv"; }
+
+// Options that only mean something for text; named in the error for a binary format.
+void reject_text_options(const CliOptions& c) {
+  const std::pair<bool, const char*> text_only[] = {
+      {c.ignore_leading_blanks, "-b"}, {c.dictionary_order, "-d"}, {c.ignore_case, "-f"},
+      {c.general_numeric, "-g"},       {c.human_numeric, "-h"},    {c.ignore_nonprinting, "-i"},
+      {c.month_sort, "-M"},            {c.numeric_sort, "-n"},     {c.version_sort, "-V"},
+      {!c.sort_word.empty(), "--sort"}, {!c.field_separator.empty(), "-t"}, {c.zero_terminated, "-z"},
+      {c.merge, "-m"},                 {!c.files0_from.empty(), "--files0-from"},
+      {!c.delimiter.empty(), "--delimiter"}, {c.header, "--header"}};
+  for (const auto& [set, name] : text_only)
+    if (set) throw UsageError(std::string("option ") + name + " applies to text formats (lines, csv, tsv), not '" +
+                              c.format + "'");
+}
+
+// FILE operands, or the NUL-separated names in --files0-from's file.
+std::vector<std::string> input_files(const CliOptions& c) {
+  if (c.files0_from.empty()) return c.files;
+  if (!c.files.empty()) throw UsageError("extra operand '" + c.files[0] + "'; file operands cannot be combined with --files0-from");
+  auto src = io::open_source(c.files0_from, io::IoOptions{});
+  std::string all;
+  char buf[65536];
+  for (std::size_t n; (n = src->read(buf, sizeof buf)) > 0;) {
+    all.append(buf, n);
+    if (n < sizeof buf) break;
+  }
+  std::vector<std::string> names;
+  std::size_t start = 0;
+  while (start < all.size()) {
+    std::size_t end = all.find('\0', start);
+    if (end == std::string::npos) end = all.size();
+    std::string name = all.substr(start, end - start);
+    if (name.empty())
+      throw UsageError(c.files0_from + ":" + std::to_string(names.size() + 1) + ": invalid zero-length file name");
+    if (name == "-" && c.files0_from == "-")
+      throw UsageError("when reading file names from stdin, no file name of '-' allowed");
+    names.push_back(std::move(name));
+    start = end + 1;
+  }
+  if (names.empty()) throw UsageError("no input from '" + c.files0_from + "'");
+  return names;
+}
+
+text::KeyField global_ordering(const CliOptions& c) {
+  text::KeyField g;
+  std::string letters;
+  if (c.ignore_leading_blanks) letters += 'b';
+  if (c.dictionary_order) letters += 'd';
+  if (c.ignore_case) letters += 'f';
+  if (c.general_numeric || c.sort_word == "general-numeric") letters += 'g';
+  if (c.human_numeric || c.sort_word == "human-numeric") letters += 'h';
+  if (c.ignore_nonprinting) letters += 'i';
+  if (c.month_sort || c.sort_word == "month") letters += 'M';
+  if (c.numeric_sort || c.sort_word == "numeric") letters += 'n';
+  if (c.reverse) letters += 'r';
+  if (c.version_sort || c.sort_word == "version") letters += 'V';
+  text::apply_ordering_letters(letters, g, text::BlankSide::Both);
+  return g;
+}
+
+std::unique_ptr<text::TextFormat> make_text_format(const CliOptions& c) {
+  if (c.format == "lines") {
+    if (!c.delimiter.empty() || c.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
+    std::vector<text::KeyField> keys;
+    for (const auto& k : c.keys) keys.push_back(text::parse_keydef(k));
+    const int tab = c.field_separator.empty() ? text::kNoTab : text::parse_tab(c.field_separator);
+    return std::make_unique<text::LineFormat>(text::resolve_ordering(std::move(keys), global_ordering(c), tab,
+                                                                     c.stable, c.unique, c.zero_terminated ? '\0' : '\n'));
+  }
+  if (!c.field_separator.empty()) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
+  if (c.zero_terminated) throw UsageError("-z applies to --format lines");
+  text::CsvOptions o;
+  o.delimiter = c.format == "tsv" ? '\t' : ',';
+  if (!c.delimiter.empty()) {
+    if (c.delimiter.size() != 1 || c.delimiter[0] == '"' || c.delimiter[0] == '\n' || c.delimiter[0] == '\r')
+      throw UsageError("invalid --delimiter '" + c.delimiter + "': one byte other than quote, CR and LF");
+    o.delimiter = c.delimiter[0];
+  }
+  o.header = c.header;
+  o.keys = c.keys;
+  o.global = global_ordering(c);
+  o.stable = c.stable;
+  o.unique = c.unique;
+  return std::make_unique<text::CsvFormat>(std::move(o));
+}
+
+int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
+  if (c.verify) throw UsageError("--verify applies to binary formats");
+  if (compress_temp) throw UsageError("--compress-temp applies to binary formats");
+  if (c.gpu == "on") throw UsageError("--gpu=on applies to binary formats; text formats sort on the CPU");
+  auto format = make_text_format(c);
+  const std::vector<std::string> files = input_files(c);
+  io::IoOptions io;
+  io.verbose = c.verbose;
+  if (c.io_engine == "pread") io.use_uring = false;
+  if (check || check_quiet) {
+    if (c.output != "-") throw UsageError(std::string("options '-") + (check_quiet ? 'C' : 'c') + "o' are incompatible");
+    if (files.size() > 1) throw UsageError("extra operand '" + files[1] + "' not allowed with -c");
+    const std::string path = files.empty() ? "-" : files[0];
+    const text::TextCheckResult r = text::check_text(path, *format, io);
+    if (r.sorted) return kExitOk;
+    if (!check_quiet) {
+      std::fprintf(stderr, "corank: %s:%llu: disorder: ", path.c_str(), static_cast<unsigned long long>(r.record_number));
+      std::fwrite(r.record.data(), 1, r.record.size(), stderr);
+      std::fputc(format->terminator(), stderr);
+    }
+    return kExitDisorder;
+  }
+  text::TextSortOptions o;
+  o.inputs = files;
+  o.output = c.output;
+  if (!c.buffer_size.empty()) o.memory_budget = parse_size(c.buffer_size);
+  if (!c.buffer_size.empty() && o.memory_budget == 0) throw UsageError("invalid buffer size '" + c.buffer_size + "'");
+  o.temp_dirs = c.temp_dirs;
+  o.threads = c.parallel;
+  o.merge_only = c.merge;
+  o.progress = c.progress.value_or(::isatty(STDERR_FILENO) == 1);
+  o.verbose = c.verbose;
+  o.io = io;
+  const SortStats stats = text::sort_text(o, *format);
+  report(c, stats);
+  return kExitOk;
+}
 
 SortOptions to_sort_options(const CliOptions& c, bool compress_temp) {
   SortOptions o;
@@ -59,9 +192,16 @@ int run_check(const CliOptions& c, bool quiet) {
 }
 
 int run(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
+  if (is_text_format(c.format)) return run_text(c, check, check_quiet, compress_temp);
+  reject_text_options(c);
   if (check || check_quiet) return run_check(c, check_quiet);
   const SortOptions options = to_sort_options(c, compress_temp);
   const SortStats stats = sort_files(options);
+  report(c, stats);
+  return kExitOk;
+}
+
+void report(const CliOptions& c, const SortStats& stats) {
   if (c.verbose)
     std::fprintf(stderr, "corank: sorted %llu records (%s, %llu runs) in %.3f s\n",
                  static_cast<unsigned long long>(stats.records_in), stats.mode.c_str(),
@@ -71,7 +211,6 @@ int run(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
     f << stats_to_json(stats);
     if (!f) throw io::IoError("write failed", c.stats_file, "cannot write statistics");
   }
-  return kExitOk;
 }
 
 }  // namespace
@@ -80,6 +219,7 @@ int run(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
 int main(int argc, char** argv) {
   using namespace corank::cli;
   CLI::App app{"", "corank"};
+  app.set_help_flag("--help", "Print this help message and exit");  // -h is GNU's --human-numeric-sort
   app.set_version_flag("--version", std::string("corank ") + corank::version());
   app.get_formatter()->column_width(34);
   CliOptions options;

@@ -1,0 +1,127 @@
+#include "corank/text/chunk_reader.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "corank/errors.hpp"
+
+namespace corank::text {
+
+ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io)
+    : inputs_(std::move(inputs)), format_(format), io_(io) {
+  if (inputs_.empty()) inputs_.push_back("-");
+  // Every input is opened now, so that an unreadable one fails before any
+  // output exists. Many inputs (a shell glob of logs) would run out of file
+  // descriptors if all stayed open: past kKeptOpen they are closed again and
+  // reopened in turn.
+  constexpr std::size_t kKeptOpen = 64;
+  std::uint64_t total = 0;
+  bool known = true;
+  for (const auto& path : inputs_) {
+    sources_.push_back(io::open_source(path, io_));
+    if (auto n = sources_.back()->size()) total += *n; else known = false;
+    if (sources_.size() > kKeptOpen && path != "-") sources_.back().reset();
+  }
+  if (known) total_size_ = total;
+}
+
+bool ChunkReader::open_next() {
+  if (source_) sources_[next_input_ - 1].reset();  // done with it: close it now
+  source_ = nullptr;
+  if (next_input_ == inputs_.size()) return false;
+  source_name_ = inputs_[next_input_];
+  if (!sources_[next_input_]) sources_[next_input_] = io::open_source(source_name_, io_);
+  source_ = sources_[next_input_++].get();
+  at_file_start_ = true;
+  file_lines_ = 0;
+  return true;
+}
+
+bool ChunkReader::open_next_or_finish() {
+  if (open_next()) return true;
+  done_ = true;
+  return false;
+}
+
+bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
+  chunk.records.clear();
+  chunk.used = 0;
+  if (done_) return false;
+  chunk.reserve(std::max<std::uint64_t>(budget, carry_.size() + 1));
+  std::memcpy(chunk.data(), carry_.data(), carry_.size());
+  chunk.used = carry_.size();
+  carry_.clear();
+  std::uint64_t scan = 0;  // the start of the first record not yet split off
+
+  // Splits the whole records in [scan, used) off into chunk.records; false
+  // when the budget is spent.
+  auto split = [&] {
+    const char* base = chunk.data();
+    for (;;) {
+      if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
+      const std::size_t n = format_.record_length(base + scan, base + chunk.used);
+      if (n == 0) return true;
+      if (format_.counts_lines())
+        file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
+      if (at_file_start_ && format_.has_header()) {
+        if (!saw_header_) {
+          header_.assign(base + scan, n - 1);
+          saw_header_ = true;
+          format_.set_header(header_);  // before any prefix: keys may name columns
+        }
+        // The header's bytes are dropped by moving the rest of the chunk down.
+        std::memmove(chunk.data() + scan, base + scan + n, chunk.used - scan - n);
+        chunk.used -= n;
+      } else {
+        // The prefix now, while the record is in cache.
+        chunk.records.push_back({format_.prefix({base + scan, n - 1}), scan, n - 1});
+        scan += n;
+      }
+      at_file_start_ = false;
+    }
+  };
+
+  for (;;) {
+    if (!source_ && !open_next()) {  // only before the first read
+      done_ = true;
+      break;
+    }
+    if (chunk.used == chunk.capacity && chunk.records.empty())
+      chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
+    // Pieces of 256 KiB are split into records while they are still in cache.
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, 256 << 10));
+    const std::size_t got = source_->read(chunk.data() + chunk.used, want);
+    chunk.used += got;
+    bytes_read_ += got;
+    // Full (the budget is spent, or the buffer is and holds a record): the rest,
+    // from the first record not taken, waits for the next chunk.
+    auto keep_rest = [&] {
+      carry_.assign(chunk.data() + scan, chunk.data() + chunk.used);
+      chunk.used = scan;
+    };
+    if (!split() || (chunk.used == chunk.capacity && !chunk.records.empty() && got == want)) {
+      keep_rest();
+      // An exhausted last file with nothing left over: this chunk is the last.
+      if (got < want && carry_.empty()) open_next_or_finish();
+      return true;
+    }
+    if (got < want) {
+      // End of this file: its unterminated tail is a record with the terminator supplied.
+      if (scan < chunk.used) {
+        format_.check_unterminated(std::string_view(chunk.data() + scan, chunk.used - scan), source_name_,
+                                   file_lines_ + 1);
+        if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
+        chunk.data()[chunk.used++] = format_.terminator();
+        if (!split()) {
+          keep_rest();  // read again, this file yields nothing more and the tail is whole
+          return true;
+        }
+        if (scan < chunk.used) throw InputError(source_name_ + ": malformed last record");
+      }
+      if (!open_next_or_finish()) break;
+    }
+  }
+  return !chunk.records.empty();
+}
+
+}  // namespace corank::text

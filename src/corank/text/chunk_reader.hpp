@@ -1,0 +1,85 @@
+#pragma once
+// Reads the inputs, one after another, into chunks of whole records: a record
+// never spans two chunks or two files, a file's last record gets the
+// terminator it lacked, and a record longer than the chunk grows the chunk.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "corank/io/options.hpp"
+#include "corank/io/source.hpp"
+#include "corank/text/huge_vector.hpp"
+#include "corank/text/text_format.hpp"
+
+namespace corank::text {
+
+// A record in a chunk: `length` bytes at `offset`, then its terminator.
+struct RecordEntry {
+  Prefix prefix;
+  std::uint64_t offset;
+  std::uint64_t length;
+};
+
+struct Chunk {
+  HugeVector<char> bytes;  // only [0, used) is ever read
+  std::uint64_t capacity = 0;
+  std::uint64_t used = 0;
+  HugeVector<RecordEntry> records;  // in input order
+
+  void reserve(std::uint64_t n) {  // keeps [0, used)
+    bytes.reserve(n);
+    capacity = std::max<std::uint64_t>(capacity, n);
+  }
+  char* data() noexcept { return bytes.data(); }
+  const char* data() const noexcept { return bytes.data(); }
+  std::string_view record(const RecordEntry& e) const noexcept {
+    return {data() + e.offset, static_cast<std::size_t>(e.length)};
+  }
+};
+
+class ChunkReader {
+public:
+  // Records get their prefixes as they are split off; a header goes to format.set_header first.
+  ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io);
+
+  // Memory a record costs besides its bytes: its entry, and its share of the
+  // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
+  static constexpr std::uint64_t kRecordOverhead = sizeof(RecordEntry) * 3 / 2;
+
+  // Fills `chunk` with the next records while their bytes plus kRecordOverhead
+  // each stay within `budget` (one record always fits: a chunk grows for it).
+  // Returns false, with the chunk empty, when every input is exhausted.
+  bool fill(Chunk& chunk, std::uint64_t budget);
+  bool done() const noexcept { return done_; }
+  // The first input's header, when the format has headers (read with the first chunk).
+  const std::string& header() const noexcept { return header_; }
+  bool saw_header() const noexcept { return saw_header_; }
+  std::uint64_t bytes_read() const noexcept { return bytes_read_; }
+  // The total input size when every input is a regular file.
+  std::optional<std::uint64_t> total_size() const noexcept { return total_size_; }
+
+private:
+  bool open_next();
+  bool open_next_or_finish();
+
+  std::vector<std::string> inputs_;
+  TextFormat& format_;
+  io::IoOptions io_;
+  std::size_t next_input_ = 0;
+  std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
+  io::ByteSource* source_ = nullptr;                       // the one being read
+  std::string source_name_;
+  bool at_file_start_ = false;  // the next record is the current file's first
+  std::uint64_t file_lines_ = 0;  // newlines before the current position (for error messages)
+  std::vector<char> carry_;       // the start of a record that did not fit the last chunk
+  bool done_ = false;
+  std::string header_;
+  bool saw_header_ = false;
+  std::uint64_t bytes_read_ = 0;
+  std::optional<std::uint64_t> total_size_;
+};
+
+}  // namespace corank::text

@@ -1,0 +1,237 @@
+#include "corank/text/csv_format.hpp"
+
+#include <charconv>
+
+#include "corank/errors.hpp"
+#include "corank/format.hpp"
+
+namespace corank::text {
+
+namespace {
+
+std::string_view without_cr(std::string_view row) {
+  if (!row.empty() && row.back() == '\r') row.remove_suffix(1);
+  return row;
+}
+
+// Walks the fields of a row. A quote opens a quoted field only at the field's
+// start; inside, a doubled quote is a quote and a single one closes the field
+// (bytes after it, before the next delimiter, are kept as they are).
+template <class OnField>
+void for_each_field(std::string_view row, char delim, OnField&& on_field) {
+  row = without_cr(row);
+  std::size_t i = 0;
+  std::uint64_t index = 0;
+  for (;;) {
+    std::size_t start = i;
+    bool quoted = false, escaped = false;
+    std::size_t content_begin = i, content_end;
+    if (i < row.size() && row[i] == '"') {
+      quoted = true;
+      content_begin = ++i;
+      for (;;) {
+        if (i >= row.size()) {  // unterminated: the rest of the row
+          content_end = i;
+          break;
+        }
+        if (row[i] == '"') {
+          if (i + 1 < row.size() && row[i + 1] == '"') {
+            escaped = true;
+            i += 2;
+            continue;
+          }
+          content_end = i++;
+          break;
+        }
+        ++i;
+      }
+    }
+    const std::size_t tail_begin = i;
+    while (i < row.size() && row[i] != delim) ++i;
+    if (!quoted) content_end = i;
+    if (!on_field(index++, row, start, content_begin, content_end, tail_begin, i, quoted, escaped)) return;
+    if (i >= row.size()) return;
+    ++i;  // the delimiter
+  }
+}
+
+std::string unquote(std::string_view row, std::size_t cb, std::size_t ce, std::size_t tb, std::size_t te, bool escaped) {
+  std::string v;
+  v.reserve(ce - cb + te - tb);
+  for (std::size_t j = cb; j < ce; ++j) {
+    v += row[j];
+    if (escaped && row[j] == '"') ++j;  // the second quote of a doubled pair
+  }
+  v.append(row.substr(tb, te - tb));
+  return v;
+}
+
+}  // namespace
+
+std::vector<std::string> parse_csv_row(std::string_view row, char delimiter) {
+  std::vector<std::string> out;
+  for_each_field(row, delimiter,
+                 [&](std::uint64_t, std::string_view r, std::size_t, std::size_t cb, std::size_t ce, std::size_t tb,
+                     std::size_t te, bool quoted, bool escaped) {
+                   out.push_back(quoted ? unquote(r, cb, ce, tb, te, escaped) : std::string(r.substr(cb, ce - cb)));
+                   return true;
+                 });
+  return out;
+}
+
+CsvFormat::CsvFormat(CsvOptions options) : TextFormat('\n', options.unique), options_(std::move(options)) {
+  for (const auto& spec : options_.keys) {
+    ColumnKey ck;
+    std::string_view s = spec;
+    const std::size_t colon = s.find(':');
+    ck.name = std::string(s.substr(0, colon));
+    if (ck.name.empty()) throw UsageError("invalid key '" + spec + "': no column");
+    std::uint64_t n = 0;
+    auto [p, ec] = std::from_chars(ck.name.data(), ck.name.data() + ck.name.size(), n);
+    if (ec == std::errc{} && p == ck.name.data() + ck.name.size()) {
+      if (n == 0) throw UsageError("invalid key '" + spec + "': columns are numbered from 1");
+      ck.column = n - 1;
+    } else {
+      if (!options_.header) throw UsageError("invalid key '" + spec + "': a column name needs --header");
+      ck.named = true;
+      resolved_ = false;
+    }
+    bool letters = false, desc = false;
+    while (colon != std::string_view::npos && !s.empty()) {
+      s.remove_prefix(s.find(':') + 1);
+      const std::string_view part = s.substr(0, s.find(':'));
+      if (part == "desc") {
+        desc = true;
+      } else if (part == "asc") {
+      } else {
+        if (part.empty() || apply_ordering_letters(part, ck.key, BlankSide::Both) != part.size())
+          throw UsageError("invalid key '" + spec + "': unknown type '" + std::string(part) +
+                           "' (ordering letters b d f g h i M n V, desc)");
+        letters = true;
+      }
+      if (s.find(':') == std::string_view::npos) break;
+    }
+    if (!letters) {
+      const bool r = ck.key.reverse;
+      ck.key = options_.global;
+      ck.key.reverse = r;
+    }
+    ck.key.reverse = ck.key.reverse != desc;
+    ck.key.reverse = ck.key.reverse != options_.global.reverse;
+    ck.key.sword = ck.key.eword = kNoPosition;
+    KeyField shown = ck.key;
+    shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
+    if (shown.numeric + shown.general_numeric + shown.human_numeric + shown.month + (shown.version || shown.ignore) > 1)
+      throw UsageError("options '-" + shown.letters() + "' are incompatible");
+    keys_.push_back(std::move(ck));
+  }
+}
+
+void CsvFormat::set_header(std::string_view header) {
+  const std::vector<std::string> names = parse_csv_row(header, options_.delimiter);
+  for (auto& k : keys_) {
+    if (!k.named) continue;
+    std::uint64_t i = 0;
+    while (i < names.size() && names[i] != k.name) ++i;
+    if (i == names.size()) throw UsageError("invalid key: no column named '" + k.name + "' in the header");
+    k.column = i;
+  }
+  resolved_ = true;
+}
+
+void CsvFormat::require_resolved() const {
+  if (!resolved_) throw UsageError("invalid key: column names need a header row, and the input is empty");
+}
+
+std::string_view CsvFormat::field(std::string_view row, std::uint64_t column, std::string& buf) const {
+  std::string_view out;
+  for_each_field(row, options_.delimiter,
+                 [&](std::uint64_t index, std::string_view r, std::size_t, std::size_t cb, std::size_t ce,
+                     std::size_t tb, std::size_t te, bool quoted, bool escaped) {
+                   if (index < column) return true;
+                   if (quoted && (escaped || te > tb)) {
+                     buf = unquote(r, cb, ce, tb, te, escaped);
+                     out = buf;
+                   } else {
+                     out = r.substr(cb, ce - cb);
+                   }
+                   return false;
+                 });
+  return out;  // a missing column is empty
+}
+
+namespace {
+std::string_view trim_blanks(std::string_view v, const KeyField& key) {
+  if (key.skip_start_blanks)
+    while (!v.empty() && is_blank(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+  return v;
+}
+}  // namespace
+
+int CsvFormat::compare(std::string_view a, std::string_view b) const {
+  thread_local std::string ba, bb;
+  if (keys_.empty()) {
+    const std::vector<std::string> fa = parse_csv_row(a, options_.delimiter), fb = parse_csv_row(b, options_.delimiter);
+    KeyField text = options_.global;
+    for (std::size_t i = 0; i < fa.size() && i < fb.size(); ++i)
+      if (int d = compare_key_text(text, trim_blanks(fa[i], text), trim_blanks(fb[i], text))) return d;
+    const int d = (fa.size() > fb.size()) - (fa.size() < fb.size());
+    return text.reverse ? -d : d;
+  }
+  require_resolved();
+  for (const auto& k : keys_) {
+    const std::string_view x = trim_blanks(field(a, k.column, ba), k.key);
+    const std::string_view y = trim_blanks(field(b, k.column, bb), k.key);
+    if (int d = compare_key_text(k.key, x, y)) return d;
+  }
+  return 0;
+}
+
+Prefix CsvFormat::prefix(std::string_view record) const {
+  thread_local std::string buf;
+  if (keys_.empty()) {
+    // Rows compare column by column, so the first column's prefix orders them.
+    return key_prefix(options_.global, trim_blanks(field(record, 0, buf), options_.global));
+  }
+  require_resolved();
+  const ColumnKey& k = keys_.front();
+  return key_prefix(k.key, trim_blanks(field(record, k.column, buf), k.key));
+}
+
+std::size_t CsvFormat::record_length(const char* p, const char* end) const {
+  const char delim = options_.delimiter;
+  bool at_field_start = true, in_quotes = false;
+  for (const char* q = p; q < end; ++q) {
+    const char c = *q;
+    if (in_quotes) {
+      if (c == '"') {
+        if (q + 1 < end && q[1] == '"') {
+          ++q;
+        } else if (q + 1 == end) {
+          return 0;  // cannot tell a closing quote from a doubled one yet
+        } else {
+          in_quotes = false;
+        }
+      }
+      continue;
+    }
+    if (c == '\n') return static_cast<std::size_t>(q - p) + 1;
+    if (c == delim) {
+      at_field_start = true;
+      continue;
+    }
+    if (c == '"' && at_field_start) in_quotes = true;
+    at_field_start = false;
+  }
+  return 0;
+}
+
+void CsvFormat::check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const {
+  // The tail ends the file: it is a row unless a quoted field never closes.
+  std::string t(tail);
+  t += '\n';
+  if (record_length(t.data(), t.data() + t.size()) == 0)
+    throw InputError(file + ":" + std::to_string(line) + ": unterminated quoted field");
+}
+
+}  // namespace corank::text

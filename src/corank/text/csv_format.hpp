@@ -1,0 +1,62 @@
+#pragma once
+// CSV and TSV rows (RFC 4180): a field may be quoted, and a quoted field may
+// hold delimiters, doubled quotes and newlines, so a row ends at the first
+// newline outside quotes. Rows are ordered by column keys COLUMN[:TYPE][:desc]
+// (COLUMN a number from 1 or, with a header, a name; TYPE the ordering letters
+// of GNU sort: n g h M V f d i b), compared on the unquoted field values.
+// Without keys rows compare column by column as text. Equal rows keep their
+// input order; the global -r reverses every key.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corank/text/key_spec.hpp"
+#include "corank/text/text_format.hpp"
+
+namespace corank::text {
+
+struct CsvOptions {
+  char delimiter = ',';
+  bool header = false;
+  std::vector<std::string> keys;  // as given on the command line
+  KeyField global;                // the global ordering letters, for keys without a TYPE
+  bool stable = false;            // accepted: CSV sorting is always stable
+  bool unique = false;
+};
+
+// Splits one row (without its newline; a trailing CR is dropped) into its
+// unquoted field values.
+std::vector<std::string> parse_csv_row(std::string_view row, char delimiter);
+
+class CsvFormat final : public TextFormat {
+public:
+  // Parses the key specs; names wait for set_header. Throws UsageError.
+  explicit CsvFormat(CsvOptions options);
+
+  int compare(std::string_view a, std::string_view b) const override;
+  Prefix prefix(std::string_view record) const override;
+  std::size_t record_length(const char* p, const char* end) const override;
+  void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const override;
+  bool has_header() const override { return options_.header; }
+  void set_header(std::string_view header) override;
+  bool counts_lines() const override { return true; }
+
+private:
+  struct ColumnKey {
+    std::string name;            // as given, for messages
+    std::uint64_t column = 0;    // 0-based; resolved from the name with the header
+    bool named = false;
+    KeyField key;
+  };
+  // The unquoted value of field `column` of `row`; `buf` backs it when the
+  // field had doubled quotes.
+  std::string_view field(std::string_view row, std::uint64_t column, std::string& buf) const;
+  void require_resolved() const;
+
+  CsvOptions options_;
+  std::vector<ColumnKey> keys_;
+  bool resolved_ = true;
+};
+
+}  // namespace corank::text

@@ -1,0 +1,68 @@
+#pragma once
+// GNU sort key definitions (-k POS1[,POS2] with per-key ordering letters) and
+// the global ordering options, resolved the way GNU sort resolves them: a key
+// with no ordering letters of its own inherits the global ones, and global
+// options with no -k make one key that spans the whole line.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corank/text/char_classes.hpp"
+
+namespace corank::text {
+
+inline constexpr std::uint64_t kNoPosition = UINT64_MAX;
+inline constexpr int kNoTab = -1;  // fields are separated by runs of blanks
+
+struct KeyField {
+  // Zero-based field and character of the key's start and end, as GNU stores
+  // them: sword == kNoPosition starts at the line's beginning, eword ==
+  // kNoPosition ends at the line's end, echar == 0 means "end of field eword".
+  std::uint64_t sword = kNoPosition, schar = 0;
+  std::uint64_t eword = kNoPosition, echar = 0;
+  bool skip_start_blanks = false, skip_end_blanks = false;  // b
+  const ByteTable* ignore = nullptr;                        // d or i
+  bool fold = false;                                        // f
+  bool numeric = false, general_numeric = false, human_numeric = false;  // n g h
+  bool month = false, version = false;                      // M V
+  bool reverse = false;                                     // r
+
+  bool any_numeric() const noexcept { return numeric || general_numeric || human_numeric; }
+  // GNU's default_key_compare: no ordering letter other than r.
+  bool is_default() const noexcept {
+    return !(ignore || fold || skip_start_blanks || skip_end_blanks || any_numeric() || month || version);
+  }
+  // The ordering letters GNU would print for this key ("bdfghiMnrV" order).
+  std::string letters() const;
+};
+
+enum class BlankSide { Start, End, Both };
+
+// Applies the ordering letters at the front of s to key; returns how many it used.
+// Throws UsageError for R (random order is not supported).
+std::size_t apply_ordering_letters(std::string_view s, KeyField& key, BlankSide side);
+
+// Parses a KEYDEF: F[.C][OPTS][,F[.C][OPTS]]. Throws UsageError naming the spec.
+KeyField parse_keydef(std::string_view spec);
+
+// What decides the order of two lines.
+struct LineOrdering {
+  std::vector<KeyField> keys;  // empty: whole-line byte order
+  int tab = kNoTab;            // -t, as an unsigned char value
+  bool reverse = false;        // global -r: reverses the last-resort comparison
+  bool stable = false;         // -s: no last-resort comparison
+  bool unique = false;         // -u: equal keys are one record; no last resort either
+  char eol = '\n';             // '\0' under -z
+};
+
+// Applies GNU's inheritance and compatibility rules: keys without letters take
+// `global`'s; with no keys, a non-default `global` becomes a whole-line key.
+// Throws UsageError("options '-nM' are incompatible") like GNU.
+LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global, int tab, bool stable, bool unique,
+                              char eol);
+
+// Parses -t's argument: one byte, or "\0" for NUL.
+int parse_tab(std::string_view arg);
+
+}  // namespace corank::text

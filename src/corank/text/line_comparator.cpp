@@ -1,0 +1,191 @@
+#include "corank/text/line_comparator.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <string>
+
+#include "corank/text/field_finder.hpp"
+#include "corank/text/numeric_compare.hpp"
+#include "corank/text/version_compare.hpp"
+
+namespace corank::text {
+
+namespace {
+
+constexpr std::size_t kPrefixBytes = Prefix::kBytes;
+
+int bytes_compare(std::string_view a, std::string_view b) noexcept {
+  const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+  if (c) return c < 0 ? -1 : 1;
+  return (a.size() > b.size()) - (a.size() < b.size());
+}
+
+// The key's bytes as -f and -d/-i make them, for comparisons that need a copy.
+std::string_view transformed(std::string_view s, const KeyField& key, std::string& buf) {
+  if (!key.ignore && !key.fold) return s;
+  buf.clear();
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (key.ignore && (*key.ignore)[u]) continue;
+    buf.push_back(key.fold ? static_cast<char>(to_upper(u)) : c);
+  }
+  return buf;
+}
+
+// Writes a decimal number's order-preserving code into out[0..n): sign class,
+// integer digit count, then digits as nibbles; negative magnitudes inverted.
+void encode_decimal(const DecimalNumber& d, unsigned char* out, std::size_t n) {
+  std::memset(out, 0, n);
+  if (d.is_zero()) {
+    out[0] = 0x40;
+    return;
+  }
+  out[0] = d.negative ? 0x20 : 0x60;
+  const std::uint64_t count = d.integer.size();
+  // A saturated count could hide which number is longer, so then the digits
+  // stay zero and equal prefixes defer to the full comparison.
+  const bool saturated = count >= 0xFFFFFF;
+  const std::uint64_t c = saturated ? 0xFFFFFF : count;
+  if (n >= 4) out[1] = c >> 16 & 0xFF, out[2] = c >> 8 & 0xFF, out[3] = c & 0xFF;
+  if (!saturated) {
+    std::size_t nib = 0;
+    const std::size_t max_nibbles = n > 4 ? 2 * (n - 4) : 0;
+    auto put = [&](char digit) {
+      if (nib >= max_nibbles) return;
+      const unsigned v = static_cast<unsigned>(digit - '0');
+      out[4 + nib / 2] |= static_cast<unsigned char>(nib % 2 ? v : v << 4);
+      ++nib;
+    };
+    for (char ch : d.integer) put(ch);
+    for (char ch : d.fraction) put(ch);
+  }
+  if (d.negative)
+    for (std::size_t i = 1; i < n; ++i) out[i] = static_cast<unsigned char>(~out[i]);
+}
+
+std::uint64_t load_be(const unsigned char* p) noexcept {
+  std::uint64_t v;
+  std::memcpy(&v, p, 8);
+  return __builtin_bswap64(v);  // std::byteswap is C++23
+}
+
+Prefix make_prefix(const unsigned char* p, bool reverse) noexcept {
+  Prefix r;
+  for (int i = 0; i < 4; ++i) r.w[i] = load_be(p + 8 * i);
+  if (reverse) r.invert();
+  return r;
+}
+
+}  // namespace
+
+LineComparator::LineComparator(LineOrdering ordering) : o_(std::move(ordering)) {}
+
+int compare_key_text(const KeyField& key, std::string_view a, std::string_view b) {
+  int diff;
+  if (key.numeric) {
+    diff = compare_numeric(a, b);
+  } else if (key.general_numeric) {
+    diff = compare_general(a, b);
+  } else if (key.human_numeric) {
+    diff = compare_human(a, b);
+  } else if (key.month) {
+    const int ma = month_of(a), mb = month_of(b);
+    diff = (ma > mb) - (ma < mb);
+  } else if (key.version) {
+    thread_local std::string ba, bb;
+    diff = compare_version(transformed(a, key, ba), transformed(b, key, bb));
+  } else if (key.ignore || key.fold) {
+    // Compared byte by byte without copies: ignored bytes are skipped in both.
+    std::size_t i = 0, j = 0;
+    diff = 0;
+    for (;;) {
+      if (key.ignore) {
+        while (i < a.size() && (*key.ignore)[static_cast<unsigned char>(a[i])]) ++i;
+        while (j < b.size() && (*key.ignore)[static_cast<unsigned char>(b[j])]) ++j;
+      }
+      if (i == a.size() || j == b.size()) {
+        diff = (i < a.size()) - (j < b.size());
+        break;
+      }
+      auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[j]);
+      if (key.fold) x = to_upper(x), y = to_upper(y);
+      if (x != y) {
+        diff = x < y ? -1 : 1;
+        break;
+      }
+      ++i, ++j;
+    }
+  } else {
+    diff = bytes_compare(a, b);
+  }
+  diff = (diff > 0) - (diff < 0);
+  return key.reverse ? -diff : diff;
+}
+
+int LineComparator::compare_key(const KeyField& key, std::string_view line_a, std::string_view line_b) const {
+  const KeySpan ka = find_key(line_a, key, o_.tab), kb = find_key(line_b, key, o_.tab);
+  return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()});
+}
+
+int LineComparator::compare_keys(std::string_view a, std::string_view b) const {
+  for (const auto& key : o_.keys)
+    if (int d = compare_key(key, a, b)) return d;
+  return 0;
+}
+
+int LineComparator::compare(std::string_view a, std::string_view b) const {
+  if (!o_.keys.empty()) {
+    const int d = compare_keys(a, b);
+    if (d || o_.unique || o_.stable) return d;
+  }
+  const int d = bytes_compare(a, b);
+  return o_.reverse ? -d : d;
+}
+
+Prefix key_prefix(const KeyField& key, std::string_view k) {
+  unsigned char p[kPrefixBytes] = {};
+  if (key.numeric) {
+    encode_decimal(parse_decimal(k), p, kPrefixBytes);
+  } else if (key.human_numeric) {
+    p[0] = static_cast<unsigned char>(0x80 + human_unit_order(skip_blanks(k)));
+    encode_decimal(parse_decimal(k), p + 1, kPrefixBytes - 1);
+  } else if (key.general_numeric) {
+    // Conversion errors 0, NaNs 1 (their order is left to the full comparison),
+    // numbers by the IEEE total order of the nearest double, which never
+    // reverses two long doubles; -0 and +0 share a code because they compare equal.
+    const GeneralNumber g = parse_general(k);
+    std::uint64_t code = g.kind == GeneralNumber::Error ? 0 : 1;
+    if (g.kind == GeneralNumber::Number) {
+      double d = static_cast<double>(g.value);
+      if (d == 0) d = 0;
+      const auto bits = std::bit_cast<std::uint64_t>(d);
+      code = bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
+    }
+    for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(code >> (56 - 8 * i));
+  } else if (key.month) {
+    p[0] = static_cast<unsigned char>(month_of(k));
+  } else if (key.version) {
+    // No cheap order-preserving code: every pair goes to the full comparison.
+  } else {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < k.size() && n < kPrefixBytes; ++i) {
+      const auto u = static_cast<unsigned char>(k[i]);
+      if (key.ignore && (*key.ignore)[u]) continue;
+      p[n++] = key.fold ? to_upper(u) : u;
+    }
+  }
+  return make_prefix(p, key.reverse);
+}
+
+Prefix LineComparator::prefix(std::string_view line) const {
+  if (!o_.keys.empty()) {
+    const KeySpan span = find_key(line, o_.keys.front(), o_.tab);
+    return key_prefix(o_.keys.front(), {span.begin, span.size()});
+  }
+  unsigned char p[kPrefixBytes] = {};
+  std::memcpy(p, line.data(), std::min(line.size(), kPrefixBytes));
+  return make_prefix(p, o_.reverse);
+}
+
+}  // namespace corank::text

@@ -1,0 +1,59 @@
+#pragma once
+// GNU sort's comparison of two lines in the C locale (keycompare, then the
+// last-resort whole-line comparison unless -s or -u), and the fixed-width
+// normalized prefix of a line's first key that orders most pairs without it.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "corank/text/key_spec.hpp"
+
+namespace corank::text {
+
+// 32 bytes, compared as four big-endian words: wide enough for an ISO
+// timestamp or the start of most keys, so that ties (which need the full
+// comparison) stay rare even between the heads of a many-way merge. For any
+// records a, b: compare(a, b) < 0 implies prefix(a) <= prefix(b), so unequal
+// prefixes decide and equal prefixes fall back to compare().
+struct Prefix {
+  static constexpr std::size_t kBytes = 32;
+  std::uint64_t w[4] = {0, 0, 0, 0};
+  friend bool operator==(const Prefix& a, const Prefix& b) noexcept {
+    return a.w[0] == b.w[0] && a.w[1] == b.w[1] && a.w[2] == b.w[2] && a.w[3] == b.w[3];
+  }
+  friend bool operator<(const Prefix& a, const Prefix& b) noexcept {
+    if (a.w[0] != b.w[0]) return a.w[0] < b.w[0];
+    if (a.w[1] != b.w[1]) return a.w[1] < b.w[1];
+    if (a.w[2] != b.w[2]) return a.w[2] < b.w[2];
+    return a.w[3] < b.w[3];
+  }
+  void invert() noexcept {
+    for (auto& x : w) x = ~x;
+  }
+};
+
+// One key's comparison, on the key's bytes as found in the record (-r included).
+int compare_key_text(const KeyField& key, std::string_view a, std::string_view b);
+// The prefix of one key's bytes (-r included).
+Prefix key_prefix(const KeyField& key, std::string_view key_bytes);
+
+class LineComparator {
+public:
+  explicit LineComparator(LineOrdering ordering);
+
+  // <0, 0, >0 like GNU's compare(): the keys in order, then (without -s and -u)
+  // the whole lines' bytes, reversed by the global -r. Lines exclude their terminator.
+  int compare(std::string_view a, std::string_view b) const;
+  // The keys only (0 when there are none): what -u calls equal.
+  int compare_keys(std::string_view a, std::string_view b) const;
+  Prefix prefix(std::string_view line) const;
+
+  const LineOrdering& ordering() const noexcept { return o_; }
+
+private:
+  int compare_key(const KeyField& key, std::string_view a, std::string_view b) const;
+
+  LineOrdering o_;
+};
+
+}  // namespace corank::text

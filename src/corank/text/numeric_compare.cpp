@@ -1,0 +1,134 @@
+#include "corank/text/numeric_compare.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "corank/text/char_classes.hpp"
+
+namespace corank::text {
+
+namespace {
+
+// The key up to its first NUL: GNU compares these keys as C strings.
+std::string_view c_string(std::string_view s) noexcept {
+  const void* nul = std::memchr(s.data(), '\0', s.size());
+  return nul ? s.substr(0, static_cast<std::size_t>(static_cast<const char*>(nul) - s.data())) : s;
+}
+
+int sign(int v) noexcept { return (v > 0) - (v < 0); }
+
+}  // namespace
+
+std::string_view skip_blanks(std::string_view s) noexcept {
+  std::size_t i = 0;
+  while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
+  return s.substr(i);
+}
+
+DecimalNumber parse_decimal(std::string_view key) noexcept {
+  std::string_view s = skip_blanks(key);
+  DecimalNumber n;
+  std::size_t i = 0;
+  const bool minus = i < s.size() && s[i] == '-';
+  if (minus) ++i;
+  while (i < s.size() && s[i] == '0') ++i;
+  std::size_t start = i;
+  while (i < s.size() && is_digit(static_cast<unsigned char>(s[i]))) ++i;
+  n.integer = s.substr(start, i - start);
+  if (i < s.size() && s[i] == '.') {
+    start = ++i;
+    while (i < s.size() && is_digit(static_cast<unsigned char>(s[i]))) ++i;
+    std::size_t end = i;
+    while (end > start && s[end - 1] == '0') --end;
+    n.fraction = s.substr(start, end - start);
+  }
+  n.negative = minus && !n.is_zero();
+  return n;
+}
+
+int compare_decimal(const DecimalNumber& a, const DecimalNumber& b) noexcept {
+  if (a.negative != b.negative) return a.negative ? -1 : 1;
+  int c;
+  if (a.integer.size() != b.integer.size())
+    c = a.integer.size() < b.integer.size() ? -1 : 1;
+  else if ((c = sign(a.integer.compare(b.integer))) == 0)
+    c = sign(a.fraction.compare(b.fraction));  // trailing zeros are gone: plain string order
+  return a.negative ? -c : c;
+}
+
+int human_unit_order(std::string_view key) noexcept {
+  std::string_view s = c_string(key);
+  std::size_t i = 0;
+  const bool minus = i < s.size() && s[i] == '-';
+  if (minus) ++i;
+  bool nonzero = false;
+  while (i < s.size() && is_digit(static_cast<unsigned char>(s[i]))) nonzero |= s[i++] != '0';
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    while (i < s.size() && is_digit(static_cast<unsigned char>(s[i]))) nonzero |= s[i++] != '0';
+  }
+  if (!nonzero || i == s.size()) return 0;
+  int order = 0;
+  switch (s[i]) {
+    case 'K': case 'k': order = 1; break;
+    case 'M': order = 2; break;
+    case 'G': order = 3; break;
+    case 'T': order = 4; break;
+    case 'P': order = 5; break;
+    case 'E': order = 6; break;
+    case 'Z': order = 7; break;
+    case 'Y': order = 8; break;
+    default: order = 0;
+  }
+  return minus ? -order : order;
+}
+
+int compare_numeric(std::string_view a, std::string_view b) noexcept {
+  return compare_decimal(parse_decimal(a), parse_decimal(b));
+}
+
+int compare_human(std::string_view a, std::string_view b) noexcept {
+  const int oa = human_unit_order(skip_blanks(a)), ob = human_unit_order(skip_blanks(b));
+  if (oa != ob) return oa < ob ? -1 : 1;
+  return compare_numeric(a, b);
+}
+
+GeneralNumber parse_general(std::string_view key) {
+  // strtold needs a terminated string; keys are short, so a reused buffer does.
+  thread_local std::string buf;
+  buf.assign(c_string(key));
+  char* end = nullptr;
+  const long double v = std::strtold(buf.c_str(), &end);
+  if (end == buf.c_str()) return {GeneralNumber::Error, 0};
+  if (v != v) return {GeneralNumber::NaN, v};
+  return {GeneralNumber::Number, v};
+}
+
+int compare_general(std::string_view a, std::string_view b) {
+  const GeneralNumber x = parse_general(a), y = parse_general(b);
+  if (x.kind != y.kind) return x.kind < y.kind ? -1 : 1;
+  if (x.kind == GeneralNumber::Error) return 0;
+  if (x.kind == GeneralNumber::Number) return (x.value > y.value) - (x.value < y.value);
+  // Two NaNs: GNU orders them by their printed form ("-nan" before "nan").
+  char pa[64], pb[64];
+  std::snprintf(pa, sizeof pa, "%Lf", x.value);
+  std::snprintf(pb, sizeof pb, "%Lf", y.value);
+  return sign(std::strcmp(pa, pb));
+}
+
+int month_of(std::string_view key) noexcept {
+  static constexpr const char* kMonths[] = {"JAN", "FEB", "MAR", "APR", "MAY", "JUN",
+                                            "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"};
+  std::string_view s = skip_blanks(key);
+  if (s.size() < 3) return 0;
+  const char m[3] = {static_cast<char>(to_upper(static_cast<unsigned char>(s[0]))),
+                     static_cast<char>(to_upper(static_cast<unsigned char>(s[1]))),
+                     static_cast<char>(to_upper(static_cast<unsigned char>(s[2])))};
+  for (int i = 0; i < 12; ++i)
+    if (std::memcmp(m, kMonths[i], 3) == 0) return i + 1;
+  return 0;
+}
+
+}  // namespace corank::text

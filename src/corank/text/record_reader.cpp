@@ -1,0 +1,46 @@
+#include "corank/text/record_reader.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "corank/errors.hpp"
+
+namespace corank::text {
+
+RecordReader::RecordReader(ReadFn read, std::string name, const TextFormat& format, std::size_t buffer_bytes)
+    : read_(std::move(read)), name_(std::move(name)), format_(format), buf_(std::max<std::size_t>(buffer_bytes, 64)) {}
+
+bool RecordReader::next(std::string_view& record) {
+  for (;;) {
+    const std::size_t n = format_.record_length(buf_.data() + begin_, buf_.data() + end_);
+    if (n) {
+      if (format_.counts_lines()) lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
+      record = std::string_view(buf_.data() + begin_, n - 1);
+      begin_ += n;
+      return true;
+    }
+    if (eof_) {
+      if (begin_ == end_) return false;
+      // The unterminated tail: supply the terminator.
+      format_.check_unterminated(std::string_view(buf_.data() + begin_, end_ - begin_), name_, lines_ + 1);
+      if (end_ == buf_.size()) buf_.resize(buf_.size() + 1);
+      buf_[end_++] = format_.terminator();
+      if (format_.record_length(buf_.data() + begin_, buf_.data() + end_) == 0)
+        throw InputError(name_ + ": malformed last record");
+      continue;
+    }
+    // Move the partial record to the front; grow when it fills the buffer.
+    if (begin_ > 0) {
+      std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+      end_ -= begin_;
+      begin_ = 0;
+    }
+    if (end_ == buf_.size()) buf_.resize(buf_.size() * 2);
+    const std::size_t want = buf_.size() - end_;
+    const std::size_t got = read_(buf_.data() + end_, want);
+    end_ += got;
+    if (got < want) eof_ = true;
+  }
+}
+
+}  // namespace corank::text

@@ -1,0 +1,98 @@
+#pragma once
+// Sorting a chunk's records on all threads: each thread sorts a slice, then
+// the output is cut into one range per thread by the k-way co-rank and each
+// thread merges its range. The order is (prefix, full comparison, input
+// position), a strict total order, so the result is the stable sort whatever
+// the thread count.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "corank/kway_co_rank.hpp"
+#include "corank/parallel.hpp"
+#include "corank/text/chunk_reader.hpp"
+
+namespace corank::text {
+
+struct EntryLess {
+  const TextFormat* format;
+  const char* base;
+  bool operator()(const RecordEntry& a, const RecordEntry& b) const {
+    if (!(a.prefix == b.prefix)) return a.prefix < b.prefix;
+    const int c = format->compare({base + a.offset, static_cast<std::size_t>(a.length)},
+                                  {base + b.offset, static_cast<std::size_t>(b.length)});
+    if (c) return c < 0;
+    return a.offset < b.offset;
+  }
+};
+
+// Merges sorted sequences into out with a loser tree; `less` must be a strict
+// total order over all elements (ties broken by position).
+template <class T, class Less>
+void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Less& less) {
+  const std::size_t k = seqs.size();
+  if (k == 0) return;
+  if (k == 1) {
+    std::copy(seqs[0].begin(), seqs[0].end(), out);
+    return;
+  }
+  if (k == 2) {
+    std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out, less);
+    return;
+  }
+  std::size_t leaves = 1;
+  while (leaves < k) leaves <<= 1;
+  std::vector<std::size_t> cur(leaves, 0), end(leaves, 0);
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < k; ++i) total += end[i] = seqs[i].size();
+  auto beats = [&](std::size_t a, std::size_t b) {
+    if (cur[a] == end[a]) return false;
+    if (cur[b] == end[b]) return true;
+    return less(seqs[a][cur[a]], seqs[b][cur[b]]);
+  };
+  std::vector<std::size_t> winner(2 * leaves), loser(leaves);
+  for (std::size_t i = 0; i < leaves; ++i) winner[leaves + i] = i;
+  for (std::size_t n = leaves - 1; n >= 1; --n) {
+    std::size_t l = winner[2 * n], r = winner[2 * n + 1];
+    if (beats(r, l)) std::swap(l, r);
+    winner[n] = l;
+    loser[n] = r;
+  }
+  std::size_t w = winner[1];
+  for (std::uint64_t o = 0; o < total; ++o) {
+    out[o] = seqs[w][cur[w]++];
+    for (std::size_t n = (w + leaves) / 2; n >= 1; n /= 2)
+      if (beats(loser[n], w)) std::swap(loser[n], w);
+  }
+}
+
+// Sorts v by `less` on `threads` threads; scratch is resized and used as the merge target.
+template <class Vec, class Less>
+void parallel_sort(Vec& v, Vec& scratch, const Less& less, unsigned threads) {
+  using T = std::remove_cvref_t<decltype(v[0])>;
+  const std::uint64_t n = v.size();
+  const unsigned parts = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 8192)));
+  if (parts == 1) {
+    std::sort(v.begin(), v.end(), less);
+    return;
+  }
+  std::vector<std::span<const T>> slices(parts);
+  parallel_for(parts, [&](unsigned p) {
+    const std::uint64_t lo = n * p / parts, hi = n * (p + 1) / parts;
+    std::sort(v.begin() + static_cast<std::ptrdiff_t>(lo), v.begin() + static_cast<std::ptrdiff_t>(hi), less);
+    slices[p] = std::span<const T>(v.data() + lo, hi - lo);
+  });
+  scratch.resize(n);
+  const std::span<const std::span<const T>> seqs(slices);
+  std::vector<std::vector<std::uint64_t>> cuts(parts + 1);
+  parallel_for(parts + 1, [&](unsigned t) { cuts[t] = kway_co_rank(seqs, n * t / parts, less); });
+  parallel_for(parts, [&](unsigned t) {
+    std::vector<std::span<const T>> part(parts);
+    for (unsigned i = 0; i < parts; ++i) part[i] = slices[i].subspan(cuts[t][i], cuts[t + 1][i] - cuts[t][i]);
+    merge_kway_with(std::span<const std::span<const T>>(part), scratch.data() + n * t / parts, less);
+  });
+  v.swap(scratch);
+}
+
+}  // namespace corank::text

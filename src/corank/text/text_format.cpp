@@ -1,0 +1,12 @@
+#include "corank/text/text_format.hpp"
+
+#include <cstring>
+
+namespace corank::text {
+
+std::size_t LineFormat::record_length(const char* p, const char* end) const {
+  const void* hit = std::memchr(p, terminator(), static_cast<std::size_t>(end - p));
+  return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - p) + 1 : 0;
+}
+
+}  // namespace corank::text

@@ -1,0 +1,64 @@
+#pragma once
+// What the text sorter needs to know about a record format: where a record
+// ends, how two records compare, and an order-preserving prefix of each. Lines
+// and CSV rows implement it; the sorting pipeline is the same for both.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "corank/text/line_comparator.hpp"
+
+namespace corank::text {
+
+class TextFormat {
+public:
+  virtual ~TextFormat() = default;
+
+  // <0, 0, >0. Records exclude their terminator. Equal (0) means "the same
+  // record" for -u and the ties of a stable sort.
+  virtual int compare(std::string_view a, std::string_view b) const = 0;
+  // compare(a, b) < 0 implies prefix(a) <= prefix(b).
+  virtual Prefix prefix(std::string_view record) const = 0;
+  // The length of the record that starts at p, its one-byte terminator
+  // included, or 0 when [p, end) holds no whole record.
+  virtual std::size_t record_length(const char* p, const char* end) const = 0;
+  // The bytes after a file's last terminator become a record of their own (the
+  // missing newline is supplied); a format may refuse them. `line` is the
+  // 1-based line where they start.
+  virtual void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const {
+    (void)tail, (void)file, (void)line;
+  }
+  // Whether the first record of every input is a header to keep apart.
+  virtual bool has_header() const { return false; }
+  // Receives the first input's header before any record is compared.
+  virtual void set_header(std::string_view header) { (void)header; }
+  // Whether check_unterminated needs line numbers (counting them costs a pass).
+  virtual bool counts_lines() const { return false; }
+
+  char terminator() const noexcept { return terminator_; }
+  bool unique() const noexcept { return unique_; }
+
+protected:
+  TextFormat(char terminator, bool unique) : terminator_(terminator), unique_(unique) {}
+
+private:
+  char terminator_;
+  bool unique_;
+};
+
+// Lines ending in '\n' (or '\0' under -z), ordered as GNU sort orders them.
+class LineFormat final : public TextFormat {
+public:
+  explicit LineFormat(LineOrdering ordering)
+      : TextFormat(ordering.eol, ordering.unique), cmp_(std::move(ordering)) {}
+  int compare(std::string_view a, std::string_view b) const override { return cmp_.compare(a, b); }
+  Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
+  std::size_t record_length(const char* p, const char* end) const override;
+  const LineComparator& comparator() const noexcept { return cmp_; }
+
+private:
+  LineComparator cmp_;
+};
+
+}  // namespace corank::text

@@ -1,0 +1,43 @@
+#pragma once
+// The text pipeline (lines and CSV rows): chunks of records are read, given
+// their prefixes and sorted on all threads; an input that fits the memory
+// budget is written straight out, a larger one is spilled as sorted runs to
+// anonymous temporary files and merged (in several passes when there are more
+// runs than the merge fan-in). -m merges sorted inputs; -c checks one.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corank/io/options.hpp"
+#include "corank/sort_options.hpp"
+#include "corank/text/text_format.hpp"
+
+namespace corank::text {
+
+struct TextSortOptions {
+  std::vector<std::string> inputs;  // empty: standard input
+  std::string output = "-";
+  std::uint64_t memory_budget = 0;  // 0: half of physical memory
+  std::vector<std::string> temp_dirs;
+  unsigned threads = 0;  // 0: every hardware thread
+  bool merge_only = false;  // -m: the inputs are sorted already
+  bool progress = false;
+  bool verbose = false;
+  io::IoOptions io;
+};
+
+// Sorts (or with merge_only, merges) the inputs into options.output, which is
+// committed atomically. Throws UsageError, InputError or io::IoError; then the
+// target is untouched and no temporary file remains.
+SortStats sort_text(const TextSortOptions& options, TextFormat& format);
+
+struct TextCheckResult {
+  bool sorted = true;
+  std::uint64_t record_number = 0;  // 1-based, of the first record out of order
+  std::string record;               // its bytes
+};
+
+// -c / -C: is `path` in order (strictly, under -u)?
+TextCheckResult check_text(const std::string& path, TextFormat& format, const io::IoOptions& io);
+
+}  // namespace corank::text

@@ -1,0 +1,101 @@
+// ChunkReader and RecordReader: records never split across chunks or files,
+// the missing final terminator is supplied, records larger than a chunk grow
+// it, and the chunk budget counts the per-record overhead.
+#include "corank/text/chunk_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "corank/text/record_reader.hpp"
+
+namespace corank::text {
+namespace {
+
+namespace fs = std::filesystem;
+
+LineFormat lines() { return LineFormat(resolve_ordering({}, KeyField{}, kNoTab, false, false, '\n')); }
+
+class ChunkReaderTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("corank-chunk-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string file(const std::string& name, const std::string& text) {
+    const std::string p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+  // Every record of every chunk, in order, and the number of chunks.
+  std::vector<std::string> read_all(std::vector<std::string> paths, TextFormat& format, std::uint64_t budget,
+                                    int* chunks = nullptr) {
+    ChunkReader reader(std::move(paths), format, io::IoOptions{});
+    Chunk chunk;
+    std::vector<std::string> out;
+    int n = 0;
+    while (reader.fill(chunk, budget)) {
+      ++n;
+      for (const auto& e : chunk.records) {
+        out.emplace_back(chunk.record(e));
+        EXPECT_EQ(chunk.data()[e.offset + e.length], format.terminator());
+        EXPECT_TRUE(e.prefix == format.prefix(chunk.record(e)));
+      }
+    }
+    EXPECT_TRUE(reader.done());
+    if (chunks) *chunks = n;
+    return out;
+  }
+  fs::path dir_;
+};
+
+TEST_F(ChunkReaderTest, RecordsStayWholeAcrossChunksAndFiles) {
+  auto fmt = lines();
+  std::string text;
+  std::vector<std::string> want;
+  for (int i = 0; i < 500; ++i) {
+    want.push_back(std::string(static_cast<std::size_t>(i % 37), static_cast<char>('a' + i % 26)));
+    text += want.back() + "\n";
+  }
+  const std::string a = file("a", text), b = file("b", "x\ny"), c = file("c", ""), d = file("d", "\n");
+  want.insert(want.end(), {"x", "y", ""});
+  for (std::uint64_t budget : {std::uint64_t{200}, std::uint64_t{4096}, std::uint64_t{1} << 20}) {
+    int chunks = 0;
+    EXPECT_EQ(read_all({a, b, c, d}, fmt, budget, &chunks), want) << budget;
+    if (budget == 200) EXPECT_GT(chunks, 50);
+    if (budget == (std::uint64_t{1} << 20)) EXPECT_EQ(chunks, 1);
+  }
+}
+
+TEST_F(ChunkReaderTest, ARecordLargerThanTheBudgetGrowsTheChunk) {
+  auto fmt = lines();
+  const std::string big(100000, 'q');
+  const std::string a = file("a", "s\n" + big + "\nt");
+  EXPECT_EQ(read_all({a}, fmt, 1000), (std::vector<std::string>{"s", big, "t"}));
+}
+
+TEST_F(ChunkReaderTest, RecordReaderStreamsTheSameRecords) {
+  auto fmt = lines();
+  std::string text = "one\n\ntwo\n" + std::string(5000, 'z') + "\nlast";
+  std::size_t pos = 0;
+  RecordReader r(
+      [&](char* dst, std::size_t n) {
+        const std::size_t k = std::min(n, text.size() - pos);
+        std::memcpy(dst, text.data() + pos, k);
+        pos += k;
+        return k;
+      },
+      "mem", fmt, 64);
+  std::vector<std::string> got;
+  for (std::string_view rec; r.next(rec);) got.emplace_back(rec);
+  EXPECT_EQ(got, (std::vector<std::string>{"one", "", "two", std::string(5000, 'z'), "last"}));
+}
+
+}  // namespace
+}  // namespace corank::text

@@ -1,0 +1,81 @@
+#include "corank/text/key_spec.hpp"
+
+#include <gtest/gtest.h>
+
+#include "corank/format.hpp"
+
+namespace corank::text {
+namespace {
+
+TEST(KeySpec, ParsesFieldsCharactersAndLetters) {
+  KeyField k = parse_keydef("2.3b,4.5nr");
+  EXPECT_EQ(k.sword, 1u);
+  EXPECT_EQ(k.schar, 2u);
+  EXPECT_EQ(k.eword, 3u);
+  EXPECT_EQ(k.echar, 5u);
+  EXPECT_TRUE(k.skip_start_blanks);
+  EXPECT_FALSE(k.skip_end_blanks);  // b after POS1 only
+  EXPECT_TRUE(k.numeric);
+  EXPECT_TRUE(k.reverse);
+}
+
+TEST(KeySpec, FirstFieldFromItsStartMeansTheWholeLineStart) {
+  KeyField k = parse_keydef("1");
+  EXPECT_EQ(k.sword, kNoPosition);
+  EXPECT_EQ(k.eword, kNoPosition);
+  EXPECT_EQ(parse_keydef("1.1").sword, kNoPosition);
+  EXPECT_EQ(parse_keydef("1,1").eword, 0u);
+  EXPECT_EQ(parse_keydef("1,1").echar, 0u);
+}
+
+TEST(KeySpec, RejectsWhatGnuRejects) {
+  for (const char* bad : {"0", "1.0", "1,0", "x", "1,1z", "", "1.", "1,", "2,3.x"})
+    EXPECT_THROW(parse_keydef(bad), UsageError) << bad;
+  EXPECT_NO_THROW(parse_keydef("1,1.0"));  // an end character of 0 means the field's end
+}
+
+TEST(KeySpec, KeysWithoutLettersInheritGlobalOptions) {
+  KeyField global;
+  apply_ordering_letters("nr", global, BlankSide::Both);
+  LineOrdering o = resolve_ordering({parse_keydef("2,2"), parse_keydef("3,3f")}, global, kNoTab, false, false, '\n');
+  ASSERT_EQ(o.keys.size(), 2u);
+  EXPECT_TRUE(o.keys[0].numeric && o.keys[0].reverse);
+  EXPECT_EQ(o.keys[0].sword, 1u);
+  EXPECT_FALSE(o.keys[1].numeric || o.keys[1].reverse);  // has its own letter: inherits nothing
+  EXPECT_TRUE(o.reverse);
+}
+
+TEST(KeySpec, GlobalOptionsWithoutKeysMakeAWholeLineKey) {
+  KeyField global;
+  apply_ordering_letters("f", global, BlankSide::Both);
+  LineOrdering o = resolve_ordering({}, global, kNoTab, false, false, '\n');
+  ASSERT_EQ(o.keys.size(), 1u);
+  EXPECT_TRUE(o.keys[0].fold);
+  KeyField reverse_only;
+  apply_ordering_letters("r", reverse_only, BlankSide::Both);
+  EXPECT_TRUE(resolve_ordering({}, reverse_only, kNoTab, false, false, '\n').keys.empty());
+}
+
+TEST(KeySpec, IncompatibleOrderingsAreRefusedWithGnusMessage) {
+  KeyField global;
+  apply_ordering_letters("nM", global, BlankSide::Both);
+  try {
+    resolve_ordering({}, global, kNoTab, false, false, '\n');
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "options '-Mn' are incompatible");
+  }
+  KeyField di;
+  apply_ordering_letters("di", di, BlankSide::Both);
+  EXPECT_EQ(di.ignore, &kNonDictionary);  // -d wins over -i in either order
+}
+
+TEST(KeySpec, Tabs) {
+  EXPECT_EQ(parse_tab(","), ',');
+  EXPECT_EQ(parse_tab("\\0"), 0);
+  EXPECT_THROW(parse_tab(""), UsageError);
+  EXPECT_THROW(parse_tab("ab"), UsageError);
+}
+
+}  // namespace
+}  // namespace corank::text
