@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <future>
 #include <memory>
 #include <thread>
@@ -88,7 +89,10 @@ public:
       job_.stats.backend = "gpu";
       const double setup = job_.stats.gpu_seconds.setup;
       job_.stats.gpu_seconds = job_.gpu->times();
-      job_.stats.gpu_seconds.setup = setup;
+      job_.stats.gpu_seconds.setup = setup + merge_gpu_setup_;
+      job_.stats.gpu_seconds.h2d += merge_gpu_times_.h2d;
+      job_.stats.gpu_seconds.d2h += merge_gpu_times_.d2h;
+      job_.stats.gpu_seconds.merge = merge_gpu_times_.merge;
     }
   }
 
@@ -189,10 +193,35 @@ private:
 
     auto t_merge = Clock::now();
     job_.progress.phase("merge", n * R_);
-    const std::uint64_t slab = job_.plan.slab_records;
-    auto merged = runs.size() > 1 ? allocate<E>(std::min(n, slab)) : BigArray<E>();
+    if (runs.size() > 1 && run_sorter_.on_gpu()) open_slab_merge(n);
+    std::uint64_t slab = job_.plan.slab_records;
+    if (slab_gpu_) slab = std::min(slab, slab_gpu_->slab_records());
+    BigArray<E> merged;  // CPU merges only
     std::vector<std::span<const E>> part(runs.size());
     std::vector<std::uint64_t> lo(runs.size(), 0);
+    // Slabs on the GPU: slab s is submitted, then slab s-1 taken and emitted
+    // while the GPU merges slab s. Kept until emitted, for a fail-over.
+    std::deque<std::vector<std::span<const E>>> in_flight;
+    auto merge_on_cpu = [&](std::span<const std::span<const E>> segments) {
+      std::uint64_t count = 0;
+      for (const auto& seg : segments) count += seg.size();
+      if (!merged) merged = allocate<E>(std::min(n, slab));
+      merge_kway_parallel(segments, merged.get(), threads_);
+      emit(merged.get(), count, records.get(), 0);
+    };
+    auto gpu_failed = [&](const GpuError& e) {
+      if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU merge failed: ") + e.what());
+      std::fprintf(stderr, "corank: GPU merge failed (%s); merging on the CPU\n", e.what());
+      close_slab_merge();
+      for (const auto& segments : in_flight) merge_on_cpu(segments);
+      in_flight.clear();
+    };
+    auto emit_oldest_from_gpu = [&] {
+      std::uint64_t count = 0;
+      E* out = reinterpret_cast<E*>(slab_gpu_->take(count));
+      emit(out, count, records.get(), 0);
+      in_flight.pop_front();
+    };
     for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
       const std::uint64_t r1 = std::min(n, r0 + slab);
       if (runs.size() == 1) {
@@ -200,15 +229,72 @@ private:
       } else {
         auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
         for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
-        merge_kway_parallel(std::span<const std::span<const E>>(part), merged.get(), threads_);
-        emit(merged.get(), r1 - r0, records.get(), 0);
         lo = std::move(hi);
+        bool on_gpu = false;
+        if constexpr (W <= 2) {
+          if (slab_gpu_) {
+            on_gpu = true;
+            in_flight.push_back(part);
+            try {
+              submit_slab(part);
+              if (in_flight.size() == 2) emit_oldest_from_gpu();
+            } catch (const GpuError& e) {
+              gpu_failed(e);
+            }
+          }
+        }
+        if (!on_gpu) merge_on_cpu(std::span<const std::span<const E>>(part));
       }
       job_.stats.merge_slabs++;
       job_.progress.advance((r1 - r0) * R_);
     }
+    if (slab_gpu_) {
+      try {
+        while (!in_flight.empty()) emit_oldest_from_gpu();
+      } catch (const GpuError& e) {
+        gpu_failed(e);
+      }
+    }
+    close_slab_merge();
     writer_.wait();
     job_.stats.seconds.merge = seconds_since(t_merge);
+  }
+
+  // Opens the GPU slab merger for the in-memory merge of n entries. A failure
+  // under --gpu=auto leaves the merge on the CPU (one line on stderr); under
+  // --gpu=on it is an error.
+  void open_slab_merge(std::uint64_t n) {
+    if constexpr (W <= 2) {
+      const auto t0 = Clock::now();
+      try {
+        slab_gpu_ = job_.gpu->open_slab_merge(W, std::min(n, job_.plan.slab_records));
+      } catch (const GpuError& e) {
+        if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU merge failed: ") + e.what());
+        std::fprintf(stderr, "corank: GPU merge failed (%s); merging on the CPU\n", e.what());
+      }
+      merge_gpu_setup_ = seconds_since(t0);
+      if (slab_gpu_ && job_.options.verbose)
+        std::fprintf(stderr, "corank: merge on the GPU (%s)\n", slab_gpu_->describe().c_str());
+    } else {
+      (void)n;
+    }
+  }
+
+  void submit_slab(const std::vector<std::span<const E>>& part) {
+    std::vector<const std::uint64_t*> segments(part.size());
+    std::vector<std::uint64_t> lengths(part.size());
+    for (std::size_t i = 0; i < part.size(); ++i) {
+      segments[i] = reinterpret_cast<const std::uint64_t*>(part[i].data());
+      lengths[i] = part[i].size();
+    }
+    slab_gpu_->submit(segments.data(), lengths.data(), part.size());
+  }
+
+  // Keeps the merger's times and releases its device and pinned memory.
+  void close_slab_merge() {
+    if (!slab_gpu_) return;
+    merge_gpu_times_ = slab_gpu_->times();
+    slab_gpu_.reset();
   }
 
   void sort_external() {
@@ -428,6 +514,9 @@ private:
   E last_kept_{};
   bool have_last_ = false;
   double read_seconds_ = 0;  // reads run one at a time, never two at once
+  std::unique_ptr<GpuSlabMerge> slab_gpu_;  // the in-memory merge on the GPU, while open
+  GpuTimes merge_gpu_times_{};
+  double merge_gpu_setup_ = 0;
 };
 
 // Re-reads the written output: in order (strictly under -u) and, without -u,

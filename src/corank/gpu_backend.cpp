@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <new>
+#include <stdexcept>
 
 #ifdef CORANK_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -10,6 +12,7 @@
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/key_extract.cuh"
 #include "corank/gpu/run_sorter.cuh"
+#include "corank/gpu/slab_merger.cuh"
 #include "corank/gpu_key_layout.hpp"
 #include "corank/parallel.hpp"
 #endif
@@ -31,43 +34,107 @@ void parallel_copy(void* dst, const void* src, std::size_t bytes, unsigned threa
   });
 }
 
-class CudaRunFormation final : public GpuRunFormation {
+template <class F>
+void guarded(F&& f) {
+  try {
+    f();
+  } catch (const gpu::CudaError& e) {
+    throw GpuError(e.what());
+  } catch (const std::invalid_argument& e) {  // corank::gpu::merge's argument checks
+    throw GpuError(e.what());
+  } catch (const std::bad_alloc&) {
+    throw GpuError("out of host memory for pinned staging");
+  }
+}
+
+std::string device_name() {
+  cudaDeviceProp prop{};
+  int dev = 0;
+  return cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess ? prop.name
+                                                                                                   : "GPU";
+}
+
+class CudaSlabMerge final : public GpuSlabMerge {
 public:
-  CudaRunFormation(const RecordFormat& format, std::uint64_t max_chunk, std::uint64_t budget, unsigned threads)
-      : sorter_(to_key_layout(format), max_chunk, budget,
+  CudaSlabMerge(unsigned key_words, std::uint64_t max_slab, std::uint64_t budget, unsigned threads)
+      : merger_(key_words, max_slab, budget,
                 [threads](void* d, const void* s, std::size_t b) { parallel_copy(d, s, b, threads); }) {}
 
-  std::uint64_t chunk_records() const override { return sorter_.chunk_records(); }
-  void submit(const std::byte* records, std::uint64_t n, std::uint64_t pos_base, std::uint64_t* out) override {
-    guarded([&] { sorter_.submit(records, n, pos_base, out); });
+  std::uint64_t slab_records() const override { return merger_.slab_records(); }
+  void submit(const std::uint64_t* const* segments, const std::uint64_t* lengths, std::size_t k) override {
+    guarded([&] { merger_.submit(segments, lengths, k); });
   }
-  void finish() override {
-    guarded([&] { sorter_.finish(); });
+  std::uint64_t* take(std::uint64_t& count) override {
+    std::uint64_t* out = nullptr;
+    guarded([&] { out = merger_.take(count); });
+    return out;
   }
   GpuTimes times() const override {
-    const auto t = sorter_.times();
-    return {0, t.h2d_ms / 1e3, t.sort_ms / 1e3, t.d2h_ms / 1e3};
+    const auto t = merger_.times();
+    GpuTimes g;
+    g.h2d = t.h2d_ms / 1e3;
+    g.merge = t.merge_ms / 1e3;
+    g.d2h = t.d2h_ms / 1e3;
+    return g;
   }
   std::string describe() const override {
-    cudaDeviceProp prop{};
-    int dev = 0;
-    std::string name = cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess
-                           ? prop.name
-                           : "GPU";
-    return name + ", chunks of " + std::to_string(sorter_.chunk_records()) + " records, " +
-           std::to_string(sorter_.device_bytes() >> 20) + " MiB of device memory";
+    return device_name() + ", slabs of " + std::to_string(merger_.slab_records()) + " records, " +
+           std::to_string(merger_.device_bytes() >> 20) + " MiB of device memory";
   }
 
 private:
-  template <class F>
-  static void guarded(F&& f) {
-    try {
-      f();
-    } catch (const gpu::CudaError& e) {
-      throw GpuError(e.what());
-    }
+  gpu::SlabMerger merger_;
+};
+
+class CudaRunFormation final : public GpuRunFormation {
+public:
+  CudaRunFormation(const RecordFormat& format, std::uint64_t max_chunk, std::uint64_t budget, unsigned threads)
+      : sorter_(std::make_unique<gpu::RunSorter>(
+            to_key_layout(format), max_chunk, budget,
+            [threads](void* d, const void* s, std::size_t b) { parallel_copy(d, s, b, threads); })),
+        chunk_(sorter_->chunk_records()),
+        describe_(device_name() + ", chunks of " + std::to_string(chunk_) + " records, " +
+                  std::to_string(sorter_->device_bytes() >> 20) + " MiB of device memory"),
+        budget_(budget),
+        threads_(threads) {}
+
+  std::uint64_t chunk_records() const override { return chunk_; }
+  void submit(const std::byte* records, std::uint64_t n, std::uint64_t pos_base, std::uint64_t* out) override {
+    if (!sorter_) throw GpuError("GPU run formation was closed for the merge phase");
+    guarded([&] { sorter_->submit(records, n, pos_base, out); });
   }
-  gpu::RunSorter sorter_;
+  void finish() override {
+    if (sorter_) guarded([&] { sorter_->finish(); });
+  }
+  GpuTimes times() const override {
+    const auto t = sorter_ ? sorter_->times() : times_;
+    return {0, t.h2d_ms / 1e3, t.sort_ms / 1e3, t.d2h_ms / 1e3};
+  }
+  std::string describe() const override { return describe_; }
+
+  // Run formation is over: its device buffers go first, so --gpu-memory caps
+  // the device memory of both phases, and without it the slab merger takes most
+  // of the free memory.
+  std::unique_ptr<GpuSlabMerge> open_slab_merge(unsigned key_words, std::uint64_t max_slab_records) override {
+    std::unique_ptr<GpuSlabMerge> m;
+    guarded([&] {
+      if (sorter_) {
+        sorter_->finish();
+        times_ = sorter_->times();
+        sorter_.reset();
+      }
+      m = std::make_unique<CudaSlabMerge>(key_words, max_slab_records, budget_, threads_);
+    });
+    return m;
+  }
+
+private:
+  std::unique_ptr<gpu::RunSorter> sorter_;  // null once the merge phase opened
+  gpu::StageTimes times_{};
+  std::uint64_t chunk_;
+  std::string describe_;
+  std::uint64_t budget_;
+  unsigned threads_;
 };
 
 // Empty when a device is usable, else why not.

@@ -19,6 +19,26 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// Merges the slabs of the in-memory merge phase on the GPU, two in flight:
+// see gpu/corank/gpu/slab_merger.cuh. Entries are KeyEntry<W> (W key words,
+// then pos). Every member throws GpuError.
+class GpuSlabMerge {
+public:
+  virtual ~GpuSlabMerge() = default;
+  // The most entries one slab may hold.
+  virtual std::uint64_t slab_records() const = 0;
+  // Starts merging k sorted segments, in run order (equal keys keep the earlier
+  // segment first); they are read before submit returns. At most two slabs may
+  // be submitted and not yet taken.
+  virtual void submit(const std::uint64_t* const* segments, const std::uint64_t* lengths, std::size_t k) = 0;
+  // The oldest slab not yet taken, merged: `count` entries, valid and writable
+  // until the next submit.
+  virtual std::uint64_t* take(std::uint64_t& count) = 0;
+  // h2d, merge and d2h of the merge phase (setup and sort stay 0).
+  virtual GpuTimes times() const = 0;
+  virtual std::string describe() const = 0;
+};
+
 // Sorts chunks of records into KeyEntry<W> arrays on the GPU, asynchronously:
 // see gpu/corank/gpu/run_sorter.cuh. Every member throws GpuError.
 class GpuRunFormation {
@@ -31,6 +51,13 @@ public:
   virtual void finish() = 0;
   virtual GpuTimes times() const = 0;
   virtual std::string describe() const = 0;
+  // The merge phase's backend on the same device, for keys of key_words (1 or
+  // 2) words and slabs of at most max_slab_records entries (fewer when the
+  // device budget is smaller). Opened after run formation. nullptr: this
+  // backend merges nothing, the merge stays on the CPU.
+  virtual std::unique_ptr<GpuSlabMerge> open_slab_merge(unsigned /*key_words*/, std::uint64_t /*max_slab_records*/) {
+    return nullptr;
+  }
 };
 
 // The --gpu policy: off → nullptr; auto → the backend if a device is present

@@ -32,11 +32,13 @@ struct PhaseTimes {
   double read = 0, run_formation = 0, merge = 0, write = 0, verify = 0, total = 0;
 };
 
-// Summed CUDA-event times of GPU run formation's stages (stream time: chunks
-// on the two streams overlap, so the sum can exceed the wall time).
+// Summed CUDA-event times of the GPU stages (stream time: chunks and slabs on
+// the two streams overlap, so the sum can exceed the wall time). h2d and d2h
+// cover run formation and the merge phase.
 struct GpuTimes {
-  double setup = 0;  // wall time to open the backend (CUDA context, buffers)
+  double setup = 0;  // wall time to open the backends (CUDA context, buffers)
   double h2d = 0, sort = 0, d2h = 0;
+  double merge = 0;  // merge-phase kernels
 };
 
 struct SortStats {

@@ -103,11 +103,30 @@ const Case kCases[] = {{"--format gensort", 100},
                        {"--format f64", 8},
                        {"--format fixed:16 --key 0:4:u32 --key 4:8:i64be:desc", 16}};
 
+// 300000 records make about eight in-memory runs, merged on the GPU.
 TEST_F(GpuCli, InMemoryOutputEqualsCpu) {
   for (const auto& c : kCases)
     for (bool dups : {false, true}) {
       write_input(c.record_size, 300000, dups);
       expect_same_output(c.format);
+      EXPECT_NE(read_err().find("merge on the GPU"), std::string::npos) << read_err();
+    }
+}
+
+// A small --gpu-memory cuts the in-memory merge into many GPU slabs, two in
+// flight at a time; -u drops duplicates across slab boundaries.
+TEST_F(GpuCli, InMemoryMergeInManyGpuSlabs) {
+  for (const char* format : {"--format u64", "--format gensort"})
+    for (const char* extra : {"", " -u"}) {
+      const std::uint32_t R = std::string(format).find("u64") != std::string::npos ? 8 : 100;
+      write_input(R, 300000, true);
+      expect_same_output(std::string(format) + " --gpu-memory 4M" + extra);
+      EXPECT_NE(read_err().find("merge on the GPU"), std::string::npos) << read_err();
+      const auto stats = read_file(path("stats"));
+      const std::string js(stats.begin(), stats.end());
+      const auto at = js.find("\"merge_slabs\": ");
+      ASSERT_NE(at, std::string::npos);
+      EXPECT_GT(std::stoull(js.substr(at + 15)), 4u) << js;
     }
 }
 
