@@ -2,14 +2,14 @@
 # Line-sorting benchmark: corank against GNU sort (LC_ALL=C) on the same
 # log-like file, with the same memory budget and thread count, one after the
 # other in the same run; checks that both outputs are byte-identical.
-#   tools/bench_lines.sh [BUILD_DIR] [SIZE] [BUDGET] [WORK_DIR]
-# defaults: build 4G 1G /tmp/corank-bench-lines
+#   tools/bench-lines.sh [BUILD_DIR] [SIZE] [BUDGET] [WORK_DIR] [THREADS]
+# defaults: build 4G 1G /tmp/corank-bench-lines $(nproc)
 set -euo pipefail
 build=${1:-build}
 size=${2:-4G}
 budget=${3:-1G}
 work=${4:-/tmp/corank-bench-lines}
-threads=2
+threads=${5:-$(nproc)}
 corank=$(realpath "$build/src/corank")
 loggen=$(realpath "$build/tools/loggen/corank-loggen")
 mkdir -p "$work/tmp"
@@ -25,7 +25,7 @@ seconds() {
   t0=$(date +%s.%N)
   "$@"
   t1=$(date +%s.%N)
-  echo "$t1 - $t0" | bc
+  awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.2f", b - a}'
 }
 
 for keys in "-k1,1" ""; do
@@ -36,6 +36,6 @@ for keys in "-k1,1" ""; do
   ours=$(seconds "$corank" $keys -S "$budget" --parallel=$threads -T "$work/tmp" -o "$work/corank.out" "$input")
   if cmp -s "$work/gnu.out" "$work/corank.out"; then same=identical; else same=DIFFERENT; fi
   printf '%-10s  GNU sort %8.2f s   corank %8.2f s   ratio %5.2fx   outputs %s\n' "$name" "$gnu" "$ours" \
-    "$(echo "$gnu / $ours" | bc -l)" "$same"
+    "$(awk -v g="$gnu" -v c="$ours" 'BEGIN {print g / c}')" "$same"
   rm -f "$work/gnu.out" "$work/corank.out"
 done
