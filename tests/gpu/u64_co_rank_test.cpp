@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <limits>
 #include <random>
-#include <span>
 #include <vector>
 
 namespace corank::gpu {
@@ -18,8 +17,10 @@ namespace {
 
 using Runs = std::vector<std::vector<std::uint64_t>>;
 
-std::vector<std::span<const std::uint64_t>> spans_of(const Runs& runs) {
-  return {runs.begin(), runs.end()};
+std::vector<U64Run> runs_of(const Runs& runs) {
+  std::vector<U64Run> v;
+  for (const auto& r : runs) v.push_back({r.data(), r.size()});
+  return v;
 }
 
 Runs make_runs(std::mt19937_64& rng, std::size_t k, std::uint64_t max_len, std::uint64_t range) {
@@ -48,12 +49,12 @@ void check_split(const Runs& runs, std::uint64_t rank, const std::vector<std::ui
 }
 
 void check_all_ranks(const Runs& runs) {
-  const auto spans = spans_of(runs);
+  const auto views = runs_of(runs);
   std::uint64_t total = 0;
   for (const auto& r : runs) total += r.size();
   std::vector<std::uint64_t> prev(runs.size(), 0);
   for (std::uint64_t rank = 0; rank <= total; ++rank) {
-    const auto s = u64_co_rank(spans, rank);
+    const auto s = u64_co_rank(views.data(), views.size(), rank);
     check_split(runs, rank, s);
     for (std::size_t i = 0; i < runs.size(); ++i) ASSERT_GE(s[i], prev[i]) << "not monotone at rank " << rank;
     prev = s;
@@ -87,12 +88,12 @@ TEST(U64CoRank, SlabBoundsMergeToSortedUnion) {
   std::mt19937_64 rng(4);
   for (int trial = 0; trial < 200; ++trial) {
     const Runs runs = make_runs(rng, 1 + rng() % 10, 50, trial % 2 ? 5 : 0);
-    const auto spans = spans_of(runs);
+    const auto views = runs_of(runs);
     std::vector<std::uint64_t> expect;
     for (const auto& r : runs) expect.insert(expect.end(), r.begin(), r.end());
     std::sort(expect.begin(), expect.end());
     const std::uint64_t slab = 1 + rng() % 20;
-    const auto bounds = u64_slab_bounds(spans, slab);
+    const auto bounds = u64_slab_bounds(views.data(), views.size(), slab);
     ASSERT_EQ(bounds.size(), expect.empty() ? 1 : (expect.size() + slab - 1) / slab + 1);
     std::vector<std::uint64_t> got;
     for (std::size_t s = 0; s + 1 < bounds.size(); ++s) {

@@ -10,48 +10,56 @@
 // v still missing are taken from the runs in order. Finding v bisects the key
 // range: at most 64 rounds of k binary searches, whatever the duplicates.
 //
-// Plain C++ (no CUDA), so host-only code and tests can use it.
+// Plain C++17 (no CUDA, no std::span: nvcc compiles gpu/ as C++17), so
+// host-only code and tests can use it.
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 namespace corank::gpu {
 
+// One sorted run: size keys at data.
+struct U64Run {
+  const std::uint64_t* data = nullptr;
+  std::uint64_t size = 0;
+  const std::uint64_t* begin() const noexcept { return data; }
+  const std::uint64_t* end() const noexcept { return data + size; }
+};
+
 // Keys < v over all runs (less_equal: keys <= v).
-inline std::uint64_t count_keys_below(std::span<const std::span<const std::uint64_t>> runs, std::uint64_t v,
-                                      bool less_equal) {
+inline std::uint64_t count_keys_below(const U64Run* runs, std::size_t k, std::uint64_t v, bool less_equal) {
   std::uint64_t c = 0;
-  for (const auto& r : runs)
+  for (std::size_t i = 0; i < k; ++i) {
+    const U64Run& r = runs[i];
     c += static_cast<std::uint64_t>((less_equal ? std::upper_bound(r.begin(), r.end(), v)
                                                 : std::lower_bound(r.begin(), r.end(), v)) -
                                     r.begin());
+  }
   return c;
 }
 
-inline std::vector<std::uint64_t> u64_co_rank(std::span<const std::span<const std::uint64_t>> runs,
-                                              std::uint64_t rank) {
-  const std::size_t k = runs.size();
+inline std::vector<std::uint64_t> u64_co_rank(const U64Run* runs, std::size_t k, std::uint64_t rank) {
   std::vector<std::uint64_t> split(k, 0);
   std::uint64_t total = 0;
-  for (const auto& r : runs) total += r.size();
+  for (std::size_t i = 0; i < k; ++i) total += runs[i].size;
   if (rank == 0) return split;
   if (rank >= total) {
-    for (std::size_t i = 0; i < k; ++i) split[i] = runs[i].size();
+    for (std::size_t i = 0; i < k; ++i) split[i] = runs[i].size;
     return split;
   }
   // v = the smallest key with #(<= v) >= rank; it lies in [min first, max last].
   std::uint64_t lo = ~std::uint64_t{0}, hi = 0;
-  for (const auto& r : runs) {
-    if (r.empty()) continue;
-    lo = std::min(lo, r.front());
-    hi = std::max(hi, r.back());
+  for (std::size_t i = 0; i < k; ++i) {
+    if (runs[i].size == 0) continue;
+    lo = std::min(lo, runs[i].data[0]);
+    hi = std::max(hi, runs[i].data[runs[i].size - 1]);
   }
   while (lo < hi) {
     const std::uint64_t mid = lo + (hi - lo) / 2;
-    if (count_keys_below(runs, mid, true) >= rank)
+    if (count_keys_below(runs, k, mid, true) >= rank)
       hi = mid;
     else
       lo = mid + 1;
@@ -75,14 +83,14 @@ inline std::vector<std::uint64_t> u64_co_rank(std::span<const std::span<const st
 // Slab bounds for merging the runs into one output in slabs of at most
 // slab_keys keys: bounds[s][i] is where slab s starts in run i, for
 // s = 0 .. slabs (the last is every run's end). slab_keys must be > 0.
-inline std::vector<std::vector<std::uint64_t>> u64_slab_bounds(
-    std::span<const std::span<const std::uint64_t>> runs, std::uint64_t slab_keys) {
+inline std::vector<std::vector<std::uint64_t>> u64_slab_bounds(const U64Run* runs, std::size_t k,
+                                                               std::uint64_t slab_keys) {
   std::uint64_t total = 0;
-  for (const auto& r : runs) total += r.size();
+  for (std::size_t i = 0; i < k; ++i) total += runs[i].size;
   const std::uint64_t slabs = total == 0 ? 0 : (total + slab_keys - 1) / slab_keys;
   std::vector<std::vector<std::uint64_t>> bounds;
   bounds.reserve(slabs + 1);
-  for (std::uint64_t s = 0; s <= slabs; ++s) bounds.push_back(u64_co_rank(runs, s == slabs ? total : s * slab_keys));
+  for (std::uint64_t s = 0; s <= slabs; ++s) bounds.push_back(u64_co_rank(runs, k, s == slabs ? total : s * slab_keys));
   return bounds;
 }
 
