@@ -27,6 +27,12 @@ constexpr int kSlots = 3;
 constexpr std::uint64_t kKeyBytes = sizeof(std::uint64_t);
 // Sizes are 64-bit throughout; this only keeps one chunk's kernel grids in range.
 constexpr std::uint64_t kMaxChunk = std::uint64_t{1} << 36;
+// Each pass copies in its first chunk and copies out its last with nothing to
+// overlap them, costing about 1/k of the pass; extra runs cost only GPU merge
+// rounds (HBM, not PCIe). So two passes use at least this many runs, unless
+// that makes chunks smaller than kMinChunk keys.
+constexpr std::uint64_t kTargetRuns = 16;
+constexpr std::uint64_t kMinChunk = std::uint64_t{1} << 24;
 
 std::size_t sort_temp_bytes(std::uint64_t n) {
   cub::DoubleBuffer<std::uint64_t> keys(nullptr, nullptr);
@@ -200,7 +206,8 @@ HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget) {
   // Two passes: three slots of two buffers of L keys and a temporary area,
   // shared by the sort and the merge.
   const std::uint64_t slot_budget = B / kSlots;
-  std::uint64_t L = std::min({n, kMaxChunk, slot_budget / (2 * kKeyBytes)});
+  const std::uint64_t wanted = std::max((n + kTargetRuns - 1) / kTargetRuns, kMinChunk);
+  std::uint64_t L = std::min({n, wanted, kMaxChunk, slot_budget / (2 * kKeyBytes)});
   auto temp_for = [](std::uint64_t keys) { return std::max(sort_temp_bytes(keys), merge_temp_bytes(keys)); };
   std::size_t temp = L ? temp_for(L) : 0;
   while (L > 0 && 2 * kKeyBytes * L + temp > slot_budget) {
@@ -293,6 +300,9 @@ HostSortTimes sort_host_u64(std::uint64_t* data, std::uint64_t* out, std::uint64
           filled += len;
           seg_bounds.push_back(static_cast<std::int64_t>(filled));
         }
+        if (filled != std::min(plan.slab_keys, n - sl * plan.slab_keys))
+          throw CudaError(cudaErrorInvalidValue, "sort_host_u64 (slab " + std::to_string(sl) + " gathers " +
+                                                     std::to_string(filled) + " keys)");
         s.copied_in.record(st);
         const std::uint64_t* merged = merge_segments(s, std::move(seg_bounds));
         s.computed.record(st);

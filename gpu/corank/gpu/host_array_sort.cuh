@@ -11,7 +11,9 @@
 //   One round trip; out may equal data.
 // - otherwise two passes, each key crossing PCIe twice each way:
 //   run formation: chunks of L keys are copied in, radix-sorted, and copied
-//   back IN PLACE into data, each one a sorted run;
+//   back IN PLACE into data, each one a sorted run (L: what the budget
+//   allows, but no more than n/16 while that is over 2^24 keys, since a pass
+//   pays about 1/k for its unoverlapped first copy in and last copy out);
 //   merge: the output is cut into slabs of L keys by a k-way co-rank over the
 //   k runs on the host (u64_co_rank.hpp); a slab's k segments are copied in
 //   back to back, merged pairwise in ceil(log2 k) rounds with
