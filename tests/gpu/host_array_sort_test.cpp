@@ -92,7 +92,9 @@ void check_sort(const std::vector<std::uint64_t>& input, std::uint64_t budget, b
   for (std::uint64_t i = 0; i < n; ++i)
     ASSERT_EQ(got[i], expect[i]) << "first difference at " << i << " of " << n << " (runs " << plan.runs
                                  << ", chunk " << plan.chunk_keys << ")";
-  if (plan.one_pass && !in_place) EXPECT_EQ(data, input) << "one pass must leave data as it was";
+  if (plan.one_pass && !in_place) {
+    EXPECT_EQ(data, input) << "one pass must leave data as it was";
+  }
 }
 
 // The largest n sorted in one pass under `budget`.

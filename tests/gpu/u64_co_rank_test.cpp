@@ -45,7 +45,9 @@ void check_split(const Runs& runs, std::uint64_t rank, const std::vector<std::ui
     if (s[i] < runs[i].size()) any_left = true, min_left = std::min(min_left, runs[i][s[i]]);
   }
   ASSERT_EQ(sum, rank);
-  if (any_taken && any_left) ASSERT_LE(max_taken, min_left) << "rank " << rank;
+  if (any_taken && any_left) {
+    ASSERT_LE(max_taken, min_left) << "rank " << rank;
+  }
 }
 
 void check_all_ranks(const Runs& runs) {
