@@ -7,6 +7,7 @@ int bench_io(int argc, char** argv);
 #ifdef CORANK_HAVE_CUDA
 int bench_merge(int argc, char** argv);
 int bench_pcie(int argc, char** argv);
+int bench_hostsort(int argc, char** argv);
 #endif
 
 namespace {
@@ -17,6 +18,7 @@ void usage() {
 #ifdef CORANK_HAVE_CUDA
                "  merge   GPU merge kernels against thrust::merge\n"
                "  pcie    pinned host-device copy bandwidth\n"
+               "  hostsort  sort a u64 array in host RAM on the GPU, against the PCIe bound\n"
 #endif
                "Run 'corank-bench SUBCOMMAND --help' for the options of each.\n");
 }
@@ -32,6 +34,7 @@ int main(int argc, char** argv) {
 #ifdef CORANK_HAVE_CUDA
   if (sub == "merge") return bench_merge(argc - 1, argv + 1);
   if (sub == "pcie") return bench_pcie(argc - 1, argv + 1);
+  if (sub == "hostsort") return bench_hostsort(argc - 1, argv + 1);
 #endif
   std::fprintf(stderr, "corank-bench: unknown subcommand '%s'\n", argv[1]);
   usage();
