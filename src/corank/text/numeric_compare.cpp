@@ -80,6 +80,8 @@ int human_unit_order(std::string_view key) noexcept {
     case 'E': order = 6; break;
     case 'Z': order = 7; break;
     case 'Y': order = 8; break;
+    case 'R': order = 9; break;   // ronna and quetta, as in coreutils 9.4
+    case 'Q': order = 10; break;
     default: order = 0;
   }
   return minus ? -order : order;

@@ -11,17 +11,18 @@ namespace {
 bool digit(char c) noexcept { return is_digit(static_cast<unsigned char>(c)); }
 bool alpha(char c) noexcept { return is_alpha(static_cast<unsigned char>(c)); }
 
-// Length of s without its suffix, the longest match of (\.[A-Za-z~][A-Za-z0-9~]*)*$.
-// As in the gnulib of coreutils 9.1, the suffix may be all of s (".bashrc").
+// Length of s without its suffix, the longest match of (\.[A-Za-z~][A-Za-z0-9~]*)*$
+// that starts after the first byte: as in current gnulib (coreutils 9.4), a
+// name such as ".bashrc" is all prefix. (coreutils 9.1 took it for a suffix.)
 std::size_t prefix_length(std::string_view s) noexcept {
   const std::size_t n = s.size();
   std::size_t prefix = 0;
   for (std::size_t i = 0;;) {
+    if (i == n) return prefix;
+    prefix = ++i;
     while (i + 1 < n && s[i] == '.' && (alpha(s[i + 1]) || s[i + 1] == '~'))
       for (i += 2; i < n && (alpha(s[i]) || digit(s[i]) || s[i] == '~'); ++i) {
       }
-    if (i == n) return prefix;
-    prefix = ++i;
   }
 }
 

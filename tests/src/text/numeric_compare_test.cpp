@@ -30,7 +30,10 @@ TEST(NumericCompare, HumanUnitsOrderFirst) {
   EXPECT_EQ(sgn(compare_human("-1M", "-2K")), -1);
   EXPECT_EQ(sgn(compare_human("0K", "1")), -1);  // zero has no unit order
   EXPECT_EQ(human_unit_order("1.5k"), 1);
-  EXPECT_EQ(human_unit_order("5Q"), 0);  // R and Q are not units in coreutils 9.1
+  EXPECT_EQ(human_unit_order("5R"), 9);  // ronna and quetta: units since coreutils 9.2
+  EXPECT_EQ(human_unit_order("-5Q"), -10);
+  EXPECT_EQ(sgn(compare_human("1Q", "999R")), 1);
+  EXPECT_EQ(sgn(compare_human("1R", "999Y")), 1);
 }
 
 TEST(NumericCompare, GeneralNumbers) {
@@ -56,6 +59,11 @@ TEST(VersionCompare, DebianOrderWithSuffixes) {
   EXPECT_LT(compare_version(".", ".."), 0);
   EXPECT_LT(compare_version(".a", "a"), 0);
   EXPECT_EQ(compare_version("01", "1"), 0);
+  // A leading-dot name is all prefix (current gnulib): ".5" < ".Y" < ".a" < ".c".
+  EXPECT_LT(compare_version(".5", ".aXz"), 0);
+  EXPECT_LT(compare_version(".Y v2", ".aXz"), 0);
+  EXPECT_LT(compare_version(".aXz", ".cXY"), 0);
+  EXPECT_LT(compare_version("a.tar", "a.tar.gz"), 0);
 }
 
 }  // namespace
