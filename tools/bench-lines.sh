@@ -33,9 +33,11 @@ for keys in "-k1,1" ""; do
   sync
   gnu=$(seconds env LC_ALL=C sort $keys -S "$budget" --parallel=$threads -T "$work/tmp" -o "$work/gnu.out" "$input")
   sync
-  ours=$(seconds "$corank" $keys -S "$budget" --parallel=$threads -T "$work/tmp" -o "$work/corank.out" "$input")
+  ours=$(seconds "$corank" $keys -S "$budget" --parallel=$threads -T "$work/tmp" --stats "$work/stats.json" \
+    -o "$work/corank.out" "$input")
   if cmp -s "$work/gnu.out" "$work/corank.out"; then same=identical; else same=DIFFERENT; fi
   printf '%-10s  GNU sort %8.2f s   corank %8.2f s   ratio %5.2fx   outputs %s\n' "$name" "$gnu" "$ours" \
     "$(awk -v g="$gnu" -v c="$ours" 'BEGIN {print g / c}')" "$same"
-  rm -f "$work/gnu.out" "$work/corank.out"
+  echo "            corank phases: $(grep -o '"seconds": {[^}]*}' "$work/stats.json")"
+  rm -f "$work/gnu.out" "$work/corank.out" "$work/stats.json"
 done

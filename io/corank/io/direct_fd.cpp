@@ -1,9 +1,13 @@
 #include "corank/io/direct_fd.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 namespace corank::io {
 
@@ -15,6 +19,30 @@ FileDesc reopen_direct(int fd) noexcept {
   int acc = fl & O_ACCMODE;
   int d = ::open(proc.c_str(), acc | O_DIRECT | O_CLOEXEC);
   return FileDesc(d);
+}
+
+bool mostly_cached(int fd, std::uint64_t offset, std::uint64_t length) noexcept {
+  if (length == 0) return false;
+  const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  constexpr std::uint64_t kWindow = std::uint64_t{1} << 20;
+  constexpr std::uint64_t kWindows = 256;
+  const std::uint64_t windows = std::min(kWindows, (length + kWindow - 1) / kWindow);
+  std::uint64_t resident = 0, pages = 0;
+  std::vector<unsigned char> vec(kWindow / page + 1);
+  for (std::uint64_t w = 0; w < windows; ++w) {
+    // Windows spread evenly over the range, page-aligned.
+    const std::uint64_t at = (offset + (length - std::min(length, kWindow)) / std::max<std::uint64_t>(windows - 1, 1) * w) / page * page;
+    const std::uint64_t len = std::min(kWindow, offset + length - at);
+    void* map = ::mmap(nullptr, len, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(at));
+    if (map == MAP_FAILED) return false;
+    const bool ok = ::mincore(map, len, vec.data()) == 0;
+    ::munmap(map, len);
+    if (!ok) return false;
+    const std::uint64_t n = (len + page - 1) / page;
+    for (std::uint64_t i = 0; i < n; ++i) resident += vec[i] & 1;
+    pages += n;
+  }
+  return resident * 2 > pages;
 }
 
 bool is_regular_file(int fd) noexcept {

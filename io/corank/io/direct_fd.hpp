@@ -2,6 +2,8 @@
 // A second descriptor of an open file, with O_DIRECT, for the aligned bulk of
 // its I/O; the caller's buffered descriptor keeps the unaligned edges. Opened
 // through /proc/self/fd so it works for anonymous (O_TMPFILE) run files too.
+#include <cstdint>
+
 #include "corank/io/file_desc.hpp"
 
 namespace corank::io {
@@ -10,6 +12,12 @@ namespace corank::io {
 // FileDesc where that is impossible (tmpfs, no /proc, ...): callers then use
 // buffered I/O throughout.
 FileDesc reopen_direct(int fd) noexcept;
+
+// Whether most of bytes [offset, offset + length) of `fd` are in the page
+// cache (a sample of at most 256 windows of 1 MiB, checked with mincore).
+// Reading such a file buffered is a memory copy; O_DIRECT would read it from
+// the device again, so readers use O_DIRECT only for data not cached.
+bool mostly_cached(int fd, std::uint64_t offset, std::uint64_t length) noexcept;
 
 // Whether a regular file: readers and writers use the engine only for these.
 bool is_regular_file(int fd) noexcept;

@@ -32,7 +32,8 @@ ReadAheadSource::ReadAheadSource(int fd, FileDesc owned, std::string name, const
   // A small file needs one small buffer, not queue_depth large ones.
   block_ = static_cast<std::size_t>(std::min<std::uint64_t>(block_, std::max<std::uint64_t>(round_up(total, kDirectAlignment), kDirectAlignment)));
   nblocks_ = (total + block_ - 1) / block_;
-  if (opt.direct && begin_ % kDirectAlignment == 0 && total > 0) direct_fd_ = reopen_direct(fd_);
+  if (opt.direct && begin_ % kDirectAlignment == 0 && total > 0 && !mostly_cached(fd_, begin_, total))
+    direct_fd_ = reopen_direct(fd_);
 
   engine_ = make_engine(opt);
   const auto nslots = static_cast<std::size_t>(std::min<std::uint64_t>(engine_->depth(), std::max<std::uint64_t>(nblocks_, 1)));
