@@ -175,7 +175,7 @@ TEST_F(Csv, SortsByColumnKeysLikeTheReference) {
       write_file(path("in"), text);
       for (const auto& c : cases) {
         if (c.names && !header) continue;
-        for (const char* budget : {"", "-S 8K", "-S 64K --parallel 2"}) {
+        for (const char* budget : {"", "-S 8K", "-S 64K --parallel 2", "--parallel 6", "-S 64K --parallel 4"}) {
           SCOPED_TRACE(std::string(c.args) + " " + budget + (header ? " header" : "") + (delim == '\t' ? " tsv" : ""));
           const std::string args = std::string(delim == ',' ? "--format csv " : "--format tsv ") +
                                    (header ? "--header " : "") + c.args + " " + budget + " -T " + path("tmp") + " -o " +

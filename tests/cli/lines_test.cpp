@@ -252,7 +252,7 @@ TEST_F(Lines, ThreadedChunkSortMatchesGnu) {
   for (int i = 0; i < 40000; ++i) text += gen.field() + " " + gen.field() + "\n";
   write_file(path("in"), text);
   for (const char* opts : {"", "-k2,2n", "-u -k1,1", "-s -k1,1f"}) {
-    for (const char* extra : {"--parallel 2", "--parallel 3 -S 300K"}) {
+    for (const char* extra : {"--parallel 2", "--parallel 3 -S 300K", "--parallel 8", "--parallel 5 -S 200K"}) {
       SCOPED_TRACE(std::string(opts) + " " + extra);
       Result g = gnu(std::string(opts) + " " + path("in") + " > " + path("want"));
       ASSERT_EQ(g.status, 0);

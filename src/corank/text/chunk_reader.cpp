@@ -4,11 +4,13 @@
 #include <cstring>
 
 #include "corank/errors.hpp"
+#include "corank/parallel.hpp"
 
 namespace corank::text {
 
-ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io)
-    : inputs_(std::move(inputs)), format_(format), io_(io) {
+ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
+                         unsigned threads)
+    : inputs_(std::move(inputs)), format_(format), io_(io), threads_(std::max(1u, threads)) {
   if (inputs_.empty()) inputs_.push_back("-");
   // Every input is opened now, so that an unreadable one fails before any
   // output exists. Many inputs (a shell glob of logs) would run out of file
@@ -44,6 +46,22 @@ bool ChunkReader::open_next_or_finish() {
 }
 
 bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
+  const bool got = fill_records(chunk, budget);
+  if (threads_ > 2) {
+    // Prefixes are deferred to here, where all threads share the work; on two
+    // cores computing them during the split, from cache, is cheaper.
+    RecordEntry* r = chunk.records.data();
+    const std::size_t n = chunk.records.size();
+    const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 16384, 1, threads_));
+    parallel_for(parts, [&](unsigned p) {
+      for (std::size_t i = n * p / parts, end = n * (p + 1) / parts; i < end; ++i)
+        r[i].prefix = format_.prefix(chunk.record(r[i]));
+    });
+  }
+  return got;
+}
+
+bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
   chunk.records.clear();
   chunk.used = 0;
   if (done_) return false;
@@ -74,7 +92,7 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
         chunk.used -= n;
       } else {
         // The prefix now, while the record is in cache.
-        chunk.records.push_back({format_.prefix({base + scan, n - 1}), scan, n - 1});
+        chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
         scan += n;
       }
       at_file_start_ = false;

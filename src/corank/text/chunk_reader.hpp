@@ -42,8 +42,10 @@ struct Chunk {
 
 class ChunkReader {
 public:
-  // Records get their prefixes as they are split off; a header goes to format.set_header first.
-  ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io);
+  // Records get their prefixes as they are split off, while in cache, or with
+  // `threads` > 2 once a chunk is full, by all threads; a header goes to
+  // format.set_header first.
+  ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io, unsigned threads = 1);
 
   // Memory a record costs besides its bytes: its entry, and its share of the
   // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
@@ -62,12 +64,14 @@ public:
   std::optional<std::uint64_t> total_size() const noexcept { return total_size_; }
 
 private:
+  bool fill_records(Chunk& chunk, std::uint64_t budget);
   bool open_next();
   bool open_next_or_finish();
 
   std::vector<std::string> inputs_;
   TextFormat& format_;
   io::IoOptions io_;
+  unsigned threads_;
   std::size_t next_input_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
   io::ByteSource* source_ = nullptr;                       // the one being read

@@ -26,6 +26,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
+// The output writer's buffer: cache-sized where one thread copies records into
+// it (see record_writer.hpp), large where many gather batches into it at once.
+constexpr std::size_t kCacheBuffer = std::size_t{256} << 10;
+constexpr std::size_t kGatherBuffer = std::size_t{64} << 20;
+
 struct SpilledRun {
   io::FileDesc fd;
   std::uint64_t bytes = 0;
@@ -102,7 +107,7 @@ public:
   }
 
   void sort() {
-    ChunkReader reader(opt_.inputs, format_, opt_.io);
+    ChunkReader reader(opt_.inputs, format_, opt_.io, threads_);
     io::OutputFile output(opt_.output, opt_.io);
     const auto total = reader.total_size();
     // Two chunks alternate, one being read while the other is sorted; each
@@ -124,7 +129,8 @@ public:
       const bool got = timed_get(filled);
       if (!header_done) {
         header_done = true;
-        out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format());
+        out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format(),
+                                             threads_ > 2 ? kGatherBuffer : kCacheBuffer);
         if (format_.has_header() && reader.saw_header()) out->write_raw(reader.header() + '\n');
       }
       if (!got) break;
@@ -219,10 +225,47 @@ private:
     parallel_sort(chunk.records, scratch_, EntryLess{&format_, chunk.data()}, threads_);
   }
 
-  // Writes the chunk's records in sorted order. Each record is a cache miss;
-  // the copies go through a cache-sized buffer straight into the file.
+  // Writes the chunk's records in sorted order. Each record is a cache miss.
+  // With more than two threads and without -u, batches of records that fill
+  // the writer's buffer are gathered by all threads, each into its own byte
+  // range of it; under -u each record is compared with the last one written.
   void write_sorted(const Chunk& chunk, RecordWriter& w) {
-    for (const auto& e : chunk.records) w.write(chunk.record(e));
+    const auto& recs = chunk.records;
+    const std::size_t n = recs.size();
+    if (format_.unique() || threads_ <= 2) {
+      for (const auto& e : recs) w.write(chunk.record(e));
+      return;
+    }
+    const char terminator = format_.terminator();
+    std::vector<std::uint64_t> at(threads_ + 1);
+    for (std::size_t i = 0; i < n;) {
+      std::size_t j = i;
+      std::uint64_t bytes = 0;
+      while (j < n && bytes + recs[j].length + 1 <= w.capacity()) bytes += recs[j++].length + 1;
+      if (j == i) {  // a record larger than the buffer
+        w.write(chunk.record(recs[i++]));
+        continue;
+      }
+      const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>((j - i) / 4096, 1, threads_));
+      auto first = [&](unsigned p) { return i + (j - i) * p / parts; };
+      at[0] = 0;
+      for (unsigned p = 0; p < parts; ++p) {
+        std::uint64_t b = 0;
+        for (std::size_t r = first(p); r < first(p + 1); ++r) b += recs[r].length + 1;
+        at[p + 1] = at[p] + b;
+      }
+      char* dst = w.claim(static_cast<std::size_t>(bytes));
+      parallel_for(parts, [&](unsigned p) {
+        char* d = dst + at[p];
+        for (std::size_t r = first(p); r < first(p + 1); ++r) {
+          std::memcpy(d, chunk.data() + recs[r].offset, recs[r].length);
+          d += recs[r].length;
+          *d++ = terminator;
+        }
+      });
+      w.commit(static_cast<std::size_t>(bytes), j - i);
+      i = j;
+    }
   }
 
   // Writes a sorted chunk to a run file; returns its bytes. Gathering the
