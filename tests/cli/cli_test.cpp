@@ -275,6 +275,10 @@ TEST_F(Cli, CheckReportsDisorderWithExitOne) {
   EXPECT_EQ(q.status, 1);
   EXPECT_EQ(q.err, "");
   EXPECT_EQ(run_corank("--check=quiet --format gensort " + path("unsorted")).status, 1);
+  // A bare --check leaves the next word to be a file; a bad mode is a usage error.
+  EXPECT_EQ(run_corank("--format gensort --check " + path("sorted")).status, 0);
+  EXPECT_EQ(run_corank("--format gensort --check " + path("unsorted")).status, 1);
+  EXPECT_EQ(run_corank("--format gensort --check=loud " + path("sorted")).status, 2);
   // -u: equal neighbours are disorder too.
   auto dup = stable_sorted(gensort_records(100, 5, 2));
   write_file(path("dup"), dup.data(), dup.size() * 100);
@@ -467,6 +471,12 @@ TEST_F(Cli, CompressedTemporaryRuns) {
   }
   Result u = run_corank("--format gensort -u -S 64K --compress-temp -o " + path("out") + " " + path("in"));
   ASSERT_EQ(u.status, 0) << u.err;
+  // As in GNU tools, an optional argument attaches with '=' only: a bare
+  // --compress-temp leaves the next word to be a file.
+  Result bare = run_corank("--format gensort -S 64K -T " + path("tmp") + " -o " + path("out") + " --compress-temp " +
+                           path("in"));
+  ASSERT_EQ(bare.status, 0) << bare.err;
+  EXPECT_EQ(read_as<Rec>(path("out")).size(), 20000u);
   EXPECT_EQ(entries(), (std::vector<std::string>{"in", "out", "tmp"}));
 }
 

@@ -249,10 +249,12 @@ TEST_F(Lines, MatchesGnuSortOnSeveralFilesAndSeeds) {
 TEST_F(Lines, ThreadedChunkSortMatchesGnu) {
   LineGenerator gen(99);
   std::string text;
-  for (int i = 0; i < 40000; ++i) text += gen.field() + " " + gen.field() + "\n";
+  // Over 1 MiB, so that with more than two threads the input is split into
+  // records by all of them, in RAM (--parallel 8) and in chunks (-S 9M).
+  for (int i = 0; i < 150000; ++i) text += gen.field() + " " + gen.field() + "\n";
   write_file(path("in"), text);
   for (const char* opts : {"", "-k2,2n", "-u -k1,1", "-s -k1,1f"}) {
-    for (const char* extra : {"--parallel 2", "--parallel 3 -S 300K", "--parallel 8", "--parallel 5 -S 200K"}) {
+    for (const char* extra : {"--parallel 2", "--parallel 3 -S 300K", "--parallel 8", "--parallel 4 -S 9M"}) {
       SCOPED_TRACE(std::string(opts) + " " + extra);
       Result g = gnu(std::string(opts) + " " + path("in") + " > " + path("want"));
       ASSERT_EQ(g.status, 0);

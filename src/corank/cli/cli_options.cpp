@@ -86,6 +86,7 @@ void bind_options(CLI::App& app, CliOptions& o) {
   app.add_option("--check", o.check_mode, "Like -c; with =quiet or =silent, like -C")
       ->expected(0, 1)
       ->default_str("diagnose-first")
+      ->check(CLI::IsMember({"diagnose-first", "quiet", "silent"}))
       ->type_name("[MODE]");
   app.add_flag("--verify", o.verify,
                "Binary formats: re-read the output before committing it: it must be in order and hold the input's records");

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "corank/check.hpp"
 #include "corank/cli/cli_options.hpp"
@@ -225,7 +227,16 @@ int main(int argc, char** argv) {
   CliOptions options;
   bind_options(app, options);
   try {
-    app.parse(argc, argv);
+    // GNU optional arguments attach with '=' only: a bare --check or
+    // --compress-temp never takes the next word, which may be a file name.
+    static char bare_check[] = "--check=diagnose-first";
+    static char bare_compress_temp[] = "--compress-temp=zstd";
+    std::vector<char*> args(argv, argv + argc);
+    for (int i = 1; i < argc && std::strcmp(argv[i], "--") != 0; ++i) {
+      if (std::strcmp(argv[i], "--check") == 0) args[static_cast<std::size_t>(i)] = bare_check;
+      if (std::strcmp(argv[i], "--compress-temp") == 0) args[static_cast<std::size_t>(i)] = bare_compress_temp;
+    }
+    app.parse(argc, args.data());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {

@@ -73,8 +73,17 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
 
   // Splits the whole records in [scan, used) off into chunk.records; false
   // when the budget is spent.
+  // Several threads split large pieces of plain lines; the sequential loop
+  // then finds no whole record left, or handles the rest after a header.
+  const bool parallel = threads_ > 2 && format_.every_terminator_ends_a_record();
   auto split = [&] {
     const char* base = chunk.data();
+    if (parallel && !(at_file_start_ && format_.has_header()) && chunk.used - scan >= kParallelSplitBytes) {
+      const std::size_t before = chunk.records.size();
+      const bool room = split_in_parallel(chunk, scan, budget);
+      if (chunk.records.size() > before) at_file_start_ = false;
+      if (!room) return false;
+    }
     for (;;) {
       if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
       const std::size_t n = format_.record_length(base + scan, base + chunk.used);
@@ -106,8 +115,10 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     }
     if (chunk.used == chunk.capacity && chunk.records.empty())
       chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
-    // Pieces of 256 KiB are split into records while they are still in cache.
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, 256 << 10));
+    // Pieces of 256 KiB are split into records while they are still in cache;
+    // split by several threads, pieces are larger.
+    const std::size_t piece = parallel ? kParallelPieceBytes : std::size_t{256} << 10;
+    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece));
     const std::size_t got = source_->read(chunk.data() + chunk.used, want);
     chunk.used += got;
     bytes_read_ += got;
@@ -140,6 +151,49 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     }
   }
   return !chunk.records.empty();
+}
+
+// Record starts are `scan` and every byte after a terminator. Part p of
+// [scan, used) takes the records that start inside it: after the first
+// terminator at or after its first byte's predecessor. Stops like the
+// sequential split, before the first record that would take the chunk over its
+// budget (returns false then); a record without its terminator stays unsplit.
+bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget) {
+  const char* base = chunk.data();
+  const char terminator = format_.terminator();
+  const std::uint64_t begin = scan, end = chunk.used;
+  const unsigned parts = threads_;
+  std::vector<std::vector<RecordEntry>> found(parts);
+  parallel_for(parts, [&](unsigned p) {
+    std::uint64_t at = begin + (end - begin) * p / parts;
+    const std::uint64_t stop = begin + (end - begin) * (p + 1) / parts;
+    if (p > 0) {
+      const void* t = std::memchr(base + at - 1, terminator, static_cast<std::size_t>(end - at + 1));
+      if (t == nullptr) return;
+      at = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) + 1;
+    }
+    auto& out = found[p];
+    while (at < stop) {
+      const void* t = std::memchr(base + at, terminator, static_cast<std::size_t>(end - at));
+      if (t == nullptr) break;
+      const auto length = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) - at;
+      out.push_back({Prefix{}, at, length});
+      at += length + 1;
+    }
+  });
+  std::size_t total = chunk.records.size();
+  for (const auto& f : found) total += f.size();
+  chunk.records.reserve(total);
+  for (const auto& f : found)
+    for (const auto& e : f) {
+      if (!chunk.records.empty() && e.offset + chunk.records.size() * kRecordOverhead >= budget) {
+        scan = e.offset;
+        return false;
+      }
+      chunk.records.push_back(e);
+      scan = e.offset + e.length + 1;
+    }
+  return true;
 }
 
 }  // namespace corank::text

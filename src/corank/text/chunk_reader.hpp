@@ -50,6 +50,9 @@ public:
   // Memory a record costs besides its bytes: its entry, and its share of the
   // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
   static constexpr std::uint64_t kRecordOverhead = sizeof(RecordEntry) * 3 / 2;
+  // Split by several threads: pieces read at once, and the least worth splitting so.
+  static constexpr std::size_t kParallelPieceBytes = std::size_t{64} << 20;
+  static constexpr std::uint64_t kParallelSplitBytes = std::uint64_t{1} << 20;
 
   // Fills `chunk` with the next records while their bytes plus kRecordOverhead
   // each stay within `budget` (one record always fits: a chunk grows for it).
@@ -65,6 +68,7 @@ public:
 
 private:
   bool fill_records(Chunk& chunk, std::uint64_t budget);
+  bool split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
   bool open_next();
   bool open_next_or_finish();
 

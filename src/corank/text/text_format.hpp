@@ -35,6 +35,9 @@ public:
   virtual void set_header(std::string_view header) { (void)header; }
   // Whether check_unterminated needs line numbers (counting them costs a pass).
   virtual bool counts_lines() const { return false; }
+  // Whether every terminator ends a record, so that a piece of input can be
+  // split into records from any terminator on, by several threads at once.
+  virtual bool every_terminator_ends_a_record() const { return false; }
 
   char terminator() const noexcept { return terminator_; }
   bool unique() const noexcept { return unique_; }
@@ -55,6 +58,7 @@ public:
   int compare(std::string_view a, std::string_view b) const override { return cmp_.compare(a, b); }
   Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
   std::size_t record_length(const char* p, const char* end) const override;
+  bool every_terminator_ends_a_record() const override { return true; }
   const LineComparator& comparator() const noexcept { return cmp_; }
 
 private:

@@ -35,13 +35,15 @@ protected:
   }
   // Every record of every chunk, in order, and the number of chunks.
   std::vector<std::string> read_all(std::vector<std::string> paths, TextFormat& format, std::uint64_t budget,
-                                    int* chunks = nullptr) {
-    ChunkReader reader(std::move(paths), format, io::IoOptions{});
+                                    int* chunks = nullptr, unsigned threads = 1,
+                                    std::vector<std::size_t>* chunk_sizes = nullptr) {
+    ChunkReader reader(std::move(paths), format, io::IoOptions{}, threads);
     Chunk chunk;
     std::vector<std::string> out;
     int n = 0;
     while (reader.fill(chunk, budget)) {
       ++n;
+      if (chunk_sizes) chunk_sizes->push_back(chunk.records.size());
       for (const auto& e : chunk.records) {
         out.emplace_back(chunk.record(e));
         EXPECT_EQ(chunk.data()[e.offset + e.length], format.terminator());
@@ -70,6 +72,29 @@ TEST_F(ChunkReaderTest, RecordsStayWholeAcrossChunksAndFiles) {
     EXPECT_EQ(read_all({a, b, c, d}, fmt, budget, &chunks), want) << budget;
     if (budget == 200) EXPECT_GT(chunks, 50);
     if (budget == (std::uint64_t{1} << 20)) EXPECT_EQ(chunks, 1);
+  }
+}
+
+// With more than two threads, plain lines are split by all of them in large
+// pieces: the same records, the same chunk boundaries, the same prefixes.
+TEST_F(ChunkReaderTest, ParallelSplitMatchesTheSequentialOne) {
+  auto fmt = lines();
+  std::string a_text, b_text;
+  for (int i = 0; i < 120000; ++i) {
+    const std::size_t len = i % 1000 == 7 ? 150000 : static_cast<std::size_t>((i * 7919) % 61);
+    (i < 80000 ? a_text : b_text) += std::string(len, static_cast<char>('a' + i % 26)) + "\n";
+  }
+  b_text.pop_back();  // no final newline
+  const std::string a = file("a", a_text), b = file("b", b_text), c = file("c", "\n\nz");
+  for (std::uint64_t budget : {std::uint64_t{3} << 20, std::uint64_t{5} << 20, std::uint64_t{256} << 20}) {
+    std::vector<std::size_t> want_sizes;
+    const auto want = read_all({a, b, c}, fmt, budget, nullptr, 1, &want_sizes);
+    for (unsigned threads : {3u, 4u, 7u}) {
+      std::vector<std::size_t> sizes;
+      EXPECT_EQ(read_all({a, b, c}, fmt, budget, nullptr, threads, &sizes), want) << budget << " " << threads;
+      EXPECT_EQ(sizes, want_sizes) << budget << " " << threads;
+    }
+    if (budget == (std::uint64_t{3} << 20)) EXPECT_GT(want_sizes.size(), 3u);
   }
 }
 
