@@ -5,8 +5,11 @@
 #   tools/gpu-file-bench.sh BIN_DIR OUT_DIR [RECORDS] [WORK_DIR]
 # BIN_DIR holds src/corank, tools/gen/corank-gen, tools/bench/corank-bench (a
 # build tree does). RECORDS defaults to 10^8 (10 GB); WORK_DIR to /tmp.
-# The GNU sort step is skipped with GNU_SORT=0. One line per measurement goes
-# to OUT_DIR/summary.txt, printed last.
+# Environment: GNU_SORT=0 skips the GNU sort step; CORANK_ARGS adds options to
+# every corank run (e.g. "-S 4G" to make runs spill); CACHE_MODES picks the
+# input states of the --gpu=on runs ("cold warm"); CPU_RUN=0 skips the
+# --gpu=off run. One line per measurement goes to OUT_DIR/summary.txt,
+# printed last.
 set -u
 B=$(cd "$1" && pwd)
 OUT=$2
@@ -35,16 +38,18 @@ note "input: $records gensort-ascii records, $bytes bytes"
 note "io: $(grep -i -E 'copy|write|read' "$OUT/io.log" | tr -s ' ' | tr '\n' ';')"
 rm -f "$work"/file-bench-copy*
 
-for cache in cold warm; do
+for cache in ${CACHE_MODES:-cold warm}; do
   if [ $cache = cold ]; then drop_caches; else cat "$in" > /dev/null; fi
-  t=$(seconds "$B/src/corank" --format gensort --gpu=on --verbose --stats "$OUT/stats-$cache.json" -o "$out" "$in")
-  note "corank gpu input=$cache: $t s  $(grep -o '"merge_slabs": [0-9]*\|"runs": [0-9]*\|"total": [0-9.]*' "$OUT/stats-$cache.json" | tr '\n' ' ')"
+  t=$(seconds "$B/src/corank" --format gensort ${CORANK_ARGS:-} --gpu=on --verbose --stats "$OUT/stats-$cache.json" -o "$out" "$in")
+  note "corank ${CORANK_ARGS:-} gpu input=$cache: $t s  $(grep -o '"mode": "[a-z-]*"\|"spilled_runs": [0-9]*\|"merge_slabs": [0-9]*\|"runs": [0-9]*\|"seconds": {[^}]*}' "$OUT/stats-$cache.json" | tr '\n' ' ')"
   "$B/tools/validate/corank-validate" --format gensort --input "$in" "$out" > "$OUT/validate-$cache.log" 2>&1 \
     && note "  validate: $(tail -1 "$OUT/validate-$cache.log")" || note "  validate FAILED: $(tail -3 "$OUT/validate-$cache.log")"
 done
-cat "$in" > /dev/null
-t=$(seconds "$B/src/corank" --format gensort --gpu=off --stats "$OUT/stats-cpu.json" -o "$out" "$in")
-note "corank cpu input=warm: $t s"
+if [ "${CPU_RUN:-1}" = 1 ]; then
+  cat "$in" > /dev/null
+  t=$(seconds "$B/src/corank" --format gensort ${CORANK_ARGS:-} --gpu=off --stats "$OUT/stats-cpu.json" -o "$out" "$in")
+  note "corank cpu input=warm: $t s"
+fi
 
 if [ "${GNU_SORT:-1}" = 1 ]; then
   cat "$in" > /dev/null
