@@ -40,9 +40,9 @@ for fmt in u64 gensort; do
       { echo "== $fmt gpu=$gpu rep=$rep"; cat "$OUT/verbose.tmp" "$OUT/stats.json"; } >> "$OUT/bench-details.log"
       total=$(grep -o '"total": [0-9.]*' "$OUT/stats.json" | awk '{print $2}')
       rf=$(grep -o '"run_formation": [0-9.]*' "$OUT/stats.json" | awk '{print $2}')
-      mg=$(grep -o '"merge": [0-9.]*' "$OUT/stats.json" | awk '{print $2}')
+      mg=$(grep -o '"merge": [0-9.]*' "$OUT/stats.json" | head -1 | awk '{print $2}')
       be=$(grep -o '"backend": "[a-z]*"' "$OUT/stats.json")
-      g=$(grep -o '"gpu_seconds": {[^}]*}' "$OUT/stats.json")
+      g=$(grep -o '"gpu_seconds": {[^}]*}\|"gpu_bytes": {[^}]*}' "$OUT/stats.json" | tr '\n' ' ')
       echo "bench $fmt gpu=$gpu rep=$rep rc=$rc wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.3f", b - a}') total=$total run_formation=$rf merge=$mg $be $g" >> "$S"
     done
     cmp /dev/shm/out-$fmt-off.bin /dev/shm/out-$fmt-on.bin && echo "bench $fmt rep=$rep outputs identical" >> "$S"

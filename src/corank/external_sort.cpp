@@ -93,6 +93,9 @@ public:
       job_.stats.gpu_seconds.h2d += merge_gpu_times_.h2d;
       job_.stats.gpu_seconds.d2h += merge_gpu_times_.d2h;
       job_.stats.gpu_seconds.merge = merge_gpu_times_.merge;
+      job_.stats.gpu_seconds.busy += merge_gpu_times_.busy;  // the phases do not overlap
+      job_.stats.gpu_seconds.h2d_bytes += merge_gpu_times_.h2d_bytes;
+      job_.stats.gpu_seconds.d2h_bytes += merge_gpu_times_.d2h_bytes;
     }
   }
 

@@ -75,6 +75,9 @@ public:
     g.h2d = t.h2d_ms / 1e3;
     g.merge = t.merge_ms / 1e3;
     g.d2h = t.d2h_ms / 1e3;
+    g.busy = t.busy_ms / 1e3;
+    g.h2d_bytes = t.h2d_bytes;
+    g.d2h_bytes = t.d2h_bytes;
     return g;
   }
   std::string describe() const override {
@@ -108,7 +111,14 @@ public:
   }
   GpuTimes times() const override {
     const auto t = sorter_ ? sorter_->times() : times_;
-    return {0, t.h2d_ms / 1e3, t.sort_ms / 1e3, t.d2h_ms / 1e3};
+    GpuTimes g;
+    g.h2d = t.h2d_ms / 1e3;
+    g.sort = t.sort_ms / 1e3;
+    g.d2h = t.d2h_ms / 1e3;
+    g.busy = t.busy_ms / 1e3;
+    g.h2d_bytes = t.h2d_bytes;
+    g.d2h_bytes = t.d2h_bytes;
+    return g;
   }
   std::string describe() const override { return describe_; }
 

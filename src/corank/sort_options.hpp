@@ -39,6 +39,13 @@ struct GpuTimes {
   double setup = 0;  // wall time to open the backends (CUDA context, buffers)
   double h2d = 0, sort = 0, d2h = 0;
   double merge = 0;  // merge-phase kernels
+  // Wall time with any stage in flight (union over chunks and slabs). The
+  // stages' sum minus busy is the time they overlapped one another.
+  double busy = 0;
+  double h2d_bytes = 0, d2h_bytes = 0;
+
+  double stage_sum() const { return h2d + sort + merge + d2h; }
+  double overlapped() const { return stage_sum() > busy ? stage_sum() - busy : 0.0; }
 };
 
 struct SortStats {

@@ -79,7 +79,13 @@ protected:
     EXPECT_NE(err.find("run formation on the GPU"), std::string::npos) << err;
     EXPECT_EQ(err.find("failed"), std::string::npos) << err;
     const auto stats = read_file(path("stats"));
-    EXPECT_NE(std::string(stats.begin(), stats.end()).find("\"backend\": \"gpu\""), std::string::npos);
+    const std::string js(stats.begin(), stats.end());
+    EXPECT_NE(js.find("\"backend\": \"gpu\""), std::string::npos);
+    // Run formation copies every input record to the device once.
+    const std::string h2d_key = "\"gpu_bytes\": {\"h2d\": ";
+    const auto at = js.find(h2d_key);
+    ASSERT_NE(at, std::string::npos) << js;
+    EXPECT_GE(std::stod(js.substr(at + h2d_key.size())), static_cast<double>(read_file(path("in")).size())) << js;
     const auto cpu = read_file(path("cpu")), gpu = read_file(path("gpu"));
     if (args.find(" -u") == std::string::npos) EXPECT_EQ(cpu.size(), read_file(path("in")).size());
     EXPECT_TRUE(cpu == gpu) << "outputs differ";

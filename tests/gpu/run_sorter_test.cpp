@@ -197,6 +197,37 @@ TEST(GpuRunFormation, LargeRunWithinOneChunk) {
   }
 }
 
+// Stage accounting: bytes copied each way, and a busy time that the stages'
+// sum bounds (the two slots can only hide stage time, never add it).
+TEST(GpuRunFormation, StatsCountTheBytesEachWayAndTheBusyTime) {
+  SKIP_WITHOUT_GPU();
+  const RecordFormat format = parse_format("gensort", {});
+  SortOptions options;
+  options.gpu = GpuMode::On;
+  const std::uint64_t chunk = 1000;
+  auto gpu = open_gpu_backend(options, format, chunk, 4, std::nullopt);
+  ASSERT_TRUE(gpu);
+  const std::uint64_t sizes[] = {chunk, 357, chunk, 1};
+  std::vector<std::byte> records(chunk * 100);
+  std::mt19937_64 rng(5);
+  for (auto& b : records) b = static_cast<std::byte>(rng());
+  const unsigned entry_words = format.key_words() + 1;
+  std::vector<std::vector<std::uint64_t>> outs;
+  std::uint64_t total = 0;
+  for (std::uint64_t n : sizes) {
+    outs.emplace_back(n * entry_words);
+    gpu->submit(records.data(), n, total, outs.back().data());
+    total += n;
+  }
+  gpu->finish();
+  const GpuTimes t = gpu->times();
+  EXPECT_EQ(t.h2d_bytes, static_cast<double>(total * 100));
+  EXPECT_EQ(t.d2h_bytes, static_cast<double>(total * entry_words * 8));
+  EXPECT_GT(t.busy, 0.0);
+  EXPECT_LE(t.busy, t.stage_sum() * 1.001 + 1e-6);
+  EXPECT_GE(t.overlapped(), 0.0);
+}
+
 TEST(GpuRunFormation, DeviceBudgetBoundsTheChunk) {
   SKIP_WITHOUT_GPU();
   const RecordFormat format = parse_format("gensort", {});

@@ -2,6 +2,7 @@
 #include <cstring>
 #include <string>
 
+#include "corank/gpu/busy_time.hpp"
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/device_buffer.cuh"
 #include "corank/gpu/event.cuh"
@@ -75,6 +76,8 @@ struct RunSorter::Impl {
   Slot slots[2];
   int next = 0;  // the slot the next submit uses; the other one is the newer
   StageTimes times;
+  Event origin;  // recorded once; chunk intervals are measured from it
+  BusyTime busy;
 
   std::uint64_t entry_words() const { return words + 1; }
 
@@ -86,6 +89,10 @@ struct RunSorter::Impl {
     times.h2d_ms += s.copied_in.elapsed_ms_since(s.start);
     times.sort_ms += s.sorted.elapsed_ms_since(s.copied_in);
     times.d2h_ms += s.copied_out.elapsed_ms_since(s.sorted);
+    busy.add(s.start.elapsed_ms_since(origin), s.copied_out.elapsed_ms_since(origin));
+    times.busy_ms = busy.total_ms();
+    times.h2d_bytes += static_cast<double>(s.n) * layout.record_size;
+    times.d2h_bytes += static_cast<double>(s.n) * entry_words() * sizeof(std::uint64_t);
     copy(s.out, s.h_entries.data(), s.n * entry_words() * sizeof(std::uint64_t));
   }
 };
@@ -132,6 +139,7 @@ RunSorter::RunSorter(const KeyLayout& layout, std::uint64_t max_chunk_records, s
     s.d_temp = DeviceBuffer<std::byte>(std::max<std::size_t>(temp, 1));
     m.device_bytes += chunk * per_record + temp;
   }
+  m.origin.record(m.slots[0].stream.get());
 }
 
 RunSorter::~RunSorter() = default;

@@ -25,6 +25,11 @@ namespace corank::gpu {
 
 struct StageTimes {
   double h2d_ms = 0, sort_ms = 0, d2h_ms = 0;  // summed over chunks, from CUDA events
+  // Union of the chunks' [copy in, copy out] intervals: the wall time with GPU
+  // work in flight (see busy_time.hpp). Less than the sum above by what the
+  // two slots overlapped.
+  double busy_ms = 0;
+  double h2d_bytes = 0, d2h_bytes = 0;
 };
 
 class RunSorter {

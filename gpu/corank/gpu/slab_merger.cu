@@ -4,6 +4,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "corank/gpu/busy_time.hpp"
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/device_buffer.cuh"
 #include "corank/gpu/event.cuh"
@@ -80,6 +81,7 @@ struct SlabMerger::Impl {
     DeviceBuffer<std::byte> d_temp;
     Event start, copied_in, merged, copied_out;
     bool pending = false;  // submitted, not yet taken
+    bool copied = false;   // went to the device (a single segment does not)
     std::uint64_t seq = 0, n = 0;
   };
 
@@ -92,6 +94,8 @@ struct SlabMerger::Impl {
   int next = 0;
   std::uint64_t submitted = 0;
   SlabMergeTimes times;
+  Event origin;  // recorded once; slab intervals are measured from it
+  BusyTime busy;
 
   std::uint64_t entry_words() const { return words + 1; }
 
@@ -196,6 +200,7 @@ SlabMerger::SlabMerger(unsigned key_words, std::uint64_t max_slab_records, std::
     s.d_temp = DeviceBuffer<std::byte>(static_cast<std::int64_t>(std::max<std::size_t>(temp, 1)));
     m.device_bytes += slab * per_entry + temp;
   }
+  m.origin.record(m.slots[0].stream.get());
 }
 
 SlabMerger::~SlabMerger() = default;
@@ -247,6 +252,7 @@ void SlabMerger::submit(const std::uint64_t* const* segments, const std::uint64_
                "cudaMemcpyAsync (entries to host)");
   s.copied_out.record(st);
   s.pending = true;
+  s.copied = merging;
   s.n = n;
   s.seq = m.submitted++;
 }
@@ -262,6 +268,13 @@ std::uint64_t* SlabMerger::take(std::uint64_t& count) {
   m.times.h2d_ms += s->copied_in.elapsed_ms_since(s->start);
   m.times.merge_ms += s->merged.elapsed_ms_since(s->copied_in);
   m.times.d2h_ms += s->copied_out.elapsed_ms_since(s->merged);
+  m.busy.add(s->start.elapsed_ms_since(m.origin), s->copied_out.elapsed_ms_since(m.origin));
+  m.times.busy_ms = m.busy.total_ms();
+  if (s->copied) {
+    const double bytes = static_cast<double>(s->n) * m.entry_words() * sizeof(std::uint64_t);
+    m.times.h2d_bytes += bytes;
+    m.times.d2h_bytes += bytes;
+  }
   count = s->n;
   return s->h_entries.data();
 }

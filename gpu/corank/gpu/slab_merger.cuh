@@ -28,6 +28,8 @@ namespace corank::gpu {
 
 struct SlabMergeTimes {
   double h2d_ms = 0, merge_ms = 0, d2h_ms = 0;  // summed over slabs, from CUDA events
+  double busy_ms = 0;  // union of the slabs' [copy in, copy out] intervals (busy_time.hpp)
+  double h2d_bytes = 0, d2h_bytes = 0;
 };
 
 class SlabMerger {
