@@ -130,6 +130,36 @@ TEST(HostArraySort, OnePass) {
   }
 }
 
+// From 2 * 2^24 keys a one-pass sort copies in runs, sorts each as it lands
+// and merges them on the device: 2 runs, an odd count (one run moves through
+// a merge round unmerged), and in place.
+TEST(HostArraySort, OnePassInRuns) {
+  SKIP_WITHOUT_GPU();
+  constexpr std::uint64_t M = std::uint64_t{1} << 24;
+  const HostSortPlan below = plan_host_sort_u64(2 * M - 1, 0);
+  EXPECT_TRUE(below.one_pass);
+  EXPECT_EQ(below.runs, 1u);
+  struct Case {
+    std::uint64_t n;
+    std::uint64_t runs;
+    Keys keys;
+    bool in_place;
+  };
+  const Case cases[] = {{2 * M, 2, Keys::random, false},       {2 * M, 2, Keys::random, true},
+                        {3 * M + 5, 3, Keys::random, false},   {3 * M + 5, 3, Keys::duplicates, false},
+                        {3 * M + 5, 3, Keys::equal, true},     {3 * M + 5, 3, Keys::reverse, false},
+                        {3 * M + 5, 3, Keys::extremes, false}, {5 * M + 1, 5, Keys::sorted, false}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(name(c.keys)) + " n=" + std::to_string(c.n) + (c.in_place ? " in place" : ""));
+    const HostSortPlan plan = plan_host_sort_u64(c.n, 0);
+    ASSERT_TRUE(plan.one_pass);
+    ASSERT_EQ(plan.runs, c.runs);
+    EXPECT_EQ(plan.round_trips, 1u);
+    EXPECT_EQ(plan.slabs, 0u);
+    check_sort(make_keys(c.n, c.keys, c.n), 0, c.in_place);
+  }
+}
+
 TEST(HostArraySort, PlanUnderSmallBudget) {
   SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 2 * kMiB;

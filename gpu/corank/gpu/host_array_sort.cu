@@ -148,23 +148,24 @@ const std::uint64_t* sort_keys(Slot& s, std::uint64_t n) {
   return keys.Current();  // CUB sets the selector on the host, at dispatch
 }
 
-// Merges the segments of s.keys[0] between consecutive `bounds` pairwise in
-// rounds, ping-ponging the two buffers; returns the buffer holding the result.
-const std::uint64_t* merge_segments(Slot& s, std::vector<std::int64_t> bounds) {
-  const cudaStream_t st = s.stream.get();
+// Merges the segments of buf[0] between consecutive `bounds` pairwise in
+// rounds on stream st, ping-ponging buf[0] and buf[1] (temp: merge's
+// temporary area); returns the buffer holding the result.
+const std::uint64_t* merge_segments(std::uint64_t* const buf[2], std::byte* temp, std::size_t temp_bytes,
+                                    cudaStream_t st, std::vector<std::int64_t> bounds) {
   int cur = 0;
   while (bounds.size() > 2) {
     std::vector<std::int64_t> next_bounds;
     const std::size_t m = bounds.size() - 1;  // segments this round
-    const std::uint64_t* src = s.keys[cur].data();
-    std::uint64_t* dst = s.keys[cur ^ 1].data();
+    const std::uint64_t* src = buf[cur];
+    std::uint64_t* dst = buf[cur ^ 1];
     for (std::size_t j = 0; j < m; j += 2) {
       next_bounds.push_back(bounds[j]);
       const std::int64_t lo = bounds[j], mid = bounds[j + 1];
       if (j + 1 < m) {
         const std::int64_t hi = bounds[j + 2];
-        std::size_t bytes = s.temp.bytes();
-        merge<std::uint64_t>(s.temp.data(), bytes, DeviceSpan<const std::uint64_t>(src + lo, mid - lo),
+        std::size_t bytes = temp_bytes;
+        merge<std::uint64_t>(temp, bytes, DeviceSpan<const std::uint64_t>(src + lo, mid - lo),
                              DeviceSpan<const std::uint64_t>(src + mid, hi - mid),
                              DeviceSpan<std::uint64_t>(dst + lo, hi - lo), st);
       } else {
@@ -177,7 +178,71 @@ const std::uint64_t* merge_segments(Slot& s, std::vector<std::int64_t> bounds) {
     bounds = std::move(next_bounds);
     cur ^= 1;
   }
-  return s.keys[cur].data();
+  return buf[cur];
+}
+
+const std::uint64_t* merge_segments(Slot& s, std::vector<std::int64_t> bounds) {
+  std::uint64_t* const buf[2] = {s.keys[0].data(), s.keys[1].data()};
+  return merge_segments(buf, s.temp.data(), s.temp.bytes(), s.stream.get(), std::move(bounds));
+}
+
+// One pass in runs: the runs are copied in on two streams, each sorted as soon
+// as it is in (run i+1's H2D overlaps run i's sort), then merged on the device
+// and copied out once. Against a single H2D, sort, D2H this hides the sort
+// behind the copy in; the merge rounds cost HBM time only.
+void sort_resident_runs(const std::uint64_t* data, std::uint64_t* out, const HostSortPlan& plan,
+                        std::size_t sort_temp, std::size_t merge_temp, HostSortTimes& t) {
+  const std::uint64_t n = plan.n, L = plan.chunk_keys;
+  DeviceBuffer<std::uint64_t> keys[2] = {DeviceBuffer<std::uint64_t>(static_cast<std::int64_t>(n)),
+                                         DeviceBuffer<std::uint64_t>(static_cast<std::int64_t>(n))};
+  std::uint64_t* const buf[2] = {keys[0].data(), keys[1].data()};
+  Stream streams[2];
+  DeviceBuffer<std::byte> temps[2] = {
+      DeviceBuffer<std::byte>(static_cast<std::int64_t>(std::max<std::size_t>({sort_temp, merge_temp, 1}))),
+      DeviceBuffer<std::byte>(static_cast<std::int64_t>(std::max<std::size_t>(sort_temp, 1)))};
+  // Waits for both streams on every path, before the buffers are freed and
+  // the host ranges unregistered.
+  struct Drain {
+    Stream* s;
+    ~Drain() {
+      for (int i = 0; i < 2; ++i) (void)cudaStreamSynchronize(s[i].get());
+    }
+  } drain{streams};
+
+  std::vector<Event> start(plan.runs), copied_in(plan.runs), sorted(plan.runs);
+  std::vector<std::int64_t> bounds{0};
+  for (std::uint64_t i = 0; i < plan.runs; ++i) {
+    const std::uint64_t off = i * L, len = std::min(L, n - off);
+    const cudaStream_t st = streams[i % 2].get();
+    start[i].record(st);
+    copy_async(buf[0] + off, data + off, len, cudaMemcpyHostToDevice, st, "cudaMemcpyAsync (run to device)");
+    copied_in[i].record(st);
+    cub::DoubleBuffer<std::uint64_t> dbuf(buf[0] + off, buf[1] + off);
+    std::size_t bytes = temps[i % 2].bytes();
+    check_cuda(cub::DeviceRadixSort::SortKeys(temps[i % 2].data(), bytes, dbuf, static_cast<std::int64_t>(len), 0,
+                                              64, st),
+               "cub::DeviceRadixSort::SortKeys");
+    if (dbuf.Current() != buf[0] + off)
+      copy_async(buf[0] + off, dbuf.Current(), len, cudaMemcpyDeviceToDevice, st,
+                 "cudaMemcpyAsync (sorted run, device to device)");
+    sorted[i].record(st);
+    bounds.push_back(static_cast<std::int64_t>(off + len));
+  }
+  const cudaStream_t st = streams[0].get();
+  check_cuda(cudaStreamWaitEvent(st, sorted[plan.runs - 1].get(), 0), "cudaStreamWaitEvent");
+  Event merge_start, merged, copied_out;
+  merge_start.record(st);
+  const std::uint64_t* result = merge_segments(buf, temps[0].data(), temps[0].bytes(), st, std::move(bounds));
+  merged.record(st);
+  copy_async(out, result, n, cudaMemcpyDeviceToHost, st, "cudaMemcpyAsync (sorted keys to host)");
+  copied_out.record(st);
+  copied_out.synchronize();
+  for (std::uint64_t i = 0; i < plan.runs; ++i) {
+    t.h2d_ms += copied_in[i].elapsed_ms_since(start[i]);
+    t.gpu_ms += sorted[i].elapsed_ms_since(copied_in[i]);
+  }
+  t.gpu_ms += merged.elapsed_ms_since(merge_start);
+  t.d2h_ms += copied_out.elapsed_ms_since(merged);
 }
 
 bool overlap(const std::uint64_t* a, const std::uint64_t* b, std::uint64_t n) {
@@ -192,8 +257,24 @@ HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget) {
   p.device_budget = resolve_budget(device_budget);
   if (n == 0) return p;
   const std::uint64_t B = p.device_budget;
-  // One pass: the keys, CUB's alternate buffer and its temporary storage.
+  // One pass: the keys, their second buffer and temporary storage. In runs of
+  // at least kMinChunk keys (up to kTargetRuns) when the keys are that many and
+  // the two sort areas and the merge's fit too; else in a single sort.
   if (n <= B / (2 * kKeyBytes)) {
+    const std::uint64_t runs = std::min(kTargetRuns, n / kMinChunk);
+    if (runs >= 2) {
+      const std::uint64_t L = (n + runs - 1) / runs;
+      const std::size_t sort_temp = sort_temp_bytes(L), merge_temp = merge_temp_bytes(n);
+      const std::uint64_t need = 2 * kKeyBytes * n + std::max<std::size_t>({sort_temp, merge_temp, 1}) +
+                                 std::max<std::size_t>(sort_temp, 1);
+      if (need <= B) {
+        p.chunk_keys = L;
+        p.runs = (n + L - 1) / L;
+        p.round_trips = 1;
+        p.device_bytes = need;
+        return p;
+      }
+    }
     const std::size_t temp = sort_temp_bytes(n);
     if (2 * kKeyBytes * n + temp <= B) {
       p.chunk_keys = n;
@@ -247,7 +328,13 @@ HostSortTimes sort_host_u64(std::uint64_t* data, std::uint64_t* out, std::uint64
   t.runs = plan.runs;
   t.slabs = plan.slabs;
   t.round_trips = plan.round_trips;
-  {
+  if (plan.one_pass && plan.runs > 1) {
+    t0 = Clock::now();
+    sort_resident_runs(data, out, plan, sort_temp_bytes(plan.chunk_keys), merge_temp_bytes(n), t);
+    t.run_formation_s = seconds_since(t0);
+    t.h2d_bytes += static_cast<double>(bytes);
+    t.d2h_bytes += static_cast<double>(bytes);
+  } else {
     const int slot_count = static_cast<int>(std::min<std::uint64_t>(kSlots, plan.runs));
     const std::size_t temp_bytes = plan.one_pass ? sort_temp_bytes(n)
                                                  : std::max(sort_temp_bytes(plan.chunk_keys),

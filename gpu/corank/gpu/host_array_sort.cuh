@@ -6,9 +6,13 @@
 // CudaError("cudaHostRegister failed: ..."); there is no pageable fallback.
 //
 // Plan, from the device budget B:
-// - one pass, when the keys, CUB's second buffer and its temporary storage fit
-//   in B: H2D, cub::DeviceRadixSort::SortKeys (DoubleBuffer), D2H into out.
-//   One round trip; out may equal data.
+// - one pass, when the keys, a second buffer and temporary storage fit in B.
+//   One round trip; out may equal data. With at least 2 * 2^24 keys, in runs
+//   (2 to 16 of at least 2^24 keys): run i+1 is copied in on one stream while
+//   run i is radix-sorted on the other, then the runs are merged on the device
+//   pairwise (corank::gpu::merge) and copied out once, so the sort hides
+//   behind the copy in. Fewer keys: H2D, cub::DeviceRadixSort::SortKeys
+//   (DoubleBuffer), D2H into out.
 // - otherwise two passes, each key crossing PCIe twice each way:
 //   run formation: chunks of L keys are copied in, radix-sorted, and copied
 //   back IN PLACE into data, each one a sorted run (L: what the budget
@@ -39,7 +43,7 @@ struct HostSortPlan {
   std::uint64_t n = 0;
   std::uint64_t device_budget = 0;  // bytes, after resolving 0
   bool one_pass = true;
-  std::uint64_t chunk_keys = 0;  // keys per run (one pass: n)
+  std::uint64_t chunk_keys = 0;  // keys per run (n for a one-pass sort in one run)
   std::uint64_t slab_keys = 0;   // keys per merge slab (one pass: 0)
   std::uint64_t runs = 0, slabs = 0, round_trips = 0;
   std::uint64_t device_bytes = 0;  // device memory the sort allocates
@@ -47,7 +51,7 @@ struct HostSortPlan {
 
 struct HostSortTimes {
   double register_s = 0;         // cudaHostRegister + cudaHostUnregister, wall clock
-  double run_formation_s = 0;    // one pass: the whole H2D, sort, D2H
+  double run_formation_s = 0;    // one pass: the whole H2D, sort, merge, D2H
   double merge_s = 0;            // co-rank partition included
   double total_s = 0;            // everything, registration included
   std::uint64_t runs = 0, slabs = 0, round_trips = 0;
