@@ -12,6 +12,7 @@
 #include <deque>
 #include <future>
 #include <memory>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -26,6 +27,7 @@
 #include "corank/io/run_file.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/key_entry.hpp"
+#include "corank/key_words_only.hpp"
 #include "corank/kway_co_rank.hpp"
 #include "corank/kway_merge.hpp"
 #include "corank/normalize.hpp"
@@ -64,6 +66,7 @@ struct Job {
   Progress& progress;
   RecordChecksum input_checksum;  // filled when options.verify
   GpuRunFormation* gpu;            // nullptr: runs are sorted on the CPU
+  GpuKeySort* key_sort = nullptr;  // set: records are their key; sorted as words on the GPU
 };
 
 template <unsigned W>
@@ -78,7 +81,9 @@ public:
         run_sorter_(job.norm, R_, threads_, job.gpu, job.options.gpu == GpuMode::On) {}
 
   void run() {
-    if (job_.plan.mode == SortPlan::Mode::InMemory)
+    if (job_.key_sort)
+      sort_key_words();
+    else if (job_.plan.mode == SortPlan::Mode::InMemory)
       sort_in_memory();
     else
       sort_external();
@@ -96,6 +101,12 @@ public:
       job_.stats.gpu_seconds.busy += merge_gpu_times_.busy;  // the phases do not overlap
       job_.stats.gpu_seconds.h2d_bytes += merge_gpu_times_.h2d_bytes;
       job_.stats.gpu_seconds.d2h_bytes += merge_gpu_times_.d2h_bytes;
+    }
+    if (key_sort_on_gpu_) {
+      job_.stats.backend = "gpu";
+      const double setup = job_.stats.gpu_seconds.setup;
+      job_.stats.gpu_seconds = key_sort_times_;
+      job_.stats.gpu_seconds.setup = setup;
     }
   }
 
@@ -163,6 +174,79 @@ private:
     }
     gather_records(src, R_, entries, pos_base, buf.get(), threads_);
     return buf.get();
+  }
+
+  // Records that are their 8-byte key (key_words_only.hpp), in memory, on the
+  // GPU: read piece by piece, each piece turned into its normalized words in
+  // place while the next one is read; sorted as words (no positions, no
+  // gather); turned back piece by piece, each written behind while the next is
+  // turned. If the GPU fails under --gpu=auto and the array still holds the
+  // words it held (the fingerprint says so), the sort finishes on the CPU;
+  // otherwise the failure is an error.
+  void sort_key_words() {
+    if constexpr (W == 1) {
+      const std::uint64_t n = *job_.input.total_records();
+      const std::uint64_t piece = std::max<std::uint64_t>(1, job_.plan.run_records);
+      auto records = allocate<std::byte>(n * R_);
+      auto* keys = reinterpret_cast<std::uint64_t*>(records.get());
+      job_.progress.phase("sort", n * R_);
+      const auto t_sort = Clock::now();
+
+      auto read_at = [&](std::uint64_t base) {
+        const std::uint64_t want = std::min(piece, n - base);
+        if (read_records(records.get() + base * R_, want) != want)
+          throw InputError("an input file shrank while it was being read");
+      };
+      WordsSum before;
+      double to_words_s = 0;
+      std::future<void> next = std::async(std::launch::async, read_at, 0);
+      for (std::uint64_t base = 0; base < n; base += piece) {
+        const std::uint64_t count = std::min(piece, n - base);
+        next.get();
+        if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
+        const auto t = Clock::now();
+        before += records_to_keys(records.get() + base * R_, count, job_.format, threads_);
+        to_words_s += seconds_since(t);
+      }
+      if (n == 0) next.get();
+      const double read_s = seconds_since(t_sort);
+
+      auto t = Clock::now();
+      try {
+        const GpuKeySort::Result r = job_.key_sort->sort(keys, n);
+        key_sort_times_ = r.times;
+        key_sort_on_gpu_ = true;
+        job_.stats.runs = r.runs;
+        job_.stats.merge_slabs = r.slabs;
+      } catch (const GpuError& e) {
+        if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU sort failed: ") + e.what());
+        if (!(words_sum(keys, n, threads_) == before))
+          throw GpuError(std::string("GPU sort failed and left its data incomplete: ") + e.what());
+        std::fprintf(stderr, "corank: GPU sort failed (%s); sorting on the CPU\n", e.what());
+        sort_words(keys, n, threads_);
+        job_.stats.runs = 1;
+      }
+      const double sort_s = seconds_since(t);
+      job_.stats.seconds.run_formation = seconds_since(t_sort);
+
+      t = Clock::now();
+      const std::uint64_t m = job_.options.unique ? unique_keys(keys, n) : n;
+      job_.progress.phase("write", m * R_);
+      for (std::uint64_t base = 0; base < m; base += piece) {
+        const std::uint64_t count = std::min(piece, m - base);
+        keys_to_records(records.get() + base * R_, count, job_.format, threads_);
+        writer_.write(job_.output, records.get() + base * R_, count * R_);
+        job_.progress.advance(count * R_);
+      }
+      writer_.wait();  // the writes read `records`
+      job_.stats.records_out += m;
+      if (job_.options.verbose)
+        std::fprintf(stderr, "corank: words-only sort: read %.3f s (turning pieces into words %.3f s), "
+                     "GPU sort %.3f s (page-locking %.3f s), back to records and written %.3f s\n",
+                     read_s, to_words_s, sort_s, key_sort_times_.pin, seconds_since(t));
+    } else {
+      throw std::logic_error("words-only sort of a key wider than 8 bytes");
+    }
   }
 
   void sort_in_memory() {
@@ -517,6 +601,8 @@ private:
   E last_kept_{};
   bool have_last_ = false;
   double read_seconds_ = 0;  // reads run one at a time, never two at once
+  GpuTimes key_sort_times_{};
+  bool key_sort_on_gpu_ = false;
   std::unique_ptr<GpuSlabMerge> slab_gpu_;  // the in-memory merge on the GPU, while open
   GpuTimes merge_gpu_times_{};
   double merge_gpu_setup_ = 0;
@@ -589,9 +675,16 @@ SortStats sort_files(const SortOptions& options) {
   const std::uint64_t gpu_chunk =
       std::min(plan.run_records, std::max<std::uint64_t>(1, (512u << 20) / format.record_size));
   const auto t_gpu = Clock::now();
-  const std::unique_ptr<GpuRunFormation> gpu = open_gpu_backend(options, format, gpu_chunk, stats.threads, input.total_records());
-  stats.gpu_seconds.setup = gpu ? seconds_since(t_gpu) : 0.0;
-  Job job{options, format, norm, plan, input, output.sink(), stats, progress, {}, gpu.get()};
+  // Records that are their 8-byte key sort as words alone when the GPU takes
+  // an in-memory sort; everything else goes through (key, position) runs.
+  std::unique_ptr<GpuKeySort> key_sort;
+  std::unique_ptr<GpuRunFormation> gpu;
+  if (sorts_as_key_words(format) && plan.mode == SortPlan::Mode::InMemory && input.total_records())
+    key_sort = open_gpu_key_sort(options, stats.threads, input.total_records());
+  else
+    gpu = open_gpu_backend(options, format, gpu_chunk, stats.threads, input.total_records());
+  stats.gpu_seconds.setup = gpu || key_sort ? seconds_since(t_gpu) : 0.0;
+  Job job{options, format, norm, plan, input, output.sink(), stats, progress, {}, gpu.get(), key_sort.get()};
   dispatch_key_words(format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });
   progress.finish();
   stats.records_in = input.records_read();

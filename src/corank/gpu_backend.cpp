@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <stdexcept>
@@ -9,7 +10,9 @@
 #ifdef CORANK_HAVE_CUDA
 #include <cuda_runtime_api.h>
 
+#include "corank/big_array.hpp"
 #include "corank/gpu/cuda_error.cuh"
+#include "corank/gpu/host_array_sort.cuh"
 #include "corank/gpu/key_extract.cuh"
 #include "corank/gpu/run_sorter.cuh"
 #include "corank/gpu/slab_merger.cuh"
@@ -147,6 +150,14 @@ private:
   unsigned threads_;
 };
 
+// Under --gpu=on a refusal is an error (UsageError naming why); otherwise it
+// keeps `what` on the CPU, with a --verbose line. Returns false.
+bool gpu_refused(const SortOptions& options, const char* what, const std::string& why) {
+  if (options.gpu == GpuMode::On) throw UsageError("--gpu=on: no usable GPU (" + why + ")");
+  if (options.verbose) std::fprintf(stderr, "corank: %s on the CPU (%s)\n", what, why.c_str());
+  return false;
+}
+
 // Empty when a device is usable, else why not.
 std::string gpu_unavailable_reason() {
   int count = 0;
@@ -159,24 +170,101 @@ std::string gpu_unavailable_reason() {
   return {};
 }
 
+// The part of the --gpu policy both backends share: whether to try the
+// device at all. False, with a --verbose line naming `what` and why, keeps the
+// work on the CPU; --gpu=on without a usable device throws UsageError.
+bool gpu_wanted(const SortOptions& options, const char* what, std::optional<std::uint64_t> total_records) {
+  if (options.gpu == GpuMode::Off) return false;
+  if (options.gpu == GpuMode::Auto && total_records && *total_records < kAutoGpuMinRecords) {
+    if (options.verbose)
+      std::fprintf(stderr, "corank: %s on the CPU (%llu records: too few for the GPU to pay for its start-up)\n", what,
+                   static_cast<unsigned long long>(*total_records));
+    return false;
+  }
+  if (std::string why = gpu_unavailable_reason(); !why.empty()) return gpu_refused(options, what, why);
+  return true;
+}
+
+class CudaKeySort final : public GpuKeySort {
+public:
+  // Opens the CUDA context and checks that the budget holds a plan for n words.
+  CudaKeySort(std::uint64_t n, std::uint64_t budget, unsigned threads) : budget_(budget), threads_(threads) {
+    guarded([&] {
+      gpu::check_cuda(cudaFree(nullptr), "cudaFree (context start-up)");
+      (void)gpu::plan_host_sort_u64(n, budget_);
+    });
+  }
+
+  Result sort(std::uint64_t* keys, std::uint64_t n) override {
+    // Test hook: CORANK_GPU_FAIL_SORT=before|after|partial fails this sort
+    // before touching the words, after sorting them, or after overwriting one
+    // word with its neighbour (a DMA cut short), to exercise the fail-over.
+    const char* fail = std::getenv("CORANK_GPU_FAIL_SORT");
+    const std::string fault = fail ? fail : "";
+    if (fault == "before") throw GpuError("injected failure (CORANK_GPU_FAIL_SORT=before)");
+    Result r;
+    guarded([&] {
+      const gpu::HostSortPlan plan = gpu::plan_host_sort_u64(n, budget_);
+      gpu::HostSortTimes t;
+      if (plan.one_pass || n == 0) {
+        t = gpu::sort_host_u64(keys, keys, n, budget_);
+      } else {
+        // Two passes write their runs over the input: sort into a second array.
+        BigArray<std::uint64_t> out(n);
+        t = gpu::sort_host_u64(keys, out.get(), n, budget_);
+        parallel_copy(keys, out.get(), n * sizeof(std::uint64_t), threads_);
+      }
+      r.runs = t.runs;
+      r.slabs = t.slabs;
+      r.times.h2d = t.h2d_ms / 1e3;
+      r.times.sort = t.gpu_ms / 1e3;
+      r.times.d2h = t.d2h_ms / 1e3;
+      r.times.busy = t.run_formation_s + t.merge_s;
+      r.times.pin = t.register_s;
+      r.times.h2d_bytes = t.h2d_bytes;
+      r.times.d2h_bytes = t.d2h_bytes;
+    });
+    if (fault == "partial" && n > 1) {
+      std::uint64_t i = 0;
+      while (i + 2 < n && keys[i] == keys[i + 1]) ++i;
+      keys[i] = keys[i + 1];
+    }
+    if (fault == "after" || fault == "partial") throw GpuError("injected failure (CORANK_GPU_FAIL_SORT=" + fault + ")");
+    return r;
+  }
+
+  std::string describe() const override {
+    return device_name() + ", words only" + (budget_ ? ", device budget " + std::to_string(budget_ >> 20) + " MiB" : "");
+  }
+
+private:
+  std::uint64_t budget_;
+  unsigned threads_;
+};
+
 }  // namespace
+
+std::unique_ptr<GpuKeySort> open_gpu_key_sort(const SortOptions& options, unsigned threads,
+                                              std::optional<std::uint64_t> total_records) {
+  if (!gpu_wanted(options, "the sort", total_records)) return nullptr;
+  try {
+    auto backend = std::make_unique<CudaKeySort>(total_records.value_or(0), options.gpu_memory, threads);
+    if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", backend->describe().c_str());
+    return backend;
+  } catch (const GpuError& e) {
+    gpu_refused(options, "the sort", e.what());
+    return nullptr;
+  }
+}
 
 std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat& format,
                                                   std::uint64_t max_chunk_records, unsigned threads,
                                                   std::optional<std::uint64_t> total_records) {
-  if (options.gpu == GpuMode::Off) return nullptr;
-  if (options.gpu == GpuMode::Auto && total_records && *total_records < kAutoGpuMinRecords) {
-    if (options.verbose)
-      std::fprintf(stderr, "corank: run formation on the CPU (%llu records: too few for the GPU to pay for its start-up)\n",
-                   static_cast<unsigned long long>(*total_records));
-    return nullptr;
-  }
+  if (!gpu_wanted(options, "run formation", total_records)) return nullptr;
   auto cpu = [&](const std::string& why) -> std::unique_ptr<GpuRunFormation> {
-    if (options.gpu == GpuMode::On) throw UsageError("--gpu=on: no usable GPU (" + why + ")");
-    if (options.verbose) std::fprintf(stderr, "corank: run formation on the CPU (%s)\n", why.c_str());
+    gpu_refused(options, "run formation", why);
     return nullptr;
   };
-  if (std::string why = gpu_unavailable_reason(); !why.empty()) return cpu(why);
   if (format.key_words() > gpu::kMaxGpuKeyWords || format.keys.size() > gpu::kMaxKeyFields) {
     // Not a missing GPU: the data is fine on the CPU under --gpu=on too.
     if (options.verbose)
@@ -196,6 +284,13 @@ std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, co
 }
 
 #else  // no CUDA in this build
+
+std::unique_ptr<GpuKeySort> open_gpu_key_sort(const SortOptions& options, unsigned,
+                                              std::optional<std::uint64_t>) {
+  if (options.gpu == GpuMode::On)
+    throw UsageError("--gpu=on: no usable GPU (this build of corank has no GPU backend)");
+  return nullptr;
+}
 
 std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, const RecordFormat&, std::uint64_t,
                                                   unsigned, std::optional<std::uint64_t>) {

@@ -60,6 +60,27 @@ public:
   }
 };
 
+// Sorts an array of u64 words in host memory on the GPU, words only
+// (corank::gpu::sort_host_u64: one round trip over PCIe when the words fit the
+// device budget, else runs and a slab-by-slab merge). For records that are
+// their 8-byte key (key_words_only.hpp). Every member throws GpuError.
+class GpuKeySort {
+public:
+  struct Result {
+    GpuTimes times;
+    std::uint64_t runs = 0, slabs = 0;
+  };
+  virtual ~GpuKeySort() = default;
+  // Sorts keys[0, n) ascending, in place.
+  virtual Result sort(std::uint64_t* keys, std::uint64_t n) = 0;
+  virtual std::string describe() const = 0;
+};
+
+// The --gpu policy for a words-only sort of total_records words, as for
+// open_gpu_backend below: nullptr keeps the sort on the CPU.
+std::unique_ptr<GpuKeySort> open_gpu_key_sort(const SortOptions& options, unsigned threads,
+                                              std::optional<std::uint64_t> total_records);
+
 // The --gpu policy: off → nullptr; auto → the backend if a device is present
 // and setup works, else nullptr; on → the backend, or UsageError naming why
 // none is usable. A key wider than the GPU sorts (2 words) gives nullptr under

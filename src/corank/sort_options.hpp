@@ -39,6 +39,7 @@ struct GpuTimes {
   double setup = 0;  // wall time to open the backends (CUDA context, buffers)
   double h2d = 0, sort = 0, d2h = 0;
   double merge = 0;  // merge-phase kernels
+  double pin = 0;    // page-locking the caller's memory for a words-only sort, wall time
   // Wall time with any stage in flight (union over chunks and slabs). The
   // stages' sum minus busy is the time they overlapped one another.
   double busy = 0;

@@ -16,7 +16,7 @@ std::string stats_to_json(const SortStats& s) {
                 "  \"seconds\": {\"read\": %.6f, \"run_formation\": %.6f, \"merge\": %.6f, \"write\": %.6f, "
                 "\"verify\": %.6f, \"total\": %.6f},\n"
                 "  \"gpu_seconds\": {\"setup\": %.6f, \"h2d\": %.6f, \"sort\": %.6f, \"d2h\": %.6f, \"merge\": %.6f, "
-                "\"busy\": %.6f, \"overlapped\": %.6f},\n"
+                "\"pin\": %.6f, \"busy\": %.6f, \"overlapped\": %.6f},\n"
                 "  \"gpu_bytes\": {\"h2d\": %.0f, \"d2h\": %.0f},\n"
                 "  \"throughput_bytes_per_second\": %.1f\n"
                 "}\n",
@@ -27,7 +27,7 @@ std::string stats_to_json(const SortStats& s) {
                 static_cast<unsigned long long>(s.spill_bytes), static_cast<unsigned long long>(s.merge_slabs),
                 s.seconds.read, s.seconds.run_formation, s.seconds.merge, s.seconds.write, s.seconds.verify,
                 s.seconds.total, s.gpu_seconds.setup, s.gpu_seconds.h2d, s.gpu_seconds.sort, s.gpu_seconds.d2h, s.gpu_seconds.merge,
-                s.gpu_seconds.busy, s.gpu_seconds.overlapped(), s.gpu_seconds.h2d_bytes, s.gpu_seconds.d2h_bytes,
+                s.gpu_seconds.pin, s.gpu_seconds.busy, s.gpu_seconds.overlapped(), s.gpu_seconds.h2d_bytes, s.gpu_seconds.d2h_bytes,
                 rate(s.bytes_in));
   return buf;
 }

@@ -38,8 +38,8 @@ std::vector<char> read_file(const fs::path& p) {
   return std::vector<char>((std::istreambuf_iterator<char>(f)), {});
 }
 
-int run(const std::string& args, const fs::path& err) {
-  const std::string cmd = corank_bin() + " " + args + " 2>" + err.string();
+int run(const std::string& args, const fs::path& err, const std::string& env = "") {
+  const std::string cmd = env + (env.empty() ? "" : " ") + corank_bin() + " " + args + " 2>" + err.string();
   const int rc = std::system(cmd.c_str());
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
 }
@@ -76,7 +76,9 @@ protected:
               0)
         << read_err();
     const std::string err = read_err();
-    EXPECT_NE(err.find("run formation on the GPU"), std::string::npos) << err;
+    EXPECT_TRUE(err.find("run formation on the GPU") != std::string::npos ||
+                err.find("sort on the GPU (") != std::string::npos)
+        << err;
     EXPECT_EQ(err.find("failed"), std::string::npos) << err;
     const auto stats = read_file(path("stats"));
     const std::string js(stats.begin(), stats.end());
@@ -109,22 +111,78 @@ const Case kCases[] = {{"--format gensort", 100},
                        {"--format f64", 8},
                        {"--format fixed:16 --key 0:4:u32 --key 4:8:i64be:desc", 16}};
 
-// 300000 records make about eight in-memory runs, merged on the GPU.
+// 300000 records make about eight in-memory runs, merged on the GPU; records
+// that are their 8-byte key are sorted as words instead.
 TEST_F(GpuCli, InMemoryOutputEqualsCpu) {
   for (const auto& c : kCases)
     for (bool dups : {false, true}) {
       write_input(c.record_size, 300000, dups);
       expect_same_output(c.format);
-      EXPECT_NE(read_err().find("merge on the GPU"), std::string::npos) << read_err();
+      const char* line = c.record_size == 8 ? "sort on the GPU (" : "merge on the GPU";
+      EXPECT_NE(read_err().find(line), std::string::npos) << read_err();
+    }
+}
+
+// Records that are one 8-byte key, in memory: sorted as normalized words on the
+// GPU (one pass, or two under a small --gpu-memory), with -r and -u, every key
+// type that qualifies; the output equals the CPU path's (key, position) sort.
+TEST_F(GpuCli, WordsOnlySortEqualsCpu) {
+  const char* formats[] = {"--format u64", "--format i64", "--format f64",
+                           "--format fixed:8 --key 0:8:u64be:desc", "--format fixed:8 --key 0:8"};
+  const char* extras[] = {"", " -r", " -u", " --gpu-memory 1M", " --gpu-memory 1M -u -r"};
+  for (const char* format : formats)
+    for (bool dups : {false, true}) {
+      write_input(8, 300000, dups);
+      for (const char* extra : extras) {
+        expect_same_output(std::string(format) + extra);
+        EXPECT_NE(read_err().find("sort on the GPU (" ), std::string::npos) << read_err();
+        const auto stats = read_file(path("stats"));
+        const std::string js(stats.begin(), stats.end());
+        const std::string runs_key = "\"runs\": ";
+        const auto at = js.find(runs_key);
+        ASSERT_NE(at, std::string::npos) << js;
+        // 2.4 MB of words under a 1 MiB budget take two passes over many runs.
+        if (std::string(extra).find("--gpu-memory") != std::string::npos) {
+          EXPECT_GT(std::stoull(js.substr(at + runs_key.size())), 2u) << js;
+        }
+      }
+    }
+}
+
+// A words-only sort that fails on the GPU: under --gpu=auto it finishes on the
+// CPU while the array still holds its words (before or after sorting them),
+// and is an error once a word was lost; under --gpu=on it is an error. An
+// error leaves no output. 2^25 + 1 records: --gpu=auto leaves fewer on the CPU.
+TEST_F(GpuCli, WordsOnlySortFailOver) {
+  write_input(8, (std::uint64_t{1} << 25) + 1, true);
+  const std::string in = path("in");
+  ASSERT_EQ(run("--format i64 --gpu=off -o " + path("cpu") + " " + in, path("err")), 0) << read_err();
+  const auto cpu = read_file(path("cpu"));
+  for (const char* fault : {"before", "after", "partial"})
+    for (const char* mode : {"auto", "on"}) {
+      SCOPED_TRACE(std::string(fault) + " --gpu=" + mode);
+      fs::remove(path("gpu"));
+      const int rc = run(std::string("--format i64 --gpu=") + mode + " -o " + path("gpu") + " " + in, path("err"),
+                         std::string("CORANK_GPU_FAIL_SORT=") + fault);
+      const std::string err = read_err();
+      EXPECT_NE(err.find("injected failure"), std::string::npos) << err;
+      if (std::string(mode) == "auto" && std::string(fault) != "partial") {
+        ASSERT_EQ(rc, 0) << err;
+        EXPECT_NE(err.find("sorting on the CPU"), std::string::npos) << err;
+        EXPECT_TRUE(read_file(path("gpu")) == cpu) << "outputs differ";
+      } else {
+        EXPECT_EQ(rc, 2) << err;
+        EXPECT_FALSE(fs::exists(path("gpu")));
+      }
     }
 }
 
 // A small --gpu-memory cuts the in-memory merge into many GPU slabs, two in
 // flight at a time; -u drops duplicates across slab boundaries.
 TEST_F(GpuCli, InMemoryMergeInManyGpuSlabs) {
-  for (const char* format : {"--format u64", "--format gensort"})
+  for (const char* format : {"--format u32", "--format gensort"})
     for (const char* extra : {"", " -u"}) {
-      const std::uint32_t R = std::string(format).find("u64") != std::string::npos ? 8 : 100;
+      const std::uint32_t R = std::string(format).find("u32") != std::string::npos ? 4 : 100;
       write_input(R, 300000, true);
       expect_same_output(std::string(format) + " --gpu-memory 4M" + extra);
       EXPECT_NE(read_err().find("merge on the GPU"), std::string::npos) << read_err();
