@@ -35,5 +35,8 @@ if [[ ${SKIP_HOSTSORT:-0} != 1 ]]; then
 fi
 
 for f in check/summary.txt pipeline/summary.txt memcheck-host.txt hostsort.log; do
-  [[ -f $OUT/$f ]] && { echo "==== $f"; cat "$OUT/$f"; }
+  if [[ -f $OUT/$f ]]; then
+    echo "==== $f"
+    cat "$OUT/$f"
+  fi
 done
