@@ -280,7 +280,7 @@ private:
 
     auto t_merge = Clock::now();
     job_.progress.phase("merge", n * R_);
-    if (runs.size() > 1 && run_sorter_.on_gpu()) open_slab_merge(n);
+    if (runs.size() > 1 && run_sorter_.on_gpu()) open_slab_merge(std::min(n, job_.plan.slab_records));
     std::uint64_t slab = job_.plan.slab_records;
     if (slab_gpu_) slab = std::min(slab, slab_gpu_->slab_records());
     BigArray<E> merged;  // CPU merges only
@@ -347,14 +347,14 @@ private:
     job_.stats.seconds.merge = seconds_since(t_merge);
   }
 
-  // Opens the GPU slab merger for the in-memory merge of n entries. A failure
+  // Opens the GPU slab merger for slabs of up to max_slab entries. A failure
   // under --gpu=auto leaves the merge on the CPU (one line on stderr); under
   // --gpu=on it is an error.
-  void open_slab_merge(std::uint64_t n) {
+  void open_slab_merge(std::uint64_t max_slab) {
     if constexpr (W <= 2) {
       const auto t0 = Clock::now();
       try {
-        slab_gpu_ = job_.gpu->open_slab_merge(W, std::min(n, job_.plan.slab_records));
+        slab_gpu_ = job_.gpu->open_slab_merge(W, max_slab);
       } catch (const GpuError& e) {
         if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU merge failed: ") + e.what());
         std::fprintf(stderr, "corank: GPU merge failed (%s); merging on the CPU\n", e.what());
@@ -363,7 +363,7 @@ private:
       if (slab_gpu_ && job_.options.verbose)
         std::fprintf(stderr, "corank: merge on the GPU (%s)\n", slab_gpu_->describe().c_str());
     } else {
-      (void)n;
+      (void)max_slab;
     }
   }
 
@@ -578,15 +578,47 @@ private:
       lo = std::move(hi);
     };
 
+    // With GPU run formation, the slabs are merged on the GPU too (one at a
+    // time, while the next one loads); a slab larger than the GPU's merges on
+    // the CPU, and a GPU failure under --gpu=auto moves the rest there.
+    if (run_sorter_.on_gpu()) open_slab_merge(capacity);
     std::future<void> loading = std::async(std::launch::async, load, 0, std::ref(slabs[0]));
     for (std::size_t s = 0; s <= boundaries.size(); ++s) {
       loading.get();
       Slab& slab = slabs[s % 2];
       if (s < boundaries.size()) loading = std::async(std::launch::async, load, s + 1, std::ref(slabs[(s + 1) % 2]));
-      merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
-      // The slab's records stay in place until this emit has gathered them.
-      emit(merged.get(), slab.count, slab.records.get(), 0);
+      // The slab's records stay in place until its emit has gathered them.
+      if (!merge_slab_on_gpu(slab)) {
+        merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
+        emit(merged.get(), slab.count, slab.records.get(), 0);
+      }
       job_.progress.advance(slab.count * R_);
+    }
+    close_slab_merge();
+  }
+
+  // Merges a loaded slab of spilled runs on the GPU and emits it; false when
+  // it is left to the CPU (no merger open, the slab too large for it, or a GPU
+  // failure under --gpu=auto, which closes the merger).
+  bool merge_slab_on_gpu(const Slab& slab) {
+    if constexpr (W <= 2) {
+      if (!slab_gpu_ || slab.count > slab_gpu_->slab_records()) return false;
+      std::uint64_t count = 0;
+      E* out = nullptr;
+      try {
+        submit_slab(slab.segments);
+        out = reinterpret_cast<E*>(slab_gpu_->take(count));
+      } catch (const GpuError& e) {
+        if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU merge failed: ") + e.what());
+        std::fprintf(stderr, "corank: GPU merge failed (%s); merging on the CPU\n", e.what());
+        close_slab_merge();
+        return false;
+      }
+      emit(out, count, slab.records.get(), 0);
+      return true;
+    } else {
+      (void)slab;
+      return false;
     }
   }
 

@@ -194,12 +194,18 @@ TEST_F(GpuCli, InMemoryMergeInManyGpuSlabs) {
     }
 }
 
+// Runs spilled to temporary files, their slabs merged on the GPU as they load.
 TEST_F(GpuCli, SpilledRunsOutputEqualsCpu) {
   for (const auto& c : kCases)
-    for (bool dups : {false, true}) {
-      write_input(c.record_size, 100000, dups);
-      expect_same_output(std::string(c.format) + " -S 256K");
-    }
+    for (bool dups : {false, true})
+      for (const char* extra : {"", " -u"}) {
+        write_input(c.record_size, 100000, dups);
+        expect_same_output(std::string(c.format) + " -S 256K" + extra);
+        EXPECT_NE(read_err().find("merge on the GPU"), std::string::npos) << read_err();
+        const auto stats = read_file(path("stats"));
+        const std::string js(stats.begin(), stats.end());
+        EXPECT_EQ(js.find("\"spilled_runs\": 0,"), std::string::npos) << js;
+      }
 }
 
 TEST_F(GpuCli, RunsLargerThanAGpuChunk) {
