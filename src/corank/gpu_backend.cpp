@@ -246,13 +246,13 @@ private:
 
 std::unique_ptr<GpuKeySort> open_gpu_key_sort(const SortOptions& options, unsigned threads,
                                               std::optional<std::uint64_t> total_records) {
-  if (!gpu_wanted(options, "the sort", total_records)) return nullptr;
+  if (!gpu_wanted(options, "sort", total_records)) return nullptr;
   try {
     auto backend = std::make_unique<CudaKeySort>(total_records.value_or(0), options.gpu_memory, threads);
     if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", backend->describe().c_str());
     return backend;
   } catch (const GpuError& e) {
-    gpu_refused(options, "the sort", e.what());
+    gpu_refused(options, "sort", e.what());
     return nullptr;
   }
 }
@@ -289,6 +289,8 @@ std::unique_ptr<GpuKeySort> open_gpu_key_sort(const SortOptions& options, unsign
                                               std::optional<std::uint64_t>) {
   if (options.gpu == GpuMode::On)
     throw UsageError("--gpu=on: no usable GPU (this build of corank has no GPU backend)");
+  if (options.gpu == GpuMode::Auto && options.verbose)
+    std::fprintf(stderr, "corank: sort on the CPU (this build of corank has no GPU backend)\n");
   return nullptr;
 }
 
