@@ -66,7 +66,7 @@ struct Job {
   Progress& progress;
   RecordChecksum input_checksum;  // filled when options.verify
   GpuRunFormation* gpu;            // nullptr: runs are sorted on the CPU
-  GpuKeySort* key_sort = nullptr;  // set: records are their key; sorted as words on the GPU
+  GpuKeySort* key_sort = nullptr;  // set: records are their 4- or 8-byte key, sorted as words on the GPU
 };
 
 template <unsigned W>
@@ -176,19 +176,21 @@ private:
     return buf.get();
   }
 
-  // Records that are their 8-byte key (key_words_only.hpp), in memory, on the
-  // GPU: read piece by piece, each piece turned into its normalized words in
-  // place while the next one is read; sorted as words (no positions, no
-  // gather); turned back piece by piece, each written behind while the next is
-  // turned. If the GPU fails under --gpu=auto and the array still holds the
-  // words it held (the fingerprint says so), the sort finishes on the CPU;
-  // otherwise the failure is an error.
+  // Records that are their 4- or 8-byte key (key_words_only.hpp), in memory,
+  // on the GPU: read piece by piece, each piece turned into its normalized
+  // words (in place for 8-byte records) while the next one is read; sorted as
+  // words (no positions, no gather); turned back piece by piece, each written
+  // behind while the next is turned. If the GPU fails under --gpu=auto and the
+  // words are all still there (the fingerprint says so), the sort finishes on
+  // the CPU; otherwise the failure is an error.
   void sort_key_words() {
     if constexpr (W == 1) {
       const std::uint64_t n = *job_.input.total_records();
       const std::uint64_t piece = std::max<std::uint64_t>(1, job_.plan.run_records);
       auto records = allocate<std::byte>(n * R_);
-      auto* keys = reinterpret_cast<std::uint64_t*>(records.get());
+      BigArray<std::uint64_t> word_store;  // 4-byte records only
+      if (R_ != 8) word_store = allocate<std::uint64_t>(n);
+      std::uint64_t* keys = R_ == 8 ? reinterpret_cast<std::uint64_t*>(records.get()) : word_store.get();
       job_.progress.phase("sort", n * R_);
       const auto t_sort = Clock::now();
 
@@ -205,7 +207,7 @@ private:
         next.get();
         if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
         const auto t = Clock::now();
-        before += records_to_keys(records.get() + base * R_, count, job_.format, threads_);
+        before += records_to_words(records.get() + base * R_, count, job_.format, keys + base, threads_);
         to_words_s += seconds_since(t);
       }
       if (n == 0) next.get();
@@ -230,11 +232,11 @@ private:
       job_.stats.seconds.run_formation = seconds_since(t_sort);
 
       t = Clock::now();
-      const std::uint64_t m = job_.options.unique ? unique_keys(keys, n) : n;
+      const std::uint64_t m = job_.options.unique ? unique_words(keys, n) : n;
       job_.progress.phase("write", m * R_);
       for (std::uint64_t base = 0; base < m; base += piece) {
         const std::uint64_t count = std::min(piece, m - base);
-        keys_to_records(records.get() + base * R_, count, job_.format, threads_);
+        words_to_records(keys + base, count, job_.format, records.get() + base * R_, threads_);
         writer_.write(job_.output, records.get() + base * R_, count * R_);
         job_.progress.advance(count * R_);
       }

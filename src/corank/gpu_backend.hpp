@@ -63,7 +63,7 @@ public:
 // Sorts an array of u64 words in host memory on the GPU, words only
 // (corank::gpu::sort_host_u64: one round trip over PCIe when the words fit the
 // device budget, else runs and a slab-by-slab merge). For records that are
-// their 8-byte key (key_words_only.hpp). Every member throws GpuError.
+// their 4- or 8-byte key (key_words_only.hpp). Every member throws GpuError.
 class GpuKeySort {
 public:
   struct Result {

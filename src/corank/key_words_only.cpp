@@ -18,24 +18,108 @@ void for_pieces(std::uint64_t n, unsigned threads, F&& f) {
   parallel_for(t, [&](unsigned i) { f(i, n * i / t, n * (i + 1) / t); });
 }
 
-// The record's 8 bytes, from the key's value read in the key's byte order.
-std::uint64_t to_record_bytes(std::uint64_t value, Endian e) noexcept {
-  return e == Endian::Little ? value : __builtin_bswap64(value);
-}
+// One key of Width bytes covering the record: its value (the bytes read in the
+// key's byte order) and its normalized word, the normalized bytes in the top
+// Width bytes of the word, as KeyNormalizer lays them out.
+template <unsigned Width>
+struct WordMap {
+  using U = std::conditional_t<Width == 8, std::uint64_t, std::uint32_t>;
+  static constexpr U kSign = U{1} << (8 * Width - 1);
+  static constexpr unsigned kShift = 64 - 8 * Width;
+
+  KeySpec key;
+
+  static U swap(U v) noexcept {
+    if constexpr (Width == 8)
+      return __builtin_bswap64(v);
+    else
+      return __builtin_bswap32(v);
+  }
+  // The record's bytes, loaded little-endian (the host's order), to the key's value and back.
+  U value_of(U raw) const noexcept { return key.endian == Endian::Little ? raw : swap(raw); }
+  U raw_of(U value) const noexcept { return value_of(value); }
+
+  template <KeyType T>
+  static U normalize(U raw, const WordMap& m) noexcept {
+    if constexpr (T == KeyType::Bytes) {
+      return swap(raw);  // memcmp order: the first byte most significant
+    } else {
+      const U v = m.value_of(raw);
+      if constexpr (T == KeyType::UInt) return v;
+      if constexpr (T == KeyType::Int) return v ^ kSign;
+      if constexpr (T == KeyType::Float32 || T == KeyType::Float64)
+        return (v & kSign) ? static_cast<U>(~v) : static_cast<U>(v | kSign);  // IEEE total order
+    }
+  }
+  template <KeyType T>
+  static U denormalize(U w, const WordMap& m) noexcept {
+    if constexpr (T == KeyType::Bytes) {
+      return swap(w);
+    } else {
+      U v = w;
+      if constexpr (T == KeyType::Int) v = w ^ kSign;
+      if constexpr (T == KeyType::Float32 || T == KeyType::Float64)
+        v = (w & kSign) ? static_cast<U>(w ^ kSign) : static_cast<U>(~w);
+      return m.raw_of(v);
+    }
+  }
+
+  // Calls f with normalize<T>/denormalize<T> for the key's type, so the loops
+  // below have no switch inside.
+  template <class F>
+  void dispatch(F&& f) const {
+    switch (key.type) {
+      case KeyType::Bytes: f(std::integral_constant<KeyType, KeyType::Bytes>{}); break;
+      case KeyType::UInt: f(std::integral_constant<KeyType, KeyType::UInt>{}); break;
+      case KeyType::Int: f(std::integral_constant<KeyType, KeyType::Int>{}); break;
+      case KeyType::Float32: f(std::integral_constant<KeyType, KeyType::Float32>{}); break;
+      case KeyType::Float64: f(std::integral_constant<KeyType, KeyType::Float64>{}); break;
+    }
+  }
+
+  WordsSum to_words(const std::byte* records, std::uint64_t b, std::uint64_t e, std::uint64_t* words) const {
+    const U flip = key.descending ? static_cast<U>(~U{0}) : U{0};
+    WordsSum s;
+    dispatch([&](auto type) {
+      for (std::uint64_t i = b; i < e; ++i) {
+        U raw;
+        std::memcpy(&raw, records + Width * i, Width);
+        const std::uint64_t w = std::uint64_t{static_cast<U>(normalize<decltype(type)::value>(raw, *this) ^ flip)}
+                                << kShift;
+        words[i] = w;
+        s.sum += w;
+        s.x ^= w;
+      }
+    });
+    return s;
+  }
+
+  void to_records(const std::uint64_t* words, std::uint64_t b, std::uint64_t e, std::byte* records) const {
+    const U flip = key.descending ? static_cast<U>(~U{0}) : U{0};
+    dispatch([&](auto type) {
+      for (std::uint64_t i = b; i < e; ++i) {
+        const U w = static_cast<U>(words[i] >> kShift) ^ flip;
+        const U raw = denormalize<decltype(type)::value>(w, *this);
+        std::memcpy(records + Width * i, &raw, Width);
+      }
+    });
+  }
+};
 
 }  // namespace
 
 bool sorts_as_key_words(const RecordFormat& f) noexcept {
-  return f.record_size == 8 && f.keys.size() == 1 && f.keys[0].offset == 0 && f.keys[0].length == 8;
+  return (f.record_size == 4 || f.record_size == 8) && f.keys.size() == 1 && f.keys[0].offset == 0 &&
+         f.keys[0].length == f.record_size;
 }
 
-WordsSum words_sum(const std::uint64_t* keys, std::uint64_t n, unsigned threads) {
+WordsSum words_sum(const std::uint64_t* words, std::uint64_t n, unsigned threads) {
   std::vector<WordsSum> part(std::max(1u, threads));
   for_pieces(n, threads, [&](unsigned t, std::uint64_t b, std::uint64_t e) {
     WordsSum s;
     for (std::uint64_t i = b; i < e; ++i) {
-      s.sum += keys[i];
-      s.x ^= keys[i];
+      s.sum += words[i];
+      s.x ^= words[i];
     }
     part[t] = s;
   });
@@ -44,82 +128,46 @@ WordsSum words_sum(const std::uint64_t* keys, std::uint64_t n, unsigned threads)
   return total;
 }
 
-WordsSum records_to_keys(std::byte* data, std::uint64_t n, const RecordFormat& format, unsigned threads) {
-  const KeySpec k = format.keys[0];
-  constexpr std::uint64_t sign = std::uint64_t{1} << 63;
-  const std::uint64_t flip = k.descending ? ~std::uint64_t{0} : 0;
-  // The record's 8 bytes as a little-endian load, to the key's value.
-  auto value = [&](std::uint64_t bytes) { return k.endian == Endian::Little ? bytes : __builtin_bswap64(bytes); };
+WordsSum records_to_words(const std::byte* records, std::uint64_t n, const RecordFormat& format,
+                          std::uint64_t* words, unsigned threads) {
   std::vector<WordsSum> part(std::max(1u, threads));
   for_pieces(n, threads, [&](unsigned t, std::uint64_t b, std::uint64_t e) {
-    auto run = [&](auto word_of) {
-      WordsSum s;
-      for (std::uint64_t i = b; i < e; ++i) {
-        std::uint64_t bytes;
-        std::memcpy(&bytes, data + 8 * i, 8);
-        const std::uint64_t w = word_of(bytes) ^ flip;
-        std::memcpy(data + 8 * i, &w, 8);
-        s.sum += w;
-        s.x ^= w;
-      }
-      part[t] = s;
-    };
-    switch (k.type) {
-      case KeyType::Bytes: run([](std::uint64_t v) { return __builtin_bswap64(v); }); break;  // memcmp order
-      case KeyType::UInt: run([&](std::uint64_t v) { return value(v); }); break;
-      case KeyType::Int: run([&](std::uint64_t v) { return value(v) ^ sign; }); break;
-      case KeyType::Float32:  // 8-byte keys are never f32
-      case KeyType::Float64:
-        run([&](std::uint64_t v) {
-          const std::uint64_t bits = value(v);
-          return (bits & sign) ? ~bits : (bits | sign);  // IEEE total order
-        });
-        break;
-    }
+    part[t] = format.record_size == 8 ? WordMap<8>{format.keys[0]}.to_words(records, b, e, words)
+                                      : WordMap<4>{format.keys[0]}.to_words(records, b, e, words);
   });
   WordsSum total;
   for (const auto& s : part) total += s;
   return total;
 }
 
-void sort_words(std::uint64_t* keys, std::uint64_t n, unsigned threads) {
+void words_to_records(const std::uint64_t* words, std::uint64_t n, const RecordFormat& format, std::byte* records,
+                      unsigned threads) {
+  for_pieces(n, threads, [&](unsigned, std::uint64_t b, std::uint64_t e) {
+    if (format.record_size == 8)
+      WordMap<8>{format.keys[0]}.to_records(words, b, e, records);
+    else
+      WordMap<4>{format.keys[0]}.to_records(words, b, e, records);
+  });
+}
+
+void sort_words(std::uint64_t* words, std::uint64_t n, unsigned threads) {
   const unsigned t = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 65536)));
   std::vector<std::uint64_t> bounds(t + 1);
   for (unsigned i = 0; i <= t; ++i) bounds[i] = n * i / t;
-  parallel_for(t, [&](unsigned i) { std::sort(keys + bounds[i], keys + bounds[i + 1]); });
+  parallel_for(t, [&](unsigned i) { std::sort(words + bounds[i], words + bounds[i + 1]); });
   for (std::size_t width = 1; width < t; width *= 2) {
     std::vector<std::size_t> lefts;
     for (std::size_t i = 0; i + width < t; i += 2 * width) lefts.push_back(i);
     parallel_for(static_cast<unsigned>(lefts.size()), [&](unsigned j) {
       const std::size_t i = lefts[j];
-      std::inplace_merge(keys + bounds[i], keys + bounds[i + width], keys + bounds[std::min<std::size_t>(i + 2 * width, t)]);
+      std::inplace_merge(words + bounds[i], words + bounds[i + width],
+                         words + bounds[std::min<std::size_t>(i + 2 * width, t)]);
     });
   }
 }
 
-void keys_to_records(std::byte* data, std::uint64_t n, const RecordFormat& format, unsigned threads) {
-  const KeySpec k = format.keys[0];
-  constexpr std::uint64_t sign = std::uint64_t{1} << 63;
-  for_pieces(n, threads, [&](unsigned, std::uint64_t b, std::uint64_t e) {
-    for (std::uint64_t i = b; i < e; ++i) {
-      std::uint64_t w;
-      std::memcpy(&w, data + 8 * i, 8);
-      if (k.descending) w = ~w;
-      std::uint64_t bytes = 0;
-      switch (k.type) {
-        case KeyType::Bytes: bytes = __builtin_bswap64(w); break;  // the first byte is the most significant
-        case KeyType::UInt: bytes = to_record_bytes(w, k.endian); break;
-        case KeyType::Int: bytes = to_record_bytes(w ^ sign, k.endian); break;
-        case KeyType::Float32:  // 8-byte keys are never f32
-        case KeyType::Float64: bytes = to_record_bytes((w & sign) ? (w ^ sign) : ~w, k.endian); break;
-      }
-      std::memcpy(data + 8 * i, &bytes, 8);
-    }
-  });
-}
-
-std::uint64_t unique_keys(std::uint64_t* keys, std::uint64_t n) noexcept {
-  return n == 0 ? 0 : static_cast<std::uint64_t>(std::unique(keys, keys + n) - keys);
+std::uint64_t unique_words(std::uint64_t* words, std::uint64_t n) noexcept {
+  return n == 0 ? 0 : static_cast<std::uint64_t>(std::unique(words, words + n) - words);
 }
 
 }  // namespace corank

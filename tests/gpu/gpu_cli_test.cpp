@@ -118,21 +118,30 @@ TEST_F(GpuCli, InMemoryOutputEqualsCpu) {
     for (bool dups : {false, true}) {
       write_input(c.record_size, 300000, dups);
       expect_same_output(c.format);
-      const char* line = c.record_size == 8 ? "sort on the GPU (" : "merge on the GPU";
+      const bool words_only = c.record_size == 4 || c.record_size == 8;
+      const char* line = words_only ? "sort on the GPU (" : "merge on the GPU";
       EXPECT_NE(read_err().find(line), std::string::npos) << read_err();
     }
 }
 
-// Records that are one 8-byte key, in memory: sorted as normalized words on the
-// GPU (one pass, or two under a small --gpu-memory), with -r and -u, every key
-// type that qualifies; the output equals the CPU path's (key, position) sort.
+// Records that are one 4- or 8-byte key, in memory: sorted as normalized words
+// on the GPU (one pass, or two under a small --gpu-memory), with -r and -u,
+// every key type that qualifies; the output equals the CPU path's (key,
+// position) sort.
 TEST_F(GpuCli, WordsOnlySortEqualsCpu) {
-  const char* formats[] = {"--format u64", "--format i64", "--format f64",
-                           "--format fixed:8 --key 0:8:u64be:desc", "--format fixed:8 --key 0:8"};
+  const Case formats[] = {{"--format u64", 8},
+                          {"--format i64", 8},
+                          {"--format f64", 8},
+                          {"--format fixed:8 --key 0:8:u64be:desc", 8},
+                          {"--format fixed:8 --key 0:8", 8},
+                          {"--format u32", 4},
+                          {"--format i32", 4},
+                          {"--format f32", 4},
+                          {"--format fixed:4 --key 0:4:i32be:desc", 4}};
   const char* extras[] = {"", " -r", " -u", " --gpu-memory 1M", " --gpu-memory 1M -u -r"};
-  for (const char* format : formats)
+  for (const auto& [format, record_size] : formats)
     for (bool dups : {false, true}) {
-      write_input(8, 300000, dups);
+      write_input(record_size, 300000, dups);
       for (const char* extra : extras) {
         expect_same_output(std::string(format) + extra);
         EXPECT_NE(read_err().find("sort on the GPU (" ), std::string::npos) << read_err();
@@ -180,9 +189,9 @@ TEST_F(GpuCli, WordsOnlySortFailOver) {
 // A small --gpu-memory cuts the in-memory merge into many GPU slabs, two in
 // flight at a time; -u drops duplicates across slab boundaries.
 TEST_F(GpuCli, InMemoryMergeInManyGpuSlabs) {
-  for (const char* format : {"--format u32", "--format gensort"})
+  for (const char* format : {"--format fixed:16 --key 0:4:u32 --key 4:8:i64be:desc", "--format gensort"})
     for (const char* extra : {"", " -u"}) {
-      const std::uint32_t R = std::string(format).find("u32") != std::string::npos ? 4 : 100;
+      const std::uint32_t R = std::string(format).find("fixed:16") != std::string::npos ? 16 : 100;
       write_input(R, 300000, true);
       expect_same_output(std::string(format) + " --gpu-memory 4M" + extra);
       EXPECT_NE(read_err().find("merge on the GPU"), std::string::npos) << read_err();
