@@ -709,8 +709,8 @@ SortStats sort_files(const SortOptions& options) {
   const std::uint64_t gpu_chunk =
       std::min(plan.run_records, std::max<std::uint64_t>(1, (512u << 20) / format.record_size));
   const auto t_gpu = Clock::now();
-  // Records that are their 8-byte key sort as words alone when the GPU takes
-  // an in-memory sort; everything else goes through (key, position) runs.
+  // Records that are their 4- or 8-byte key sort as words alone when the GPU
+  // takes an in-memory sort; everything else goes through (key, position) runs.
   std::unique_ptr<GpuKeySort> key_sort;
   std::unique_ptr<GpuRunFormation> gpu;
   if (sorts_as_key_words(format) && plan.mode == SortPlan::Mode::InMemory && input.total_records())

@@ -57,6 +57,19 @@ std::string device_name() {
                                                                                                    : "GPU";
 }
 
+// The copy stages of a GPU phase's CUDA-event times (gpu::StageTimes or
+// gpu::SlabMergeTimes) in seconds: H2D, D2H, busy time and bytes each way.
+template <class StageTimes>
+GpuTimes copy_times(const StageTimes& t) {
+  GpuTimes g;
+  g.h2d = t.h2d_ms / 1e3;
+  g.d2h = t.d2h_ms / 1e3;
+  g.busy = t.busy_ms / 1e3;
+  g.h2d_bytes = t.h2d_bytes;
+  g.d2h_bytes = t.d2h_bytes;
+  return g;
+}
+
 class CudaSlabMerge final : public GpuSlabMerge {
 public:
   CudaSlabMerge(unsigned key_words, std::uint64_t max_slab, std::uint64_t budget, unsigned threads)
@@ -74,13 +87,8 @@ public:
   }
   GpuTimes times() const override {
     const auto t = merger_.times();
-    GpuTimes g;
-    g.h2d = t.h2d_ms / 1e3;
+    GpuTimes g = copy_times(t);
     g.merge = t.merge_ms / 1e3;
-    g.d2h = t.d2h_ms / 1e3;
-    g.busy = t.busy_ms / 1e3;
-    g.h2d_bytes = t.h2d_bytes;
-    g.d2h_bytes = t.d2h_bytes;
     return g;
   }
   std::string describe() const override {
@@ -114,13 +122,8 @@ public:
   }
   GpuTimes times() const override {
     const auto t = sorter_ ? sorter_->times() : times_;
-    GpuTimes g;
-    g.h2d = t.h2d_ms / 1e3;
+    GpuTimes g = copy_times(t);
     g.sort = t.sort_ms / 1e3;
-    g.d2h = t.d2h_ms / 1e3;
-    g.busy = t.busy_ms / 1e3;
-    g.h2d_bytes = t.h2d_bytes;
-    g.d2h_bytes = t.d2h_bytes;
     return g;
   }
   std::string describe() const override { return describe_; }

@@ -10,12 +10,28 @@ namespace corank {
 
 namespace {
 
-// Runs f(piece, begin, end) over [0, n) split into at most `threads` pieces
-// (fewer for small n), one per thread.
+// How many pieces n words are split into on `threads` threads: one a thread,
+// fewer for small n.
+unsigned piece_count(std::uint64_t n, unsigned threads) {
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 65536)));
+}
+
+// Runs f(piece, begin, end) over [0, n) split into piece_count pieces, one per thread.
 template <class F>
 void for_pieces(std::uint64_t n, unsigned threads, F&& f) {
-  const unsigned t = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 65536)));
+  const unsigned t = piece_count(n, threads);
   parallel_for(t, [&](unsigned i) { f(i, n * i / t, n * (i + 1) / t); });
+}
+
+// The fingerprint of words computed piece by piece: f(begin, end) returns the
+// WordsSum of its piece.
+template <class F>
+WordsSum sum_over_pieces(std::uint64_t n, unsigned threads, F&& f) {
+  std::vector<WordsSum> part(piece_count(n, threads));
+  for_pieces(n, threads, [&](unsigned t, std::uint64_t b, std::uint64_t e) { part[t] = f(b, e); });
+  WordsSum total;
+  for (const auto& s : part) total += s;
+  return total;
 }
 
 // One key of Width bytes covering the record: its value (the bytes read in the
@@ -114,30 +130,22 @@ bool sorts_as_key_words(const RecordFormat& f) noexcept {
 }
 
 WordsSum words_sum(const std::uint64_t* words, std::uint64_t n, unsigned threads) {
-  std::vector<WordsSum> part(std::max(1u, threads));
-  for_pieces(n, threads, [&](unsigned t, std::uint64_t b, std::uint64_t e) {
+  return sum_over_pieces(n, threads, [&](std::uint64_t b, std::uint64_t e) {
     WordsSum s;
     for (std::uint64_t i = b; i < e; ++i) {
       s.sum += words[i];
       s.x ^= words[i];
     }
-    part[t] = s;
+    return s;
   });
-  WordsSum total;
-  for (const auto& s : part) total += s;
-  return total;
 }
 
 WordsSum records_to_words(const std::byte* records, std::uint64_t n, const RecordFormat& format,
                           std::uint64_t* words, unsigned threads) {
-  std::vector<WordsSum> part(std::max(1u, threads));
-  for_pieces(n, threads, [&](unsigned t, std::uint64_t b, std::uint64_t e) {
-    part[t] = format.record_size == 8 ? WordMap<8>{format.keys[0]}.to_words(records, b, e, words)
-                                      : WordMap<4>{format.keys[0]}.to_words(records, b, e, words);
+  return sum_over_pieces(n, threads, [&](std::uint64_t b, std::uint64_t e) {
+    return format.record_size == 8 ? WordMap<8>{format.keys[0]}.to_words(records, b, e, words)
+                                   : WordMap<4>{format.keys[0]}.to_words(records, b, e, words);
   });
-  WordsSum total;
-  for (const auto& s : part) total += s;
-  return total;
 }
 
 void words_to_records(const std::uint64_t* words, std::uint64_t n, const RecordFormat& format, std::byte* records,
@@ -151,7 +159,7 @@ void words_to_records(const std::uint64_t* words, std::uint64_t n, const RecordF
 }
 
 void sort_words(std::uint64_t* words, std::uint64_t n, unsigned threads) {
-  const unsigned t = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 65536)));
+  const unsigned t = piece_count(n, threads);
   std::vector<std::uint64_t> bounds(t + 1);
   for (unsigned i = 0; i <= t; ++i) bounds[i] = n * i / t;
   parallel_for(t, [&](unsigned i) { std::sort(words + bounds[i], words + bounds[i + 1]); });
