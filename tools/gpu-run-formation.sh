@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# GPU run formation on a GPU machine: the GPU tests, then corank --gpu=on
+# GPU run formation on a GPU machine: the GPU tests (and the core, CLI, lines
+# and CSV suites, which use the GPU here), then corank --gpu=on
 # against --gpu=off on RAM-resident inputs, and pinned PCIe bandwidth.
 #   tools/gpu-run-formation.sh BIN_DIR OUT_DIR
 # BIN_DIR holds src/corank, tools/gen/corank-gen, tools/bench/corank-bench and
@@ -17,9 +18,10 @@ nvidia-smi --query-gpu=name,memory.total,driver_version,pcie.link.gen.current,pc
 echo "cpus: $(nproc)  mem: $(free -g | awk '/Mem:/{print $2}') GiB  date: $(date -u +%F)" >> "$S"
 
 # The GPU tests, then the core and CLI suites, which run on the GPU by default here.
-for t in gpu/corank_gpu_run_sorter_test gpu/corank_gpu_cli_test src/corank_core_test cli/corank_cli_test; do
+for t in gpu/corank_gpu_run_sorter_test gpu/corank_gpu_cli_test src/corank_core_test cli/corank_cli_test \
+  cli/corank_lines_test cli/corank_csv_test; do
   [ -x "$B/tests/$t" ] || continue
-  timeout 200 "$B/tests/$t" > "$OUT/${t#*/}.log" 2>&1
+  timeout 400 "$B/tests/$t" > "$OUT/${t#*/}.log" 2>&1
   echo "${t#*/} rc=$? $(grep -E '^\[  (PASSED|SKIPPED) +\] [0-9]+ test|^\[  FAILED  \]' "$OUT/${t#*/}.log" | tr '\n' ' ')" >> "$S"
 done
 

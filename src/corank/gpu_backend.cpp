@@ -1,6 +1,7 @@
 #include "corank/gpu_backend.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/host_array_sort.cuh"
 #include "corank/gpu/key_extract.cuh"
+#include "corank/gpu/prefix_sort.cuh"
 #include "corank/gpu/run_sorter.cuh"
 #include "corank/gpu/slab_merger.cuh"
 #include "corank/gpu_key_layout.hpp"
@@ -245,7 +247,61 @@ private:
   unsigned threads_;
 };
 
+class CudaPrefixSort final : public GpuPrefixSort {
+public:
+  explicit CudaPrefixSort(std::uint64_t budget) : budget_(budget) {
+    guarded([&] { sorter_ = std::make_unique<gpu::PrefixSorter>(budget); });
+  }
+  std::uint64_t max_records() const override { return sorter_->max_records(); }
+  void sort(std::uint64_t n, const Pack& pack, unsigned key_bits, std::uint32_t* order) override {
+    // Test hook: CORANK_GPU_FAIL_SORT=before fails every sort before it starts.
+    if (const char* fail = std::getenv("CORANK_GPU_FAIL_SORT"); fail && std::string(fail) == "before")
+      throw GpuError("injected failure (CORANK_GPU_FAIL_SORT=before)");
+    const auto t0 = std::chrono::steady_clock::now();
+    guarded([&] { sorter_->sort(n, pack, key_bits, order); });
+    busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+  GpuTimes times() const override {
+    const gpu::PrefixSortTimes t = sorter_->times();
+    GpuTimes g;
+    g.h2d = t.h2d_ms / 1e3;
+    g.sort = t.sort_ms / 1e3;
+    g.d2h = t.d2h_ms / 1e3;
+    g.busy = busy_;
+    g.h2d_bytes = t.h2d_bytes;
+    g.d2h_bytes = t.d2h_bytes;
+    return g;
+  }
+  std::string describe() const override {
+    return device_name() + ", prefixes, up to " + std::to_string(sorter_->max_records()) + " records a sort" +
+           (budget_ ? ", device budget " + std::to_string(budget_ >> 20) + " MiB" : "");
+  }
+
+private:
+  std::uint64_t budget_;
+  std::unique_ptr<gpu::PrefixSorter> sorter_;
+  double busy_ = 0;
+};
+
 }  // namespace
+
+std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options, std::optional<std::uint64_t> total_bytes) {
+  if (options.gpu == GpuMode::Auto && total_bytes && *total_bytes < kAutoGpuMinTextBytes) {
+    if (options.verbose)
+      std::fprintf(stderr, "corank: sort on the CPU (%llu bytes: too few for the GPU to pay for its start-up)\n",
+                   static_cast<unsigned long long>(*total_bytes));
+    return nullptr;
+  }
+  if (!gpu_wanted(options, "sort", std::nullopt)) return nullptr;
+  try {
+    auto backend = std::make_unique<CudaPrefixSort>(options.gpu_memory);
+    if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", backend->describe().c_str());
+    return backend;
+  } catch (const GpuError& e) {
+    gpu_refused(options, "sort", e.what());
+    return nullptr;
+  }
+}
 
 std::unique_ptr<GpuKeySort> open_gpu_key_sort(const SortOptions& options, unsigned threads,
                                               std::optional<std::uint64_t> total_records) {
@@ -287,6 +343,14 @@ std::unique_ptr<GpuRunFormation> open_gpu_backend(const SortOptions& options, co
 }
 
 #else  // no CUDA in this build
+
+std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options, std::optional<std::uint64_t>) {
+  if (options.gpu == GpuMode::On)
+    throw UsageError("--gpu=on: no usable GPU (this build of corank has no GPU backend)");
+  if (options.gpu == GpuMode::Auto && options.verbose)
+    std::fprintf(stderr, "corank: sort on the CPU (this build of corank has no GPU backend)\n");
+  return nullptr;
+}
 
 std::unique_ptr<GpuKeySort> open_gpu_key_sort(const SortOptions& options, unsigned,
                                               std::optional<std::uint64_t>) {

@@ -3,6 +3,7 @@
 // the same interface; opening the backend there always fails with a reason.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -75,6 +76,31 @@ public:
   virtual Result sort(std::uint64_t* keys, std::uint64_t n) = 0;
   virtual std::string describe() const = 0;
 };
+
+// Sorts the 4-word key prefixes of text records on the GPU
+// (gpu/corank/gpu/prefix_sort.cuh): the stable order of the keys, ties left in
+// input order. Every member throws GpuError.
+class GpuPrefixSort {
+public:
+  static constexpr unsigned kWords = 4;
+  // pack(first, count, words) writes keys [first, first + count), kWords each.
+  using Pack = std::function<void(std::uint64_t first, std::uint64_t count, std::uint64_t* words)>;
+  virtual ~GpuPrefixSort() = default;
+  // The most keys one sort() takes.
+  virtual std::uint64_t max_records() const = 0;
+  // order[i] = the index of the i-th smallest of keys [0, n); only their low
+  // key_bits bits may differ.
+  virtual void sort(std::uint64_t n, const Pack& pack, unsigned key_bits, std::uint32_t* order) = 0;
+  // Summed over sorts; busy is their wall time.
+  virtual GpuTimes times() const = 0;
+  virtual std::string describe() const = 0;
+};
+
+// The --gpu policy for text prefixes, as for open_gpu_backend below, except
+// that under auto an input known to be smaller than kAutoGpuMinTextBytes stays
+// on the CPU.
+inline constexpr std::uint64_t kAutoGpuMinTextBytes = std::uint64_t{1} << 30;
+std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options, std::optional<std::uint64_t> total_bytes);
 
 // The --gpu policy for a words-only sort of total_records words, as for
 // open_gpu_backend below: nullptr keeps the sort on the CPU.

@@ -232,4 +232,74 @@ TEST_F(GpuCli, OnWithoutAUsableBudgetFailsClearly) {
       << read_err();
 }
 
+// Text lines whose first 32 bytes often tie (a shared 40-byte beginning, few
+// distinct words), with numbers, blanks and duplicates: the GPU orders the
+// prefixes, the CPU settles the ties.
+void write_lines(const std::string& file, std::uint64_t n) {
+  std::mt19937_64 rng(n);
+  const char* words[] = {"alpha", "Beta", "gamma", "delta", "", "  x", "ALPHA"};
+  const std::string shared = "2026-11-23T01:13:37.000000Z INFO web-0";
+  std::string text;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    if (rng() % 4 == 0) text += shared;
+    text += words[rng() % 7];
+    text += ' ';
+    text += std::to_string(static_cast<std::int64_t>(rng() % 2001) - 1000);
+    text += rng() % 2 ? ":b:" : ":a:";
+    text += words[rng() % 7];
+    text += '\n';
+  }
+  std::ofstream(file, std::ios::binary) << text;
+}
+
+// `corank --gpu=on` on lines writes the bytes `--gpu=off` writes: in memory,
+// in spilled chunks, and in several GPU sorts merged (a small --gpu-memory).
+TEST_F(GpuCli, LinesSortEqualsCpu) {
+  constexpr std::uint64_t kLines = 400000;
+  write_lines(path("in"), kLines);
+  for (const char* args : {"", "-k1,1", "-r", "-k2,2n", "-u -k1,1", "-s -k1,1f", "-t: -k3,3 -k1,1r", "-S 4M",
+                           "-S 4M -u", "--gpu-memory 72M", "--gpu-memory 72M -k2,2n -u"}) {
+    SCOPED_TRACE(args);
+    const std::string common = std::string(args) + " -T " + path("tmp") + " " + path("in");
+    ASSERT_EQ(run("--gpu=off -o " + path("cpu") + " " + common, path("err")), 0) << read_err();
+    ASSERT_EQ(run("--gpu=on --verbose --stats " + path("stats") + " -o " + path("gpu") + " " + common, path("err")), 0)
+        << read_err();
+    const std::string err = read_err();
+    EXPECT_NE(err.find("sort on the GPU ("), std::string::npos) << err;
+    EXPECT_EQ(err.find("failed"), std::string::npos) << err;
+    EXPECT_NE(stats_json().find("\"backend\": \"gpu\""), std::string::npos) << stats_json();
+    // Every line's prefix goes to the device once.
+    EXPECT_GE(stat("\"gpu_bytes\": {\"h2d\": "), 32.0 * kLines) << stats_json();
+    if (std::string(args).find("-S 4M") != std::string::npos) EXPECT_GT(stat("\"spilled_runs\": "), 1.0) << stats_json();
+    if (std::string(args).find("--gpu-memory") != std::string::npos) {
+      const auto at = err.find("up to ");
+      ASSERT_NE(at, std::string::npos) << err;
+      EXPECT_LT(std::stoull(err.substr(at + 6)), kLines / 2) << err;
+    }
+    EXPECT_TRUE(read_file(path("cpu")) == read_file(path("gpu"))) << "outputs differ";
+  }
+}
+
+// A GPU sort of lines that fails: under --gpu=auto the chunk is sorted on the
+// CPU (the GPU never reorders the records); under --gpu=on it is an error and
+// leaves no output. A pipe has no size, so auto tries the GPU.
+TEST_F(GpuCli, LinesSortFailOver) {
+  write_lines(path("in"), 100000);
+  ASSERT_EQ(run("--gpu=off -o " + path("cpu") + " " + path("in"), path("err")), 0) << read_err();
+  const std::string piped = "cat " + path("in") + " |";
+  const std::string fail = "CORANK_GPU_FAIL_SORT=before";
+  ASSERT_EQ(run("--gpu=auto -v -o " + path("gpu"), path("err"), piped + " " + fail), 0) << read_err();
+  EXPECT_NE(read_err().find("injected failure"), std::string::npos) << read_err();
+  EXPECT_NE(read_err().find("sorting on the CPU"), std::string::npos) << read_err();
+  EXPECT_TRUE(read_file(path("gpu")) == read_file(path("cpu"))) << "outputs differ";
+  fs::remove(path("gpu"));
+  EXPECT_EQ(run("--gpu=on -o " + path("gpu") + " " + path("in"), path("err"), fail), 2);
+  EXPECT_NE(read_err().find("injected failure"), std::string::npos) << read_err();
+  EXPECT_FALSE(fs::exists(path("gpu")));
+  // Without the fault, auto sorts the pipe on the GPU.
+  ASSERT_EQ(run("--gpu=auto -v -o " + path("gpu"), path("err"), piped), 0) << read_err();
+  EXPECT_NE(read_err().find("sort on the GPU ("), std::string::npos) << read_err();
+  EXPECT_TRUE(read_file(path("gpu")) == read_file(path("cpu"))) << "outputs differ";
+}
+
 }  // namespace

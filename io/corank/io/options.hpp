@@ -20,6 +20,15 @@ struct IoOptions {
   bool use_uring = true;    // false, or CORANK_IO=pread in the environment, forces pread/pwrite
   bool direct = true;       // O_DIRECT where the file system and offsets allow it
   bool verbose = false;     // say on stderr which engine was chosen
+  // Input files read through the page cache (not O_DIRECT) are read with this
+  // many threads at once, each a contiguous part of every read() (see
+  // read_ahead_source.hpp): one thread copies from the page cache at a fraction
+  // of the memory bandwidth. Spilled runs ignore it.
+  unsigned read_threads = 1;
+  // Whether the committed output is fsynced (with its directory) before and
+  // after the rename. Off, the output is as durable as GNU sort's: written to
+  // the page cache, lost if the machine fails before the kernel writes it back.
+  bool sync_output = true;
 
   // Compression. Input: nullopt detects by suffix, then by magic bytes; a value
   // forces it (Codec::none reads the bytes as they are). Output: nullopt picks

@@ -15,7 +15,7 @@
 
 namespace corank::io {
 
-OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target_(target) {
+OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target_(target), sync_(opt.sync_output) {
   if (target.empty() || target == "-") {
     target_ = "-";
     sink_ = make_fd_sink(STDOUT_FILENO, "standard output", opt);
@@ -37,6 +37,7 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     sink_ = make_fd_sink(fd_, target_, opt);
     const Codec codec = opt.output_codec ? *opt.output_codec : codec_from_suffix(target_);
     sink_ = compressing_sink(std::move(sink_), codec, target_);
+    positional_ = codec == Codec::none;
   } catch (...) {
     // No destructor runs for a half-built object: undo the temporary file here.
     ::close(fd_);
@@ -63,6 +64,7 @@ void OutputFile::commit() {
   if (::rename(temp_path_.c_str(), target_.c_str()) != 0) throw_io_error("cannot rename output to", target_, errno);
   committed_ = true;
   // The rename itself is durable only once the directory is synced.
+  if (!sync_) return;
   int d = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (d >= 0) {
     int r = ::fsync(d);

@@ -27,8 +27,15 @@ public:
   ~OutputFile();
 
   ByteSink& sink() { return *sink_; }
-  // Flushes, fsyncs and renames the temporary file over the target.
+  // Flushes, fsyncs (unless IoOptions::sync_output is off) and renames the
+  // temporary file over the target.
   void commit();
+  // For writers that fill disjoint byte ranges on several threads: the
+  // temporary file's descriptor when the output is one written uncompressed,
+  // else -1. Positional writes go past what the sink holds: call
+  // sink().finish() first and write from sink().bytes_written() on; commit()
+  // syncs them with the rest.
+  int positional_fd() const noexcept { return positional_ ? fd_ : -1; }
   const std::string& target() const noexcept { return target_; }
   const std::string& temp_path() const noexcept { return temp_path_; }
 
@@ -39,6 +46,8 @@ private:
   int fd_ = -1;
   int cleanup_slot_ = -1;
   bool committed_ = false;
+  bool sync_ = true;
+  bool positional_ = false;
   std::unique_ptr<ByteSink> sink_;
 };
 

@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "corank/io/direct_fd.hpp"
 #include "corank/io/error.hpp"
@@ -34,6 +37,11 @@ ReadAheadSource::ReadAheadSource(int fd, FileDesc owned, std::string name, const
   nblocks_ = (total + block_ - 1) / block_;
   if (opt.direct && begin_ % kDirectAlignment == 0 && total > 0 && !mostly_cached(fd_, begin_, total))
     direct_fd_ = reopen_direct(fd_);
+  if (!direct_fd_.valid() && opt.read_threads > 1 && total > kParallelPart) {
+    read_threads_ = opt.read_threads;
+    next_ = begin_;
+    return;
+  }
 
   engine_ = make_engine(opt);
   const auto nslots = static_cast<std::size_t>(std::min<std::uint64_t>(engine_->depth(), std::max<std::uint64_t>(nblocks_, 1)));
@@ -90,7 +98,42 @@ void ReadAheadSource::wait_ready(Slot& s) {
   if (s.result < 0) throw_io_error("read failed", name(), static_cast<int>(-s.result));
 }
 
+std::size_t ReadAheadSource::read_parallel(void* dst, std::size_t n) {
+  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, eof_ ? 0 : end_ - next_));
+  const std::size_t parts = std::clamp<std::size_t>(n / kParallelPart, 1, read_threads_);
+  std::vector<std::size_t> got(parts, 0);
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto part = [&](std::size_t p) {
+    const std::size_t lo = n * p / parts, hi = n * (p + 1) / parts;
+    try {
+      got[p] = pread_full(fd_, static_cast<std::byte*>(dst) + lo, hi - lo, next_ + lo, name());
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  {
+    std::vector<std::jthread> threads;
+    for (std::size_t p = 1; p < parts; ++p) threads.emplace_back(part, p);
+    part(0);
+  }
+  if (error) std::rethrow_exception(error);
+  // A part short of its length means the file shrank: what follows it is not the file's.
+  std::size_t copied = 0;
+  for (std::size_t p = 0; p < parts; ++p) {
+    copied += got[p];
+    if (got[p] < n * (p + 1) / parts - n * p / parts) {
+      eof_ = true;
+      break;
+    }
+  }
+  next_ += copied;
+  return copied;
+}
+
 std::size_t ReadAheadSource::read(void* dst, std::size_t n) {
+  if (read_threads_ > 1) return read_parallel(dst, n);
   auto* out = static_cast<std::byte*>(dst);
   std::size_t copied = 0;
   while (copied < n && !eof_ && cur_ < nblocks_) {

@@ -7,6 +7,11 @@
 // Direct I/O: blocks start at aligned offsets and are whole multiples of 4 KiB,
 // so they go O_DIRECT (no page-cache pollution for a file read once); the last
 // block asks for a rounded-up length and gets the bytes up to end of file.
+//
+// Parallel reads: an input that is not read O_DIRECT (mostly in the page cache)
+// and whose options ask for read_threads > 1 is read without the engine, each
+// read() split into parts of at least kParallelPart bytes that as many threads
+// pread at once.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -27,10 +32,13 @@ public:
                   std::optional<std::uint64_t> end = std::nullopt);
   ~ReadAheadSource() override;
 
+  static constexpr std::size_t kParallelPart = std::size_t{4} << 20;
+
   std::size_t read(void* dst, std::size_t n) override;
   std::optional<std::uint64_t> size() const override { return end_ - begin_; }
 
-  std::string_view engine_name() const noexcept { return engine_->name(); }
+  // "parallel pread" when reads are split over threads.
+  std::string_view engine_name() const noexcept { return engine_ ? engine_->name() : "parallel pread"; }
   bool direct() const noexcept { return direct_fd_.valid(); }
 
 private:
@@ -42,6 +50,7 @@ private:
   void issue(std::uint64_t block);
   void wait_ready(Slot& s);
   std::uint64_t block_len(std::uint64_t block) const noexcept;
+  std::size_t read_parallel(void* dst, std::size_t n);
 
   FileDesc owned_;
   FileDesc direct_fd_;
@@ -53,6 +62,8 @@ private:
   std::uint64_t cur_ = 0;         // block being consumed
   std::size_t pos_ = 0;           // bytes of it consumed
   bool eof_ = false;              // the file ended early (shrank while we read)
+  unsigned read_threads_ = 1;     // > 1: parallel reads, no engine
+  std::uint64_t next_ = 0;        // parallel reads: the next byte's offset
   std::vector<Buffer> bufs_;      // declared before engine_: the engine drains first
   std::vector<Slot> slots_;
   std::unique_ptr<IoEngine> engine_;

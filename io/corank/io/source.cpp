@@ -37,14 +37,14 @@ private:
 
 class FdSink final : public ByteSink {
 public:
-  FdSink(int fd, std::string name) : fd_(fd), name_(std::move(name)) {}
+  FdSink(int fd, std::string name, bool sync) : fd_(fd), name_(std::move(name)), sync_(sync) {}
   void write(const void* src, std::size_t n) override {
     write_full(fd_, src, n, name_);
     written_ += n;
   }
   void finish() override {
     struct stat st {};
-    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && ::fsync(fd_) != 0)
+    if (sync_ && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && ::fsync(fd_) != 0)
       throw_io_error("fsync failed", name_, errno);
   }
   std::uint64_t bytes_written() const override { return written_; }
@@ -52,6 +52,7 @@ public:
 private:
   int fd_;
   std::string name_;
+  bool sync_;
   std::uint64_t written_ = 0;
 };
 
@@ -90,8 +91,8 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
 }
 
 std::unique_ptr<ByteSink> make_fd_sink(int fd, std::string name, const IoOptions& opt) {
-  if (positional_writes_ok(fd)) return std::make_unique<WriteBehindSink>(fd, std::move(name), opt, true);
-  return std::make_unique<FdSink>(fd, std::move(name));
+  if (positional_writes_ok(fd)) return std::make_unique<WriteBehindSink>(fd, std::move(name), opt, opt.sync_output);
+  return std::make_unique<FdSink>(fd, std::move(name), opt.sync_output);
 }
 
 }  // namespace corank::io

@@ -8,7 +8,8 @@
 //                         .xz .zst, or the codec's magic bytes) is decompressed on
 //                         the fly, and size() is then nullopt.
 //   make_fd_sink(fd)      regular file: WriteBehindSink (write_behind_sink.hpp);
-//                         otherwise plain write(2). finish() flushes and fsyncs.
+//                         otherwise plain write(2). finish() flushes and fsyncs
+//                         (unless IoOptions::sync_output is off).
 // Run files: run_file.hpp. Positional reads: block_reader.hpp.
 #include <cstddef>
 #include <cstdint>
@@ -56,7 +57,8 @@ public:
 std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt);
 
 // A sink writing sequentially to an open descriptor it does not own, from the
-// descriptor's current offset; finish() fsyncs a regular file.
+// descriptor's current offset; finish() fsyncs a regular file unless
+// opt.sync_output is off.
 std::unique_ptr<ByteSink> make_fd_sink(int fd, std::string name, const IoOptions& opt);
 
 }  // namespace corank::io

@@ -90,7 +90,7 @@ void bind_options(CLI::App& app, CliOptions& o) {
       ->type_name("[MODE]");
   app.add_flag("--verify", o.verify,
                "Binary formats: re-read the output before committing it: it must be in order and hold the input's records");
-  app.add_option("--gpu", o.gpu, "Binary formats: form runs on the GPU: auto (if one works), on (fail without one), off")
+  app.add_option("--gpu", o.gpu, "Sort on the GPU: auto (if one works and the input is large enough), on (fail without one), off")
       ->check(CLI::IsMember({"auto", "on", "off"}))
       ->capture_default_str();
   app.add_option("--gpu-memory", o.gpu_memory, "Use at most SIZE of GPU memory")->type_name("SIZE");
@@ -101,6 +101,9 @@ void bind_options(CLI::App& app, CliOptions& o) {
   app.add_option("--io-engine", o.io_engine, "File I/O: auto (io_uring if it works) or pread")
       ->check(CLI::IsMember({"auto", "uring", "pread"}))
       ->capture_default_str();
+  app.add_flag("--no-fsync", o.no_fsync,
+               "Do not fsync the output before renaming it into place: faster, and as durable as GNU sort's output "
+               "(a crash soon after may lose it)");
   app.add_option("--compress-temp", o.compress_temp,
                  "Binary formats: compress spilled runs with CODEC: zstd (default) or gzip")
       ->expected(0, 1)

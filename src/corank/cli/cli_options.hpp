@@ -36,6 +36,7 @@ struct CliOptions {
   std::optional<bool> progress;
   std::string stats_file;
   std::string io_engine = "auto";
+  bool no_fsync = false;
   std::string compress_temp;  // codec name; empty: spilled runs are not compressed
   bool verbose = false;
 };

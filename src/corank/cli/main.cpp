@@ -124,11 +124,11 @@ std::unique_ptr<text::TextFormat> make_text_format(const CliOptions& c) {
 int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
   if (c.verify) throw UsageError("--verify applies to binary formats");
   if (compress_temp) throw UsageError("--compress-temp applies to binary formats");
-  if (c.gpu == "on") throw UsageError("--gpu=on applies to binary formats; text formats sort on the CPU");
   auto format = make_text_format(c);
   const std::vector<std::string> files = input_files(c);
   io::IoOptions io;
   io.verbose = c.verbose;
+  io.sync_output = !c.no_fsync;
   if (c.io_engine == "pread") io.use_uring = false;
   if (check || check_quiet) {
     if (c.output != "-") throw UsageError(std::string("options '-") + (check_quiet ? 'C' : 'c') + "o' are incompatible");
@@ -153,6 +153,8 @@ int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_te
   o.merge_only = c.merge;
   o.progress = c.progress.value_or(::isatty(STDERR_FILENO) == 1);
   o.verbose = c.verbose;
+  o.gpu = c.gpu == "on" ? GpuMode::On : c.gpu == "off" ? GpuMode::Off : GpuMode::Auto;
+  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, false);
   o.io = io;
   const SortStats stats = text::sort_text(o, *format);
   report(c, stats);
@@ -176,6 +178,7 @@ SortOptions to_sort_options(const CliOptions& c, bool compress_temp) {
   o.progress = c.progress.value_or(::isatty(STDERR_FILENO) == 1);
   o.verbose = c.verbose;
   o.io.verbose = c.verbose;
+  o.io.sync_output = !c.no_fsync;
   if (c.io_engine == "pread") o.io.use_uring = false;
   if (compress_temp) o.io.temp_codec = c.compress_temp == "gzip" ? io::Codec::gzip : io::Codec::zstd;
   return o;

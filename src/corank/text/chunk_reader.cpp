@@ -1,6 +1,7 @@
 #include "corank/text/chunk_reader.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "corank/errors.hpp"
@@ -8,10 +9,18 @@
 
 namespace corank::text {
 
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+}  // namespace
+
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
                          unsigned threads)
     : inputs_(std::move(inputs)), format_(format), io_(io), threads_(std::max(1u, threads)) {
   if (inputs_.empty()) inputs_.push_back("-");
+  // Cached input is copied from the page cache by all threads (two cores
+  // split records while they are in cache instead, see fill_records).
+  if (threads_ > 2) io_.read_threads = threads_;
   // Every input is opened now, so that an unreadable one fails before any
   // output exists. Many inputs (a shell glob of logs) would run out of file
   // descriptors if all stayed open: past kKeptOpen they are closed again and
@@ -47,18 +56,29 @@ bool ChunkReader::open_next_or_finish() {
 
 bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
   const bool got = fill_records(chunk, budget);
-  if (threads_ > 2) {
-    // Prefixes are deferred to here, where all threads share the work; on two
-    // cores computing them during the split, from cache, is cheaper.
-    RecordEntry* r = chunk.records.data();
-    const std::size_t n = chunk.records.size();
+  // Records split off one at a time with more than two threads get their
+  // prefixes here, where all threads share the work (the parallel split gives
+  // them as it goes); on two cores they are computed during the split, from cache.
+  RecordEntry* r = chunk.records.data();
+  for (auto [lo, hi] : deferred_) {
+    hi = std::min(hi, chunk.records.size());
+    if (lo >= hi) continue;
+    const std::size_t n = hi - lo;
     const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 16384, 1, threads_));
     parallel_for(parts, [&](unsigned p) {
-      for (std::size_t i = n * p / parts, end = n * (p + 1) / parts; i < end; ++i)
+      for (std::size_t i = lo + n * p / parts, end = lo + n * (p + 1) / parts; i < end; ++i)
         r[i].prefix = format_.prefix(chunk.record(r[i]));
     });
   }
+  deferred_.clear();
   return got;
+}
+
+void ChunkReader::defer_prefix(std::size_t index) {
+  if (!deferred_.empty() && deferred_.back().second == index)
+    ++deferred_.back().second;
+  else
+    deferred_.emplace_back(index, index + 1);
 }
 
 bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
@@ -80,7 +100,9 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     const char* base = chunk.data();
     if (parallel && !(at_file_start_ && format_.has_header()) && chunk.used - scan >= kParallelSplitBytes) {
       const std::size_t before = chunk.records.size();
+      const auto t_split = Clock::now();
       const bool room = split_in_parallel(chunk, scan, budget);
+      split_seconds_ += seconds_since(t_split);
       if (chunk.records.size() > before) at_file_start_ = false;
       if (!room) return false;
     }
@@ -101,6 +123,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
         chunk.used -= n;
       } else {
         // The prefix now, while the record is in cache.
+        if (threads_ > 2) defer_prefix(chunk.records.size());
         chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
         scan += n;
       }
@@ -119,7 +142,9 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     // split by several threads, pieces are larger.
     const std::size_t piece = parallel ? kParallelPieceBytes : std::size_t{256} << 10;
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece));
+    const auto t_read = Clock::now();
     const std::size_t got = source_->read(chunk.data() + chunk.used, want);
+    read_seconds_ += seconds_since(t_read);
     chunk.used += got;
     bytes_read_ += got;
     // Full (the budget is spent, or the buffer is and holds a record): the rest,
@@ -155,15 +180,19 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
 
 // Record starts are `scan` and every byte after a terminator. Part p of
 // [scan, used) takes the records that start inside it: after the first
-// terminator at or after its first byte's predecessor. Stops like the
-// sequential split, before the first record that would take the chunk over its
-// budget (returns false then); a record without its terminator stays unsplit.
+// terminator at or after its first byte's predecessor. Each record gets its
+// prefix at once, while in cache. Stops like the sequential split, before the
+// first record that would take the chunk over its budget (returns false then);
+// a record without its terminator stays unsplit.
 bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget) {
   const char* base = chunk.data();
   const char terminator = format_.terminator();
   const std::uint64_t begin = scan, end = chunk.used;
   const unsigned parts = threads_;
-  std::vector<std::vector<RecordEntry>> found(parts);
+  // Kept from piece to piece: fresh vectors would fault their pages in again.
+  std::vector<std::vector<RecordEntry>>& found = found_;
+  found.resize(parts);
+  for (auto& f : found) f.clear();
   parallel_for(parts, [&](unsigned p) {
     std::uint64_t at = begin + (end - begin) * p / parts;
     const std::uint64_t stop = begin + (end - begin) * (p + 1) / parts;
@@ -173,26 +202,43 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
       at = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) + 1;
     }
     auto& out = found[p];
+    out.reserve(static_cast<std::size_t>((stop - at) / 64 + 16));
     while (at < stop) {
       const void* t = std::memchr(base + at, terminator, static_cast<std::size_t>(end - at));
       if (t == nullptr) break;
       const auto length = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) - at;
-      out.push_back({Prefix{}, at, length});
+      out.push_back({format_.prefix({base + at, static_cast<std::size_t>(length)}), at, length});
       at += length + 1;
     }
   });
-  std::size_t total = chunk.records.size();
-  for (const auto& f : found) total += f.size();
-  chunk.records.reserve(total);
-  for (const auto& f : found)
-    for (const auto& e : f) {
-      if (!chunk.records.empty() && e.offset + chunk.records.size() * kRecordOverhead >= budget) {
-        scan = e.offset;
-        return false;
-      }
-      chunk.records.push_back(e);
-      scan = e.offset + e.length + 1;
+  // The i-th record of the chunk fits while offset + i * kRecordOverhead < budget,
+  // a condition that only grows with i: find the first record that fails it.
+  const std::size_t before = chunk.records.size();
+  std::vector<std::size_t> first(parts + 1, before);
+  for (unsigned p = 0; p < parts; ++p) first[p + 1] = first[p] + found[p].size();
+  std::size_t take = first[parts];
+  auto over = [&](const RecordEntry& e, std::size_t i) { return i > 0 && e.offset + i * kRecordOverhead >= budget; };
+  for (unsigned p = 0; p < parts && take == first[parts]; ++p) {
+    const auto& f = found[p];
+    if (f.empty() || !over(f.back(), first[p + 1] - 1)) continue;
+    std::size_t lo = 0, hi = f.size() - 1;  // f[hi] is over
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      if (over(f[mid], first[p] + mid)) hi = mid; else lo = mid + 1;
     }
+    take = first[p] + lo;
+  }
+  chunk.records.resize(take);
+  parallel_for(parts, [&](unsigned p) {
+    if (first[p] >= take) return;
+    const std::size_t n = std::min(take, first[p + 1]) - first[p];
+    std::memcpy(static_cast<void*>(chunk.records.data() + first[p]), found[p].data(), n * sizeof(RecordEntry));
+  });
+  if (take > before) scan = chunk.records[take - 1].offset + chunk.records[take - 1].length + 1;
+  if (take < first[parts]) {
+    // The first record left out starts where the last one taken ended, or at `scan`.
+    return false;
+  }
   return true;
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <string_view>
 
 #include "corank/io/file_desc.hpp"
@@ -34,6 +35,13 @@ public:
   char* claim(std::size_t n);
   void commit(std::size_t n, std::uint64_t records);
   std::size_t capacity() const noexcept { return capacity_; }
+  // Counts records that the caller wrote to the file past this writer
+  // (positional writes after finish()), so that records() and bytes() hold all.
+  void count_written_elsewhere(std::uint64_t bytes, std::uint64_t records, double seconds) {
+    bytes_ += bytes;
+    records_ += records;
+    seconds_ += seconds;
+  }
   // Writes what is buffered and waits for it; rethrows a write error.
   void finish();
   std::uint64_t records() const noexcept { return records_; }
@@ -55,22 +63,26 @@ private:
   std::uint64_t records_ = 0, bytes_ = 0;
 };
 
-// A spilled run: an anonymous temporary file written sequentially and read
-// back with pread, independent of the engine behind io::ByteSink.
+// Plain positional writes to a descriptor it does not own: a spilled run (an
+// anonymous temporary file read back with pread, independent of the engine
+// behind io::ByteSink), or one thread's part of the output.
 class RunFileSink final : public io::ByteSink {
 public:
-  // Writes from byte `offset` on, so that threads can fill disjoint parts of one run.
-  explicit RunFileSink(int fd, std::uint64_t offset = 0) : fd_(fd), offset_(offset) {}
+  // Writes from byte `offset` on, so that threads can fill disjoint parts of one
+  // file; `name` is for error messages.
+  explicit RunFileSink(int fd, std::uint64_t offset = 0, std::string name = "temporary file")
+      : fd_(fd), offset_(offset), name_(std::move(name)) {}
   void write(const void* src, std::size_t n) override {
-    io::pwrite_full(fd_, src, n, offset_ + written_, "temporary file");
+    io::pwrite_full(fd_, src, n, offset_ + written_, name_);
     written_ += n;
   }
-  void finish() override {}  // the file dies with the process: nothing to make durable
+  void finish() override {}  // a run dies with the process; the output's owner syncs it
   std::uint64_t bytes_written() const override { return written_; }
 
 private:
   int fd_;
   std::uint64_t offset_;
+  std::string name_;
   std::uint64_t written_ = 0;
 };
 

@@ -1,13 +1,22 @@
 #include "corank/text/text_sorter.hpp"
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <cstdio>
 #include <future>
 #include <memory>
+#include <optional>
 #include <thread>
 
+#include "corank/gpu_backend.hpp"
+#include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/temp_files.hpp"
@@ -15,6 +24,7 @@
 #include "corank/planner.hpp"
 #include "corank/progress.hpp"
 #include "corank/text/chunk_reader.hpp"
+#include "corank/text/gpu_record_sort.hpp"
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
@@ -121,6 +131,14 @@ public:
     Chunk chunks[2];
     auto t_runs = Clock::now();
     std::future<bool> filled = std::async(std::launch::async, [&] { return reader.fill(chunks[0], chunk_bytes); });
+    // The GPU (CUDA context, pinned staging: about half a second) opens while
+    // the first chunk is read.
+    std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened = std::async(std::launch::async, [&] {
+      const auto t0 = Clock::now();
+      auto gpu = open_gpu_prefix_sort(gpu_options(), total);
+      gpu_setup_seconds_ = seconds_since(t0);
+      return gpu;
+    });
     bool header_done = false;
     std::unique_ptr<RecordWriter> out;
     std::vector<SpilledRun> runs;
@@ -133,6 +151,7 @@ public:
                                              threads_ > 2 ? kGatherBuffer : kCacheBuffer);
         if (format_.has_header() && reader.saw_header()) out->write_raw(reader.header() + '\n');
       }
+      if (gpu_opened.valid()) gpu_ = gpu_opened.get();
       if (!got) break;
       const bool last = reader.done();
       if (!last) {
@@ -143,13 +162,13 @@ public:
       sort_chunk(chunk);
       progress_.advance(chunk.used);
       if (last && runs.empty()) {
-        write_sorted(chunk, *out);
+        write_sorted(chunk, *out, output);
         stats_.runs = 1;
         break;
       }
       // Spill the sorted chunk as a run.
       SpilledRun run{temps.create_anonymous(), 0};
-      run.bytes = spill(chunk, run.fd.get());
+      run.bytes = write_at(chunk, run.fd.get(), 0, "temporary file");
       stats_.spill_bytes += run.bytes;
       runs.push_back(std::move(run));
       if (last) break;
@@ -158,6 +177,14 @@ public:
     chunks[1] = Chunk();
     stats_.bytes_in = reader.bytes_read();
     stats_.seconds.run_formation = seconds_since(t_runs);
+    if (opt_.verbose)
+      std::fprintf(stderr, "corank: input: %.3f s reading, %.3f s splitting into records on all threads; sort %.3f s\n",
+                   reader.read_seconds(), reader.split_seconds(), sort_seconds_);
+    if (gpu_sorted_) {
+      stats_.backend = "gpu";
+      stats_.gpu_seconds = gpu_times_;
+      stats_.gpu_seconds.setup = gpu_setup_seconds_;
+    }
     if (!runs.empty()) {
       stats_.mode = "external";
       stats_.runs = stats_.spilled_runs = runs.size();
@@ -221,17 +248,59 @@ private:
     return r;
   }
 
+  SortOptions gpu_options() const {
+    SortOptions o;
+    o.gpu = opt_.gpu;
+    o.gpu_memory = opt_.gpu_memory;
+    o.verbose = opt_.verbose;
+    return o;
+  }
+
+  // On the GPU when it opened; a GPU failure leaves the records untouched and,
+  // under --gpu=auto, this chunk and the rest are sorted on the CPU.
   void sort_chunk(Chunk& chunk) {
-    parallel_sort(chunk.records, scratch_, EntryLess{&format_, chunk.data()}, threads_);
+    const auto t0 = Clock::now();
+    sort_chunk_on(chunk);
+    sort_seconds_ += seconds_since(t0);
+  }
+
+  void sort_chunk_on(Chunk& chunk) {
+    const EntryLess less{&format_, chunk.data()};
+    if (gpu_) {
+      try {
+        gpu_sort_records(*gpu_, chunk.records, scratch_, less, threads_);
+        gpu_sorted_ = true;
+        gpu_times_ = gpu_->times();
+        return;
+      } catch (const GpuError& e) {
+        if (opt_.gpu == GpuMode::On) throw GpuError(std::string("GPU sort failed: ") + e.what());
+        if (opt_.verbose) std::fprintf(stderr, "corank: GPU sort failed (%s); sorting on the CPU\n", e.what());
+        gpu_.reset();
+      }
+    }
+    parallel_sort(chunk.records, scratch_, less, threads_);
   }
 
   // Writes the chunk's records in sorted order. Each record is a cache miss.
-  // With more than two threads and without -u, batches of records that fill
-  // the writer's buffer are gathered by all threads, each into its own byte
-  // range of it; under -u each record is compared with the last one written.
-  void write_sorted(const Chunk& chunk, RecordWriter& w) {
+  // With more than two threads and without -u, all threads gather records: into
+  // their own byte ranges of an uncompressed output file, written at once
+  // (copying into the page cache is then no longer one thread's work), or else
+  // into their own parts of batches that fill the writer's buffer. Under -u
+  // each record is compared with the last one written.
+  void write_sorted(const Chunk& chunk, RecordWriter& w, io::OutputFile& output) {
     const auto& recs = chunk.records;
     const std::size_t n = recs.size();
+    if (!format_.unique() && threads_ > 2 && output.positional_fd() >= 0) {
+      const auto t0 = Clock::now();
+      w.finish();  // the header, if any, goes first
+      output.sink().finish();
+      const int fd = output.positional_fd();
+      const std::uint64_t start = output.sink().bytes_written();
+      std::optional<std::uint64_t> bytes = write_mapped(chunk, fd, start, output.target());
+      if (!bytes) bytes = write_at(chunk, fd, start, output.target().c_str());
+      w.count_written_elsewhere(*bytes, n, seconds_since(t0));
+      return;
+    }
     if (format_.unique() || threads_ <= 2) {
       for (const auto& e : recs) w.write(chunk.record(e));
       return;
@@ -268,29 +337,74 @@ private:
     }
   }
 
-  // Writes a sorted chunk to a run file; returns its bytes. Gathering the
-  // records (a cache miss each) and copying them into the page cache is the
-  // bulk of the work, so without -u every thread takes a contiguous share of
-  // the records and writes it at its own offset of the file.
-  std::uint64_t spill(const Chunk& chunk, int fd) {
+  // Writes a sorted chunk to fd from byte `start` on through a shared mapping
+  // of the file, each thread copying a contiguous share of the records: the
+  // kernel serializes buffered writes to one file (its inode lock), while page
+  // faults on a mapping proceed in parallel. The range is allocated first, so
+  // that a full disk is an error here rather than a SIGBUS in the copy. Returns
+  // the bytes written, or nullopt, having written nothing, where the file
+  // system cannot allocate ahead or map the file. Not for -u.
+  std::optional<std::uint64_t> write_mapped(const Chunk& chunk, int fd, std::uint64_t start, const std::string& name) {
+    const RecordEntry* r = chunk.records.data();
+    const std::size_t n = chunk.records.size();
+    const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, threads_));
+    std::vector<std::uint64_t> offset(parts + 1, 0);
+    parallel_for(parts, [&](unsigned p) {
+      std::uint64_t b = 0;
+      for (std::size_t i = n * p / parts, end = n * (p + 1) / parts; i < end; ++i) b += r[i].length + 1;
+      offset[p + 1] = b;
+    });
+    for (unsigned p = 0; p < parts; ++p) offset[p + 1] += offset[p];
+    const std::uint64_t total = offset[parts];
+    if (total == 0) return 0;
+    if (io::inject_write_failure()) io::throw_io_error("write failed", name, ENOSPC);  // the engines' test hook
+    if (::fallocate(fd, 0, static_cast<off_t>(start), static_cast<off_t>(total)) != 0) {
+      if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return std::nullopt;
+      io::throw_io_error("write failed", name, errno);
+    }
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t map_from = start / page * page;
+    const auto map_bytes = static_cast<std::size_t>(start + total - map_from);
+    void* map = ::mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(map_from));
+    if (map == MAP_FAILED) return std::nullopt;
+    char* base = static_cast<char*>(map) + (start - map_from);
+    const char terminator = format_.terminator();
+    const char* bytes = chunk.data();
+    parallel_for(parts, [&](unsigned p) {
+      char* d = base + offset[p];
+      for (std::size_t i = n * p / parts, end = n * (p + 1) / parts; i < end; ++i) {
+        std::memcpy(d, bytes + r[i].offset, r[i].length);
+        d += r[i].length;
+        *d++ = terminator;
+      }
+    });
+    ::munmap(map, map_bytes);
+    return total;
+  }
+
+  // Writes a sorted chunk to fd from byte `start` on; returns its bytes.
+  // Gathering the records (a cache miss each) and copying them into the page
+  // cache is the bulk of the work, so without -u every thread takes a
+  // contiguous share of the records and writes it at its own offset of the file.
+  std::uint64_t write_at(const Chunk& chunk, int fd, std::uint64_t start, const char* what) {
     const std::size_t n = chunk.records.size();
     const unsigned parts =
         format_.unique() ? 1u : static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, threads_));
     std::vector<std::size_t> first(parts + 1);
-    std::vector<std::uint64_t> offset(parts + 1, 0);
+    std::vector<std::uint64_t> offset(parts + 1, start);
     for (unsigned p = 0; p <= parts; ++p) first[p] = n * p / parts;
     for (unsigned p = 0; p < parts; ++p) {
       offset[p + 1] = offset[p];
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) offset[p + 1] += chunk.records[i].length + 1;
     }
     parallel_for(parts, [&](unsigned p) {
-      RunFileSink sink(fd, offset[p]);
+      RunFileSink sink(fd, offset[p], what);
       RecordWriter w(sink, format_.terminator(), unique_format());
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) w.write(chunk.record(chunk.records[i]));
       w.finish();
-      if (parts == 1) offset[1] = sink.bytes_written();  // -u may have dropped records
+      if (parts == 1) offset[1] = start + sink.bytes_written();  // -u may have dropped records
     });
-    return offset[parts];
+    return offset[parts] - start;
   }
 
   // Merges runs into `out`; groups of fan_in runs are first merged into longer runs
@@ -330,6 +444,11 @@ private:
   std::uint64_t budget_ = 0;
   std::size_t fan_in_ = 2, merge_buffer_ = 64 << 10;
   HugeVector<RecordEntry> scratch_;
+  std::unique_ptr<GpuPrefixSort> gpu_;
+  bool gpu_sorted_ = false;  // some chunk was sorted on the GPU
+  double gpu_setup_seconds_ = 0;
+  double sort_seconds_ = 0;
+  GpuTimes gpu_times_;
 };
 
 }  // namespace

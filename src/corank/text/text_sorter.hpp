@@ -4,6 +4,8 @@
 // budget is written straight out, a larger one is spilled as sorted runs to
 // anonymous temporary files and merged (in several passes when there are more
 // runs than the merge fan-in). -m merges sorted inputs; -c checks one.
+// Chunks are sorted by prefix on the GPU when one is usable (gpu_record_sort.hpp),
+// else on the CPU.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +25,9 @@ struct TextSortOptions {
   bool merge_only = false;  // -m: the inputs are sorted already
   bool progress = false;
   bool verbose = false;
+  // Sorting chunks by prefix on the GPU: --gpu and --gpu-memory (see gpu_backend.hpp).
+  GpuMode gpu = GpuMode::Auto;
+  std::uint64_t gpu_memory = 0;
   io::IoOptions io;
 };
 
