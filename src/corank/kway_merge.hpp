@@ -4,6 +4,7 @@
 // kway_co_rank, and merges its share independently.
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -12,11 +13,11 @@
 
 namespace corank {
 
-// Merges seqs into out (which holds the sum of their sizes). Elements must be
-// unique under operator< (KeyEntry's key-then-position order); then the result
-// is the same whatever the order of seqs.
-template <class T>
-void merge_kway(std::span<const std::span<const T>> seqs, T* out) {
+// Merges seqs into out (which holds the sum of their sizes) with a loser tree.
+// `less` must be a strict total order over all elements (ties broken by
+// position, say); then the result is the same whatever the order of seqs.
+template <class T, class Less>
+void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Less& less) {
   const std::size_t k = seqs.size();
   if (k == 0) return;
   if (k == 1) {
@@ -24,7 +25,7 @@ void merge_kway(std::span<const std::span<const T>> seqs, T* out) {
     return;
   }
   if (k == 2) {
-    std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out);
+    std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out, less);
     return;
   }
   // Loser tree over K >= k leaves; leaves past k are empty sequences.
@@ -37,7 +38,7 @@ void merge_kway(std::span<const std::span<const T>> seqs, T* out) {
   auto beats = [&](std::size_t a, std::size_t b) {
     if (cur[a] == end[a]) return false;
     if (cur[b] == end[b]) return true;
-    return seqs[a][cur[a]] < seqs[b][cur[b]];
+    return less(seqs[a][cur[a]], seqs[b][cur[b]]);
   };
   std::vector<std::size_t> winner(2 * leaves), loser(leaves);
   for (std::size_t i = 0; i < leaves; ++i) winner[leaves + i] = i;
@@ -53,6 +54,13 @@ void merge_kway(std::span<const std::span<const T>> seqs, T* out) {
     for (std::size_t n = (w + leaves) / 2; n >= 1; n /= 2)
       if (beats(loser[n], w)) std::swap(loser[n], w);
   }
+}
+
+// merge_kway_with by operator<: elements must be unique under it (KeyEntry's
+// key-then-position order).
+template <class T>
+void merge_kway(std::span<const std::span<const T>> seqs, T* out) {
+  merge_kway_with(seqs, out, std::less<T>{});
 }
 
 // The same result as merge_kway, produced by `threads` threads on disjoint output ranges.

@@ -15,19 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "gpu_skip.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string gpu_unavailable_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
-  }
-  return count == 0 ? "no CUDA device" : "";
-}
 
 std::string corank_bin() {
   const char* dir = std::getenv("CORANK_BIN_DIR");
@@ -48,7 +40,7 @@ int run(const std::string& args, const fs::path& err, const std::string& env = "
 class GpuCli : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (const std::string why = gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << "GPU test skipped: " << why;
+    CORANK_SKIP_WITHOUT_GPU();
     dir_ = fs::temp_directory_path() / ("corank-gpu-cli-" + std::to_string(::getpid()));
     fs::create_directories(dir_ / "tmp");
   }

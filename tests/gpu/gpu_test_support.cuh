@@ -1,5 +1,5 @@
-// Shared by the GPU test executables: skip with a reason where no GPU is
-// usable, and typed-test helpers.
+// Shared by the CUDA test executables: typed-test helpers (and, through
+// gpu_skip.hpp, the skip where no GPU is usable).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,25 +10,9 @@
 
 #include "corank/gpu/merge_variant.cuh"
 #include "corank/gpu/word_key.cuh"
+#include "gpu_skip.hpp"
 
 namespace corank::gpu::testing {
-
-inline std::string gpu_unavailable_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
-  }
-  if (count == 0) return "no CUDA device";
-  return {};
-}
-
-#define CORANK_SKIP_WITHOUT_GPU()                                                              \
-  do {                                                                                         \
-    const std::string corank_reason = ::corank::gpu::testing::gpu_unavailable_reason();        \
-    if (!corank_reason.empty()) GTEST_SKIP() << "GPU test skipped: " << corank_reason;         \
-  } while (0)
 
 // Monotone maps from a 64-bit test value to each key type, so one generator
 // serves all; Key128 puts the low two bits in the second word, so ties in the

@@ -17,24 +17,10 @@
 #include "corank/gpu/host_array_sort.cuh"
 #include "corank/gpu/pinned_buffer.cuh"
 
+#include "gpu_skip.hpp"
+
 namespace corank::gpu {
 namespace {
-
-std::string gpu_unavailable_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
-  }
-  return count == 0 ? "no CUDA device" : "";
-}
-
-#define SKIP_WITHOUT_GPU()                                              \
-  do {                                                                  \
-    if (const std::string why = gpu_unavailable_reason(); !why.empty()) \
-      GTEST_SKIP() << "GPU test skipped: " << why;                      \
-  } while (0)
 
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 
@@ -108,7 +94,7 @@ std::uint64_t one_pass_limit(std::uint64_t budget) {
 }
 
 TEST(HostArraySort, EmptyAndTiny) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const HostSortTimes t = sort_host_u64(nullptr, nullptr, 0, 0);
   EXPECT_EQ(t.round_trips, 0u);
   for (const Keys k : kAllKeys)
@@ -120,7 +106,7 @@ TEST(HostArraySort, EmptyAndTiny) {
 }
 
 TEST(HostArraySort, OnePass) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   for (const Keys k : kAllKeys) {
     SCOPED_TRACE(name(k));
     const auto input = make_keys(1'000'003, k, 7);
@@ -134,7 +120,7 @@ TEST(HostArraySort, OnePass) {
 // and merges them on the device: 2 runs, an odd count (one run moves through
 // a merge round unmerged), and in place.
 TEST(HostArraySort, OnePassInRuns) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   constexpr std::uint64_t M = std::uint64_t{1} << 24;
   const HostSortPlan below = plan_host_sort_u64(2 * M - 1, 0);
   EXPECT_TRUE(below.one_pass);
@@ -161,7 +147,7 @@ TEST(HostArraySort, OnePassInRuns) {
 }
 
 TEST(HostArraySort, PlanUnderSmallBudget) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 2 * kMiB;
   const std::uint64_t limit = one_pass_limit(budget);
   const HostSortPlan one = plan_host_sort_u64(limit, budget);
@@ -179,7 +165,7 @@ TEST(HostArraySort, PlanUnderSmallBudget) {
 }
 
 TEST(HostArraySort, AroundTheOnePassLimit) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 2 * kMiB;
   const std::uint64_t limit = one_pass_limit(budget);
   for (const Keys k : {Keys::random, Keys::duplicates, Keys::reverse})
@@ -190,7 +176,7 @@ TEST(HostArraySort, AroundTheOnePassLimit) {
 }
 
 TEST(HostArraySort, TwoPassesAroundChunkAndSlabMultiples) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 2 * kMiB;
   const std::uint64_t limit = one_pass_limit(budget);
   const std::uint64_t L = plan_host_sort_u64(limit + 1, budget).chunk_keys;
@@ -205,7 +191,7 @@ TEST(HostArraySort, TwoPassesAroundChunkAndSlabMultiples) {
 }
 
 TEST(HostArraySort, ManyRunsAndSlabs) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   // 1 MiB: runs of a few thousand keys, so k is in the hundreds and a slab
   // gathers hundreds of (often empty or one-key) segments.
   const std::uint64_t budget = 1 * kMiB;
@@ -220,7 +206,7 @@ TEST(HostArraySort, ManyRunsAndSlabs) {
 }
 
 TEST(HostArraySort, LargerTwoPass) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 64 * kMiB;
   const auto input = make_keys(24'000'000, Keys::random, 5);
   const HostSortPlan plan = plan_host_sort_u64(input.size(), budget);
@@ -230,7 +216,7 @@ TEST(HostArraySort, LargerTwoPass) {
 }
 
 TEST(HostArraySort, PinnedInputIsNotRegisteredAgain) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 2 * kMiB;
   const std::uint64_t n = 400'000;
   ASSERT_FALSE(plan_host_sort_u64(n, budget).one_pass);
@@ -248,7 +234,7 @@ TEST(HostArraySort, PinnedInputIsNotRegisteredAgain) {
 }
 
 TEST(HostArraySort, RegistrationIsUndone) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   auto data = make_keys(400'000, Keys::random, 8);
   std::vector<std::uint64_t> out(data.size());
   sort_host_u64(data.data(), out.data(), data.size(), 2 * kMiB);
@@ -260,7 +246,7 @@ TEST(HostArraySort, RegistrationIsUndone) {
 }
 
 TEST(HostArraySort, MisuseIsRejected) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 2 * kMiB;
   auto data = make_keys(400'000, Keys::random, 9);
   ASSERT_FALSE(plan_host_sort_u64(data.size(), budget).one_pass);

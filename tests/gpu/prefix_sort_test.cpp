@@ -18,24 +18,10 @@
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/prefix_sort.cuh"
 
+#include "gpu_skip.hpp"
+
 namespace corank::gpu {
 namespace {
-
-std::string gpu_unavailable_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
-  }
-  return count == 0 ? "no CUDA device" : "";
-}
-
-#define SKIP_WITHOUT_GPU()                                              \
-  do {                                                                  \
-    if (const std::string why = gpu_unavailable_reason(); !why.empty()) \
-      GTEST_SKIP() << "GPU test skipped: " << why;                      \
-  } while (0)
 
 using Key = std::array<std::uint64_t, PrefixSorter::kWords>;
 
@@ -91,7 +77,7 @@ std::vector<Key> make_keys(std::size_t n, Shape shape, std::uint64_t seed) {
 }
 
 TEST(PrefixSorter, MatchesStableSort) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   PrefixSorter sorter(0);
   for (Shape shape : {Shape::random, Shape::duplicates, Shape::low_bits_only, Shape::all_equal})
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1000}, std::size_t{1} << 20,
@@ -109,7 +95,7 @@ TEST(PrefixSorter, MatchesStableSort) {
 }
 
 TEST(PrefixSorter, BudgetBoundsTheRecordsOfOneSort) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   PrefixSorter small(std::uint64_t{96} << 20);
   // 32 MiB beyond the 64 MiB margin, at 72 bytes a record.
   EXPECT_EQ(small.max_records(), (std::uint64_t{32} << 20) / 72);

@@ -20,24 +20,10 @@
 #include "corank/run_sort.hpp"
 #include "corank/run_sorter.hpp"
 
+#include "gpu_skip.hpp"
+
 namespace corank {
 namespace {
-
-std::string gpu_unavailable_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
-  }
-  return count == 0 ? "no CUDA device" : "";
-}
-
-#define SKIP_WITHOUT_GPU()                                                           \
-  do {                                                                               \
-    if (const std::string why = gpu_unavailable_reason(); !why.empty())              \
-      GTEST_SKIP() << "GPU test skipped: " << why;                                   \
-  } while (0)
 
 struct FormatCase {
   const char* format;
@@ -99,7 +85,7 @@ std::vector<std::byte> make_records(std::uint32_t R, std::uint64_t n, std::uint6
 }
 
 TEST(GpuKeyExtraction, MatchesKeyNormalizerForEveryKeyType) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   for (const auto& c : format_cases()) {
     SCOPED_TRACE(name_of(c));
     const RecordFormat format = parse_format(c.format, c.keys);
@@ -158,7 +144,7 @@ void expect_gpu_runs_match_cpu(const RecordFormat& format, GpuRunFormation& gpu,
 }
 
 TEST(GpuRunFormation, SortedEntriesEqualCpuSortRun) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   for (const auto& c : format_cases()) {
     SCOPED_TRACE(name_of(c));
     const RecordFormat format = parse_format(c.format, c.keys);
@@ -182,7 +168,7 @@ TEST(GpuRunFormation, SortedEntriesEqualCpuSortRun) {
 }
 
 TEST(GpuRunFormation, LargeRunWithinOneChunk) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   for (const char* f : {"u64", "gensort"}) {
     SCOPED_TRACE(f);
     const RecordFormat format = parse_format(f, {});
@@ -200,7 +186,7 @@ TEST(GpuRunFormation, LargeRunWithinOneChunk) {
 // Stage accounting: bytes copied each way, and a busy time that the stages'
 // sum bounds (the two slots can only hide stage time, never add it).
 TEST(GpuRunFormation, StatsCountTheBytesEachWayAndTheBusyTime) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const RecordFormat format = parse_format("gensort", {});
   SortOptions options;
   options.gpu = GpuMode::On;
@@ -229,7 +215,7 @@ TEST(GpuRunFormation, StatsCountTheBytesEachWayAndTheBusyTime) {
 }
 
 TEST(GpuRunFormation, DeviceBudgetBoundsTheChunk) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const RecordFormat format = parse_format("gensort", {});
   SortOptions options;
   options.gpu = GpuMode::On;
@@ -242,7 +228,7 @@ TEST(GpuRunFormation, DeviceBudgetBoundsTheChunk) {
 }
 
 TEST(GpuRunFormation, NoChunkFitsATinyBudget) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const RecordFormat format = parse_format("u64", {});
   SortOptions options;
   options.gpu = GpuMode::On;
@@ -258,7 +244,7 @@ TEST(GpuRunFormation, NoChunkFitsATinyBudget) {
 }
 
 TEST(GpuRunFormation, WideKeysStayOnTheCpu) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   const RecordFormat format = parse_format("fixed:32", {"0:24"});
   SortOptions options;
   options.gpu = GpuMode::On;

@@ -16,24 +16,10 @@
 #include "corank/key_entry.hpp"
 #include "corank/kway_merge.hpp"
 
+#include "gpu_skip.hpp"
+
 namespace corank {
 namespace {
-
-std::string gpu_unavailable_reason() {
-  int count = 0;
-  const cudaError_t e = cudaGetDeviceCount(&count);
-  if (e != cudaSuccess) {
-    (void)cudaGetLastError();
-    return std::string("no usable CUDA device (cudaGetDeviceCount: ") + cudaGetErrorString(e) + ")";
-  }
-  return count == 0 ? "no CUDA device" : "";
-}
-
-#define SKIP_WITHOUT_GPU()                                              \
-  do {                                                                  \
-    if (const std::string why = gpu_unavailable_reason(); !why.empty()) \
-      GTEST_SKIP() << "GPU test skipped: " << why;                      \
-  } while (0)
 
 enum class Keys { random, duplicates, equal };
 
@@ -118,17 +104,17 @@ void check_all(std::uint64_t max_len) {
 }
 
 TEST(GpuSlabMerger, OneWordKeysEqualTheCpuMerge) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   check_all<1>(5000);
 }
 
 TEST(GpuSlabMerger, TwoWordKeysEqualTheCpuMerge) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   check_all<2>(5000);
 }
 
 TEST(GpuSlabMerger, LargeSlabs) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   gpu::SlabMerger m(1, 1 << 22, 0);
   const auto runs = make_runs<1>(13, 300000, Keys::duplicates, false, 99);
   submit<1>(m, runs);
@@ -138,7 +124,7 @@ TEST(GpuSlabMerger, LargeSlabs) {
 }
 
 TEST(GpuSlabMerger, EmptySlabs) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   gpu::SlabMerger m(2, 100, 0);
   const std::vector<std::vector<KeyEntry<2>>> none(3);
   submit<2>(m, none);
@@ -148,7 +134,7 @@ TEST(GpuSlabMerger, EmptySlabs) {
 }
 
 TEST(GpuSlabMerger, SmallBudgetMeansSmallSlabs) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   gpu::SlabMerger m(2, 1 << 20, 1 << 20);
   EXPECT_LT(m.slab_records(), std::uint64_t{1} << 20);
   EXPECT_GT(m.slab_records(), 0u);
@@ -161,7 +147,7 @@ TEST(GpuSlabMerger, SmallBudgetMeansSmallSlabs) {
 }
 
 TEST(GpuSlabMerger, RejectsOversizedSlabsAndWideKeys) {
-  SKIP_WITHOUT_GPU();
+  CORANK_SKIP_WITHOUT_GPU();
   EXPECT_THROW(gpu::SlabMerger(3, 100, 0), gpu::CudaError);
   gpu::SlabMerger m(1, 10, 0);
   std::vector<std::vector<KeyEntry<1>>> runs(2);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "corank/kway_co_rank.hpp"
+#include "corank/kway_merge.hpp"
 #include "corank/parallel.hpp"
 #include "corank/text/chunk_reader.hpp"
 
@@ -26,46 +27,6 @@ struct EntryLess {
     return a.offset < b.offset;
   }
 };
-
-// Merges sorted sequences into out with a loser tree; `less` must be a strict
-// total order over all elements (ties broken by position).
-template <class T, class Less>
-void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Less& less) {
-  const std::size_t k = seqs.size();
-  if (k == 0) return;
-  if (k == 1) {
-    std::copy(seqs[0].begin(), seqs[0].end(), out);
-    return;
-  }
-  if (k == 2) {
-    std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out, less);
-    return;
-  }
-  std::size_t leaves = 1;
-  while (leaves < k) leaves <<= 1;
-  std::vector<std::size_t> cur(leaves, 0), end(leaves, 0);
-  std::uint64_t total = 0;
-  for (std::size_t i = 0; i < k; ++i) total += end[i] = seqs[i].size();
-  auto beats = [&](std::size_t a, std::size_t b) {
-    if (cur[a] == end[a]) return false;
-    if (cur[b] == end[b]) return true;
-    return less(seqs[a][cur[a]], seqs[b][cur[b]]);
-  };
-  std::vector<std::size_t> winner(2 * leaves), loser(leaves);
-  for (std::size_t i = 0; i < leaves; ++i) winner[leaves + i] = i;
-  for (std::size_t n = leaves - 1; n >= 1; --n) {
-    std::size_t l = winner[2 * n], r = winner[2 * n + 1];
-    if (beats(r, l)) std::swap(l, r);
-    winner[n] = l;
-    loser[n] = r;
-  }
-  std::size_t w = winner[1];
-  for (std::uint64_t o = 0; o < total; ++o) {
-    out[o] = seqs[w][cur[w]++];
-    for (std::size_t n = (w + leaves) / 2; n >= 1; n /= 2)
-      if (beats(loser[n], w)) std::swap(loser[n], w);
-  }
-}
 
 // Merges the sorted slices v[bounds[i], bounds[i + 1]) into one sorted
 // sequence on `threads` threads: the output is cut into one range per thread
