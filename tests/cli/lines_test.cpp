@@ -62,9 +62,25 @@ std::string gnu_first_line(const std::string& lines, const std::string& options)
 // as ".abc" for a prefix, not a suffix. Against an older GNU sort the random
 // lines leave out R, Q and a leading '.' before letters; the unit tests cover
 // both rules.
+// What a command prints on stdout and stderr together.
+std::string command_output(const std::string& cmd) {
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) return {};
+  std::string out;
+  char buf[256];
+  for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  ::pclose(p);
+  return out;
+}
+
 struct ReferenceRules {
   bool ronna_quetta = gnu_first_line("1Q\\n1Y\\n", "-h") == "1Y\n";
   bool dot_names_are_prefixes = gnu_first_line(".a\\n.5\\n", "-V") == ".5\n";
+  // --debug's warnings are worded as corank words them (coreutils 9.1 to 9.4;
+  // later versions drop the "note" before "numbers use").
+  bool debug_warnings_alike = command_output("LC_ALL=C sort --debug -n /dev/null") ==
+                              "sort: text ordering performed using simple byte comparison\n"
+                              "sort: note numbers use '.' as a decimal point in this locale\n";
 };
 const ReferenceRules& reference_rules() {
   static const ReferenceRules rules;
@@ -227,6 +243,53 @@ TEST_F(Lines, MatchesGnuSortUnderOptionMatrix) {
   for (const char* opts : kOptionMatrix) {
     SCOPED_TRACE(opts);
     expect_same(opts, path("in"));
+  }
+}
+
+// --debug: the key marks under every output line must be GNU's, byte for
+// byte, in memory and from spilled runs; so must the warnings about the keys.
+TEST_F(Lines, DebugMarksAndWarningsMatchGnu) {
+  LineGenerator gen(20261123);
+  write_file(path("in"), gen.text(300));
+  std::vector<std::string> option_sets(std::begin(kOptionMatrix), std::end(kOptionMatrix));
+  for (const char* more : {"-k1.3,1.1", "-k2,1 -k1,1", "-t. -k1n", "-t- -k1n", "-t+ -k1g", "-t. -k1,1n", "-n -k1,1f",
+                           "-r -k1,1n", "-rs -k1,1n", "-f -d -k2,2", "-k1.2b,1.3", "-k1,1.2", "-M -k2,2b", "-m",
+                           "-z", "-z -k2,2n", "-n -f -k1,1V", "-b -r -s -k2,2n"})
+    option_sets.emplace_back(more);
+  for (const std::string& opts : option_sets) {
+    SCOPED_TRACE(opts);
+    const std::string input = opts.rfind("-m", 0) == 0 ? path("sorted") : path("in");
+    if (opts == "-m") ASSERT_EQ(gnu(path("in") + " > " + path("sorted")).status, 0);
+    Result g = gnu("--debug " + opts + " " + input + " > " + path("want"));
+    ASSERT_EQ(g.status, 0) << g.err;
+    const std::string want = read_file(path("want"));
+    std::string want_err = g.err;
+    for (std::size_t at = 0; (at = want_err.find("sort: ", at)) != std::string::npos; at += 8)
+      want_err.replace(at, 6, "corank: ");
+    for (const char* budget : {"", "-S 4K --parallel 1", "-S 64K --parallel 3"}) {
+      Result r = corank("--debug " + opts + " " + budget + " -T " + path("tmp") + " " + input + " > " + path("got"));
+      ASSERT_EQ(r.status, 0) << budget << ": " << r.err;
+      ASSERT_TRUE(read_file(path("got")) == want) << budget;
+      if (reference_rules().debug_warnings_alike) EXPECT_EQ(r.err, want_err) << budget;
+    }
+  }
+}
+
+TEST_F(Lines, DebugRefusesOutputFilesAndChecks) {
+  write_file(path("in"), "b\na\n");
+  for (const char* opts : {"-o out", "-o -", "-c", "-C", "--check=quiet"}) {
+    SCOPED_TRACE(opts);
+    Result g = gnu(std::string("--debug ") + opts + " " + path("in"));
+    Result r = corank(std::string("--debug ") + opts + " " + path("in"));
+    EXPECT_EQ(g.status, 2);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "corank: " + g.err.substr(6));
+  }
+  EXPECT_FALSE(fs::exists("out"));
+  for (const char* opts : {"--format csv", "--format u32"}) {
+    Result r = corank(std::string("--debug ") + opts + " " + path("in"));
+    EXPECT_EQ(r.status, 2) << opts;
+    EXPECT_NE(r.err.find("--debug"), std::string::npos) << r.err;
   }
 }
 

@@ -111,6 +111,8 @@ void bind_options(CLI::App& app, CliOptions& o) {
       ->check(CLI::IsMember({"zstd", "gzip", ""}))
       ->type_name("[CODEC]");
   app.add_flag("-v,--verbose", o.verbose, "Say what the sorter plans and does on stderr");
+  app.add_flag("--debug", o.debug,
+               "Lines: warn about dubious key definitions, and underline each output line's keys (standard output only)");
 }
 
 }  // namespace corank::cli

@@ -11,6 +11,7 @@ namespace corank::cli {
 struct CliOptions {
   std::vector<std::string> files;
   std::string output = "-";
+  bool output_named = false;  // -o was given (set after parsing)
   std::string format = "lines";
   std::vector<std::string> keys;  // -k/--key: a GNU KEYDEF for lines, a column for CSV, OFFSET:LENGTH otherwise
   // GNU sort's global ordering options (text formats).
@@ -39,6 +40,7 @@ struct CliOptions {
   bool no_fsync = false;
   std::string compress_temp;  // codec name; empty: spilled runs are not compressed
   bool verbose = false;
+  bool debug = false;
 };
 
 // Declares every option on `app`, bound to `o`.

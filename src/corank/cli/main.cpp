@@ -18,6 +18,7 @@
 #include "corank/io/source.hpp"
 #include "corank/sort_options.hpp"
 #include "corank/text/csv_format.hpp"
+#include "corank/text/debug_view.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
@@ -43,7 +44,7 @@ void reject_text_options(const CliOptions& c) {
       {c.general_numeric, "-g"},       {c.human_numeric, "-h"},    {c.ignore_nonprinting, "-i"},
       {c.month_sort, "-M"},            {c.numeric_sort, "-n"},     {c.version_sort, "-V"},
       {!c.sort_word.empty(), "--sort"}, {!c.field_separator.empty(), "-t"}, {c.zero_terminated, "-z"},
-      {c.merge, "-m"},                 {!c.files0_from.empty(), "--files0-from"},
+      {c.merge, "-m"},                 {!c.files0_from.empty(), "--files0-from"}, {c.debug, "--debug"},
       {!c.delimiter.empty(), "--delimiter"}, {c.header, "--header"}};
   for (const auto& [set, name] : text_only)
     if (set) throw UsageError(std::string("option ") + name + " applies to text formats (lines, csv, tsv), not '" +
@@ -95,14 +96,18 @@ text::KeyField global_ordering(const CliOptions& c) {
   return g;
 }
 
+text::LineOrdering line_ordering(const CliOptions& c) {
+  std::vector<text::KeyField> keys;
+  for (const auto& k : c.keys) keys.push_back(text::parse_keydef(k));
+  const int tab = c.field_separator.empty() ? text::kNoTab : text::parse_tab(c.field_separator);
+  return text::resolve_ordering(std::move(keys), global_ordering(c), tab, c.stable, c.unique,
+                                c.zero_terminated ? '\0' : '\n');
+}
+
 std::unique_ptr<text::TextFormat> make_text_format(const CliOptions& c) {
   if (c.format == "lines") {
     if (!c.delimiter.empty() || c.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
-    std::vector<text::KeyField> keys;
-    for (const auto& k : c.keys) keys.push_back(text::parse_keydef(k));
-    const int tab = c.field_separator.empty() ? text::kNoTab : text::parse_tab(c.field_separator);
-    return std::make_unique<text::LineFormat>(text::resolve_ordering(std::move(keys), global_ordering(c), tab,
-                                                                     c.stable, c.unique, c.zero_terminated ? '\0' : '\n'));
+    return std::make_unique<text::LineFormat>(line_ordering(c));
   }
   if (!c.field_separator.empty()) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (c.zero_terminated) throw UsageError("-z applies to --format lines");
@@ -125,6 +130,14 @@ int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_te
   if (c.verify) throw UsageError("--verify applies to binary formats");
   if (compress_temp) throw UsageError("--compress-temp applies to binary formats");
   auto format = make_text_format(c);
+  if (c.debug) {
+    if (check || check_quiet)
+      throw UsageError(std::string("options '-") + (check_quiet ? 'C' : 'c') + " --debug' are incompatible");
+    if (c.output_named) throw UsageError("options '-o --debug' are incompatible");
+    if (!format->can_debug()) throw UsageError("--debug applies to --format lines");
+    for (const std::string& w : text::debug_warnings(line_ordering(c), global_ordering(c), c.keys.empty()))
+      std::fprintf(stderr, "corank: %s\n", w.c_str());
+  }
   const std::vector<std::string> files = input_files(c);
   io::IoOptions io;
   io.verbose = c.verbose;
@@ -151,6 +164,7 @@ int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_te
   o.temp_dirs = c.temp_dirs;
   o.threads = c.parallel;
   o.merge_only = c.merge;
+  o.debug = c.debug;
   o.progress = c.progress.value_or(::isatty(STDERR_FILENO) == 1);
   o.verbose = c.verbose;
   o.gpu = c.gpu == "on" ? GpuMode::On : c.gpu == "off" ? GpuMode::Off : GpuMode::Auto;
@@ -248,6 +262,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "corank: %s\nTry 'corank --help' for more information.\n", e.what());
     return kExitError;
   }
+  options.output_named = app.count("--output") > 0;
   const bool check = options.check || (app.count("--check") > 0 && options.check_mode != "quiet" &&
                                        options.check_mode != "silent");
   const bool check_quiet = options.check_quiet || options.check_mode == "quiet" || options.check_mode == "silent";

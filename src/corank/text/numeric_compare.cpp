@@ -58,6 +58,22 @@ int compare_decimal(const DecimalNumber& a, const DecimalNumber& b) noexcept {
   return a.negative ? -c : c;
 }
 
+int unit_order(unsigned char c) noexcept {
+  switch (c) {
+    case 'K': case 'k': return 1;
+    case 'M': return 2;
+    case 'G': return 3;
+    case 'T': return 4;
+    case 'P': return 5;
+    case 'E': return 6;
+    case 'Z': return 7;
+    case 'Y': return 8;
+    case 'R': return 9;   // ronna and quetta, as in coreutils 9.4
+    case 'Q': return 10;
+    default: return 0;
+  }
+}
+
 int human_unit_order(std::string_view key) noexcept {
   std::string_view s = c_string(key);
   std::size_t i = 0;
@@ -70,20 +86,7 @@ int human_unit_order(std::string_view key) noexcept {
     while (i < s.size() && is_digit(static_cast<unsigned char>(s[i]))) nonzero |= s[i++] != '0';
   }
   if (!nonzero || i == s.size()) return 0;
-  int order = 0;
-  switch (s[i]) {
-    case 'K': case 'k': order = 1; break;
-    case 'M': order = 2; break;
-    case 'G': order = 3; break;
-    case 'T': order = 4; break;
-    case 'P': order = 5; break;
-    case 'E': order = 6; break;
-    case 'Z': order = 7; break;
-    case 'Y': order = 8; break;
-    case 'R': order = 9; break;   // ronna and quetta, as in coreutils 9.4
-    case 'Q': order = 10; break;
-    default: order = 0;
-  }
+  const int order = unit_order(static_cast<unsigned char>(s[i]));
   return minus ? -order : order;
 }
 
@@ -103,9 +106,9 @@ GeneralNumber parse_general(std::string_view key) {
   buf.assign(c_string(key));
   char* end = nullptr;
   const long double v = std::strtold(buf.c_str(), &end);
-  if (end == buf.c_str()) return {GeneralNumber::Error, 0};
-  if (v != v) return {GeneralNumber::NaN, v};
-  return {GeneralNumber::Number, v};
+  const auto length = static_cast<std::size_t>(end - buf.c_str());
+  if (length == 0) return {GeneralNumber::Error, 0, 0};
+  return {v != v ? GeneralNumber::NaN : GeneralNumber::Number, v, length};
 }
 
 int compare_general(std::string_view a, std::string_view b) {

@@ -21,6 +21,9 @@ struct DecimalNumber {
 DecimalNumber parse_decimal(std::string_view key) noexcept;
 int compare_decimal(const DecimalNumber& a, const DecimalNumber& b) noexcept;
 
+// -h's order of a unit suffix: K (or k) 1, M 2, ... Y 8, R 9, Q 10; 0 for any other byte.
+int unit_order(unsigned char c) noexcept;
+
 // -h's unit order of a number (key after its blanks): K=1 ... Y=8, negated for
 // negative numbers, 0 without a unit or for a number whose digits are all zero.
 int human_unit_order(std::string_view key) noexcept;
@@ -35,6 +38,7 @@ int month_of(std::string_view key) noexcept;
 struct GeneralNumber {
   enum Kind { Error, NaN, Number } kind;
   long double value;
+  std::size_t length = 0;  // the bytes strtold read (0 for an error)
 };
 GeneralNumber parse_general(std::string_view key);
 

@@ -38,6 +38,12 @@ void RecordWriter::write(std::string_view record) {
     have_last_ = true;
   }
   ++records_;
+  if (debug_) {
+    debug_view_.clear();
+    debug_->append_debug_view(record, debug_view_);
+    write_raw(debug_view_);
+    return;
+  }
   if (used_ + record.size() + 1 <= capacity_) {
     std::memcpy(buf_.get() + used_, record.data(), record.size());
     used_ += record.size();

@@ -28,6 +28,9 @@ public:
   RecordWriter& operator=(const RecordWriter&) = delete;
 
   void write(std::string_view record);
+  // --debug: from now on write() shows each record as `format` shows it under
+  // --debug (the record, then the marks of its keys). claim() bypasses it.
+  void show_debug_view(const TextFormat& format) { debug_ = &format; }
   // Writes bytes as they are (a header line, say), without the -u filter.
   void write_raw(std::string_view bytes);
   // Room for n <= capacity() bytes that the caller fills and then commits:
@@ -54,6 +57,8 @@ private:
   io::ByteSink& sink_;
   char terminator_;
   const TextFormat* unique_;
+  const TextFormat* debug_ = nullptr;
+  std::string debug_view_;
   std::size_t capacity_;
   std::unique_ptr<char[]> buf_;
   std::size_t used_ = 0;

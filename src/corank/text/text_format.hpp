@@ -38,6 +38,10 @@ public:
   // Whether every terminator ends a record, so that a piece of input can be
   // split into records from any terminator on, by several threads at once.
   virtual bool every_terminator_ends_a_record() const { return false; }
+  // --debug: whether the format can show where its keys lie, and how it shows
+  // a record: appended to `out`, with the marks of its keys (debug_view.hpp).
+  virtual bool can_debug() const { return false; }
+  virtual void append_debug_view(std::string_view record, std::string& out) const { (void)record, (void)out; }
 
   char terminator() const noexcept { return terminator_; }
   bool unique() const noexcept { return unique_; }
@@ -59,6 +63,8 @@ public:
   Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
   std::size_t record_length(const char* p, const char* end) const override;
   bool every_terminator_ends_a_record() const override { return true; }
+  bool can_debug() const override { return true; }
+  void append_debug_view(std::string_view record, std::string& out) const override;
   const LineComparator& comparator() const noexcept { return cmp_; }
 
 private:

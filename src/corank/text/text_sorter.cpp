@@ -14,6 +14,7 @@
 #include <optional>
 #include <thread>
 
+#include "corank/format.hpp"
 #include "corank/gpu_backend.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
@@ -149,6 +150,7 @@ public:
         header_done = true;
         out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format(),
                                              threads_ > 2 ? kGatherBuffer : kCacheBuffer);
+        if (opt_.debug) out->show_debug_view(format_);
         if (format_.has_header() && reader.saw_header()) out->write_raw(reader.header() + '\n');
       }
       if (gpu_opened.valid()) gpu_ = gpu_opened.get();
@@ -228,6 +230,7 @@ public:
       if (have_header) format_.set_header(header);
     }
     RecordWriter out(output.sink(), format_.terminator(), unique_format());
+    if (opt_.debug) out.show_debug_view(format_);
     if (have_header) out.write_raw(header + '\n');
     auto t_merge = Clock::now();
     merge_streams(readers, format_, out);
@@ -282,15 +285,20 @@ private:
   }
 
   // Writes the chunk's records in sorted order. Each record is a cache miss.
-  // With more than two threads and without -u, all threads gather records: into
-  // their own byte ranges of an uncompressed output file, written at once
-  // (copying into the page cache is then no longer one thread's work), or else
-  // into their own parts of batches that fill the writer's buffer. Under -u
-  // each record is compared with the last one written.
+  // With more than two threads, and without -u and --debug, all threads gather
+  // records: into their own byte ranges of an uncompressed output file, written
+  // at once (copying into the page cache is then no longer one thread's work),
+  // or else into their own parts of batches that fill the writer's buffer.
+  // Under -u each record is compared with the last one written, under --debug
+  // each is shown with its keys marked, one after the other.
   void write_sorted(const Chunk& chunk, RecordWriter& w, io::OutputFile& output) {
     const auto& recs = chunk.records;
     const std::size_t n = recs.size();
-    if (!format_.unique() && threads_ > 2 && output.positional_fd() >= 0) {
+    if (format_.unique() || opt_.debug || threads_ <= 2) {
+      for (const auto& e : recs) w.write(chunk.record(e));
+      return;
+    }
+    if (output.positional_fd() >= 0) {
       const auto t0 = Clock::now();
       w.finish();  // the header, if any, goes first
       output.sink().finish();
@@ -299,10 +307,6 @@ private:
       std::optional<std::uint64_t> bytes = write_mapped(chunk, fd, start, output.target());
       if (!bytes) bytes = write_at(chunk, fd, start, output.target().c_str());
       w.count_written_elsewhere(*bytes, n, seconds_since(t0));
-      return;
-    }
-    if (format_.unique() || threads_ <= 2) {
-      for (const auto& e : recs) w.write(chunk.record(e));
       return;
     }
     const char terminator = format_.terminator();
@@ -454,6 +458,7 @@ private:
 }  // namespace
 
 SortStats sort_text(const TextSortOptions& options, TextFormat& format) {
+  if (options.debug && !format.can_debug()) throw UsageError("--debug applies to --format lines");
   const auto t0 = Clock::now();
   SortStats stats;
   TextSorter sorter(options, format, stats);

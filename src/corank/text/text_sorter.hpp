@@ -23,6 +23,7 @@ struct TextSortOptions {
   std::vector<std::string> temp_dirs;
   unsigned threads = 0;  // 0: every hardware thread
   bool merge_only = false;  // -m: the inputs are sorted already
+  bool debug = false;       // --debug: the output shows where each record's keys lie (lines only)
   bool progress = false;
   bool verbose = false;
   // Sorting chunks by prefix on the GPU: --gpu and --gpu-memory (see gpu_backend.hpp).

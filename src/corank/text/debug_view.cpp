@@ -1,0 +1,140 @@
+#include "corank/text/debug_view.hpp"
+
+#include "corank/text/char_classes.hpp"
+#include "corank/text/field_finder.hpp"
+#include "corank/text/numeric_compare.hpp"
+
+namespace corank::text {
+
+namespace {
+
+// The columns [p, end) takes on a terminal in the C locale, counted as GNU's
+// debug_width counts them: a control byte none, except a tab (shown as '>')
+// one; any other byte one.
+std::size_t width(const char* p, const char* end) noexcept {
+  std::size_t w = 0;
+  for (; p < end; ++p) {
+    const auto c = static_cast<unsigned char>(*p);
+    w += c == '\t' || (c >= 0x20 && c != 0x7f);
+  }
+  return w;
+}
+
+// Where the number that -n (or with `unit`, -h) reads from p ends: an optional
+// '-', digits, then a '.' and digits, then for -h a unit suffix; p itself when
+// there is no digit.
+const char* number_end(const char* p, const char* lim, bool unit) noexcept {
+  const char* q = p + (p < lim && *p == '-');
+  bool digits = false;
+  auto skip_digits = [&] {
+    for (; q < lim && is_digit(static_cast<unsigned char>(*q)); ++q) digits = true;
+  };
+  skip_digits();
+  if (q < lim && *q == '.') {
+    ++q;
+    skip_digits();
+  }
+  if (!digits) return p;
+  return q + (unit && q < lim && unit_order(static_cast<unsigned char>(*q)) != 0);
+}
+
+// One line marking the bytes of `line` that `key` compares (the whole line
+// when key is null): month names and numbers only as far as they go.
+void append_mark(const LineOrdering& o, std::string_view line, const KeyField* key, std::string& out) {
+  const char* text = line.data();
+  const char* beg = text;
+  const char* lim = text + line.size();
+  if (key) {
+    const KeySpan span = find_key(line, *key, o.tab);
+    beg = span.begin;
+    lim = span.end;
+    if (key->month || key->any_numeric()) {
+      while (beg < lim && is_blank(static_cast<unsigned char>(*beg))) ++beg;
+      const std::string_view k(beg, static_cast<std::size_t>(lim - beg));
+      if (key->month)
+        lim = beg + (month_of(k) ? 3 : 0);
+      else if (key->general_numeric)
+        lim = beg + parse_general(k).length;
+      else
+        lim = number_end(beg, lim, key->human_numeric);
+    }
+  }
+  out.append(width(text, beg), ' ');
+  if (const std::size_t w = width(beg, lim)) {
+    out.append(w, '_');
+    out += '\n';
+  } else {
+    out += "^ no match for key\n";
+  }
+}
+
+}  // namespace
+
+void append_debug_view(const LineOrdering& ordering, std::string_view line, std::string& out) {
+  for (char c : line) out += c == '\t' ? '>' : c;
+  out += '\n';
+  for (const KeyField& key : ordering.keys) append_mark(ordering, line, &key, out);
+  if (ordering.keys.empty() || !(ordering.unique || ordering.stable)) append_mark(ordering, line, nullptr, out);
+}
+
+std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& global, bool global_only) {
+  std::vector<std::string> w{"text ordering performed using simple byte comparison"};
+  // The global options no key uses: every key without ordering letters took
+  // them all, a key with letters of its own none.
+  KeyField unused = global;
+  bool basic_numeric = false, general_numeric = false, basic_span = false, general_span = false;
+  for (std::size_t i = 0; i < o.keys.size(); ++i) {
+    const KeyField& k = o.keys[i];
+    const std::string n = std::to_string(i + 1);
+    (k.general_numeric ? general_numeric : basic_numeric) |= k.any_numeric();
+    const bool zero_width = k.sword != kNoPosition && k.eword < k.sword;
+    if (zero_width) w.push_back("key " + n + " has zero width and will be ignored");
+    const bool skips_implicitly = k.any_numeric() || k.month;
+    const bool within_first_field = k.eword == 0 && k.echar != 0;  // -k1.x,1.y
+    if (!zero_width && !global_only && o.tab == kNoTab && !within_first_field &&
+        ((!k.skip_start_blanks && (!skips_implicitly || k.schar != 0)) || (!k.skip_end_blanks && k.echar != 0)))
+      w.push_back("leading blanks are significant in key " + n + "; consider also specifying 'b'");
+    // Fields numbered from 1, kNoPosition wrapping to 0: a key to the line's end spans fields.
+    const std::uint64_t first = k.sword == kNoPosition ? 1 : k.sword + 1, last = k.eword + 1;
+    if (!global_only && k.any_numeric() && (last == 0 || first < last)) {
+      w.push_back("key " + n + " is numeric and spans multiple fields");
+      (k.general_numeric ? general_span : basic_span) = true;
+    }
+    if (unused.ignore == k.ignore) unused.ignore = nullptr;
+    unused.fold &= !k.fold;
+    unused.skip_start_blanks &= !k.skip_start_blanks;
+    unused.skip_end_blanks &= !k.skip_end_blanks;
+    unused.month &= !k.month;
+    unused.numeric &= !k.numeric;
+    unused.general_numeric &= !k.general_numeric;
+    unused.human_numeric &= !k.human_numeric;
+    unused.version &= !k.version;
+    unused.reverse &= !k.reverse;
+  }
+  // The C locale's decimal point is '.', and it has no thousands separator.
+  bool separator_warned = false;
+  if (basic_span || general_span) {
+    if (o.tab == '.') {
+      w.push_back("field separator '.' is treated as a decimal point in numbers");
+      separator_warned = true;
+    } else if (o.tab == '-') {
+      w.push_back("field separator '-' is treated as a minus sign in numbers");
+    } else if (general_span && o.tab == '+') {
+      w.push_back("field separator '+' is treated as a plus sign in numbers");
+    }
+  }
+  if ((basic_numeric || general_numeric) && !separator_warned)
+    w.push_back(std::string(o.tab == '.' ? "" : "note ") + "numbers use '.' as a decimal point in this locale");
+  const bool no_last_resort = o.stable || o.unique;
+  const bool keyed = !o.keys.empty();
+  if (!unused.is_default() || (unused.reverse && no_last_resort && keyed)) {
+    KeyField shown = unused;
+    shown.reverse &= no_last_resort;
+    const std::string letters = shown.letters();
+    w.push_back(letters.size() == 1 ? "option '-" + letters + "' is ignored" : "options '-" + letters + "' are ignored");
+  }
+  if (unused.reverse && !no_last_resort && keyed) w.push_back("option '-r' only applies to last-resort comparison");
+  return w;
+}
+
+}  // namespace corank::text
