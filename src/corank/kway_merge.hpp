@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "corank/kway_co_rank.hpp"
+#include "corank/loser_tree.hpp"
 #include "corank/parallel.hpp"
 
 namespace corank {
@@ -28,31 +29,19 @@ void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Les
     std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out, less);
     return;
   }
-  // Loser tree over K >= k leaves; leaves past k are empty sequences.
-  std::size_t leaves = 1;
-  while (leaves < k) leaves <<= 1;
-  std::vector<std::size_t> cur(leaves, 0), end(leaves, 0);
+  std::vector<std::size_t> cur(k, 0);
   std::uint64_t total = 0;
-  for (std::size_t i = 0; i < k; ++i) total += end[i] = seqs[i].size();
-  // a beats b when a's head is smaller; an exhausted sequence never wins.
-  auto beats = [&](std::size_t a, std::size_t b) {
-    if (cur[a] == end[a]) return false;
-    if (cur[b] == end[b]) return true;
+  for (const auto& s : seqs) total += s.size();
+  // An exhausted sequence never wins.
+  LoserTree tree(k, [&](std::size_t a, std::size_t b) {
+    if (cur[a] == seqs[a].size()) return false;
+    if (cur[b] == seqs[b].size()) return true;
     return less(seqs[a][cur[a]], seqs[b][cur[b]]);
-  };
-  std::vector<std::size_t> winner(2 * leaves), loser(leaves);
-  for (std::size_t i = 0; i < leaves; ++i) winner[leaves + i] = i;
-  for (std::size_t n = leaves - 1; n >= 1; --n) {
-    std::size_t l = winner[2 * n], r = winner[2 * n + 1];
-    if (beats(r, l)) std::swap(l, r);
-    winner[n] = l;
-    loser[n] = r;
-  }
-  std::size_t w = winner[1];
+  });
   for (std::uint64_t o = 0; o < total; ++o) {
+    const std::size_t w = tree.winner();
     out[o] = seqs[w][cur[w]++];
-    for (std::size_t n = (w + leaves) / 2; n >= 1; n /= 2)
-      if (beats(loser[n], w)) std::swap(loser[n], w);
+    tree.replay();
   }
 }
 

@@ -88,8 +88,8 @@ private:
   bool at_file_start_ = false;  // the next record is the current file's first
   std::uint64_t file_lines_ = 0;  // newlines before the current position (for error messages)
   std::vector<char> carry_;       // the start of a record that did not fit the last chunk
-  std::vector<std::pair<std::size_t, std::size_t>> deferred_;
-  std::vector<std::vector<RecordEntry>> found_;  // each thread's records of a piece (split_in_parallel)  // records whose prefixes fill() computes
+  std::vector<std::pair<std::size_t, std::size_t>> deferred_;  // records whose prefixes fill() computes
+  std::vector<std::vector<RecordEntry>> found_;  // each thread's records of a piece (split_in_parallel)
   bool done_ = false;
   std::string header_;
   bool saw_header_ = false;

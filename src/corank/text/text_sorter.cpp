@@ -21,6 +21,7 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/loser_tree.hpp"
 #include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/progress.hpp"
@@ -59,34 +60,18 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
     live[i] = readers[i]->next(head[i]);
     if (live[i]) prefix[i] = format.prefix(head[i]);
   }
-  auto beats = [&](std::size_t a, std::size_t b) {
+  LoserTree tree(k, [&](std::size_t a, std::size_t b) {
     if (!live[a]) return false;
     if (!live[b]) return true;
     if (!(prefix[a] == prefix[b])) return prefix[a] < prefix[b];
     const int c = format.compare(head[a], head[b]);
     return c ? c < 0 : a < b;
-  };
-  std::size_t leaves = 1;
-  while (leaves < k) leaves <<= 1;
-  // Leaves past k are never live.
-  live.resize(leaves, false);
-  head.resize(leaves);
-  prefix.resize(leaves);
-  std::vector<std::size_t> winner(2 * leaves), loser(leaves);
-  for (std::size_t i = 0; i < leaves; ++i) winner[leaves + i] = i;
-  for (std::size_t n = leaves - 1; n >= 1; --n) {
-    std::size_t l = winner[2 * n], r = winner[2 * n + 1];
-    if (beats(r, l)) std::swap(l, r);
-    winner[n] = l;
-    loser[n] = r;
-  }
-  std::size_t w = leaves == 1 ? 0 : winner[1];
-  while (live[w]) {
+  });
+  for (std::size_t w; live[w = tree.winner()];) {
     out.write(head[w]);
     live[w] = readers[w]->next(head[w]);
     if (live[w]) prefix[w] = format.prefix(head[w]);
-    for (std::size_t n = (w + leaves) / 2; n >= 1; n /= 2)
-      if (beats(loser[n], w)) std::swap(loser[n], w);
+    tree.replay();
   }
 }
 
