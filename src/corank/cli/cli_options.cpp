@@ -104,12 +104,15 @@ void bind_options(CLI::App& app, CliOptions& o) {
   app.add_flag("--no-fsync", o.no_fsync,
                "Do not fsync the output before renaming it into place: faster, and as durable as GNU sort's output "
                "(a crash soon after may lose it)");
-  app.add_option("--compress-temp", o.compress_temp,
-                 "Binary formats: compress spilled runs with CODEC: zstd (default) or gzip")
+  app.add_option("--compress-temp", o.compress_temp, "Compress spilled runs with CODEC: zstd (default) or gzip")
       ->expected(0, 1)
       ->default_str("zstd")
-      ->check(CLI::IsMember({"zstd", "gzip", ""}))
+      ->check(CLI::IsMember({"zstd", "gzip"}))
       ->type_name("[CODEC]");
+  app.add_option("--compress-program", o.compress_program,
+                 "GNU sort's form of --compress-temp: PROG is zstd, gzip, pzstd or pigz (built in, not run)")
+      ->check(CLI::IsMember({"zstd", "gzip", "pzstd", "pigz"}))
+      ->type_name("PROG");
   app.add_flag("-v,--verbose", o.verbose, "Say what the sorter plans and does on stderr");
   app.add_flag("--debug", o.debug,
                "Lines: warn about dubious key definitions, and underline each output line's keys (standard output only)");

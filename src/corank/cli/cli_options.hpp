@@ -38,7 +38,8 @@ struct CliOptions {
   std::string stats_file;
   std::string io_engine = "auto";
   bool no_fsync = false;
-  std::string compress_temp;  // codec name; empty: spilled runs are not compressed
+  std::string compress_temp;     // codec name; empty: spilled runs are not compressed
+  std::string compress_program;  // GNU's --compress-program: zstd, gzip and their parallel forms
   bool verbose = false;
   bool debug = false;
 };

@@ -35,6 +35,14 @@ constexpr int kExitError = 2;
 // --verbose and --stats, after a sort.
 void report(const CliOptions& c, const SortStats& stats);
 
+// The codec of spilled runs: --compress-temp[=CODEC], or GNU's
+// --compress-program=PROG where PROG is zstd or gzip (or their parallel forms).
+io::Codec temp_codec(const CliOptions& c) {
+  const std::string& name = c.compress_temp.empty() ? c.compress_program : c.compress_temp;
+  if (name.empty()) return io::Codec::none;
+  return name == "gzip" || name == "pigz" ? io::Codec::gzip : io::Codec::zstd;
+}
+
 bool is_text_format(const std::string& f) { return f == "lines" || f == "csv" || f == "tsv"; }
 
 // Options that only mean something for text; named in the error for a binary format.
@@ -126,9 +134,8 @@ std::unique_ptr<text::TextFormat> make_text_format(const CliOptions& c) {
   return std::make_unique<text::CsvFormat>(std::move(o));
 }
 
-int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
+int run_text(const CliOptions& c, bool check, bool check_quiet) {
   if (c.verify) throw UsageError("--verify applies to binary formats");
-  if (compress_temp) throw UsageError("--compress-temp applies to binary formats");
   auto format = make_text_format(c);
   if (c.debug) {
     if (check || check_quiet)
@@ -143,6 +150,7 @@ int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_te
   io.verbose = c.verbose;
   io.sync_output = !c.no_fsync;
   if (c.io_engine == "pread") io.use_uring = false;
+  io.temp_codec = temp_codec(c);
   if (check || check_quiet) {
     if (c.output != "-") throw UsageError(std::string("options '-") + (check_quiet ? 'C' : 'c') + "o' are incompatible");
     if (files.size() > 1) throw UsageError("extra operand '" + files[1] + "' not allowed with -c");
@@ -175,7 +183,7 @@ int run_text(const CliOptions& c, bool check, bool check_quiet, bool compress_te
   return kExitOk;
 }
 
-SortOptions to_sort_options(const CliOptions& c, bool compress_temp) {
+SortOptions to_sort_options(const CliOptions& c) {
   SortOptions o;
   o.inputs = c.files;
   o.output = c.output;
@@ -194,7 +202,7 @@ SortOptions to_sort_options(const CliOptions& c, bool compress_temp) {
   o.io.verbose = c.verbose;
   o.io.sync_output = !c.no_fsync;
   if (c.io_engine == "pread") o.io.use_uring = false;
-  if (compress_temp) o.io.temp_codec = c.compress_temp == "gzip" ? io::Codec::gzip : io::Codec::zstd;
+  o.io.temp_codec = temp_codec(c);
   return o;
 }
 
@@ -210,11 +218,11 @@ int run_check(const CliOptions& c, bool quiet) {
   return kExitDisorder;
 }
 
-int run(const CliOptions& c, bool check, bool check_quiet, bool compress_temp) {
-  if (is_text_format(c.format)) return run_text(c, check, check_quiet, compress_temp);
+int run(const CliOptions& c, bool check, bool check_quiet) {
+  if (is_text_format(c.format)) return run_text(c, check, check_quiet);
   reject_text_options(c);
   if (check || check_quiet) return run_check(c, check_quiet);
-  const SortOptions options = to_sort_options(c, compress_temp);
+  const SortOptions options = to_sort_options(c);
   const SortStats stats = sort_files(options);
   report(c, stats);
   return kExitOk;
@@ -267,7 +275,7 @@ int main(int argc, char** argv) {
                                        options.check_mode != "silent");
   const bool check_quiet = options.check_quiet || options.check_mode == "quiet" || options.check_mode == "silent";
   try {
-    return run(options, check, check_quiet, app.count("--compress-temp") > 0);
+    return run(options, check, check_quiet);
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "corank: memory exhausted (try a smaller -S)\n");
   } catch (const std::exception& e) {

@@ -12,7 +12,6 @@
 #include <utility>
 #include <string_view>
 
-#include "corank/io/file_desc.hpp"
 #include "corank/io/source.hpp"
 #include "corank/text/text_format.hpp"
 
@@ -66,29 +65,6 @@ private:
   std::string last_;
   bool have_last_ = false;
   std::uint64_t records_ = 0, bytes_ = 0;
-};
-
-// Plain positional writes to a descriptor it does not own: a spilled run (an
-// anonymous temporary file read back with pread, independent of the engine
-// behind io::ByteSink), or one thread's part of the output.
-class RunFileSink final : public io::ByteSink {
-public:
-  // Writes from byte `offset` on, so that threads can fill disjoint parts of one
-  // file; `name` is for error messages.
-  explicit RunFileSink(int fd, std::uint64_t offset = 0, std::string name = "temporary file")
-      : fd_(fd), offset_(offset), name_(std::move(name)) {}
-  void write(const void* src, std::size_t n) override {
-    io::pwrite_full(fd_, src, n, offset_ + written_, name_);
-    written_ += n;
-  }
-  void finish() override {}  // a run dies with the process; the output's owner syncs it
-  std::uint64_t bytes_written() const override { return written_; }
-
-private:
-  int fd_;
-  std::uint64_t offset_;
-  std::string name_;
-  std::uint64_t written_ = 0;
 };
 
 }  // namespace corank::text

@@ -30,6 +30,7 @@
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
+#include "corank/text/run_file_io.hpp"
 
 namespace corank::text {
 
@@ -75,16 +76,11 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
   }
 }
 
-std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer) {
-  auto offset = std::make_shared<std::uint64_t>(0);
-  const int fd = run.fd.get();
-  return std::make_unique<RecordReader>(
-      [fd, offset](char* dst, std::size_t n) {
-        const std::size_t got = io::pread_full(fd, dst, n, *offset, "temporary file");
-        *offset += got;
-        return got;
-      },
-      "temporary file", format, buffer);
+std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
+                                         io::Codec codec) {
+  std::shared_ptr<io::ByteSource> src = run_file_source(run.fd.get(), codec);
+  return std::make_unique<RecordReader>([src](char* dst, std::size_t n) { return src->read(dst, n); },
+                                        "temporary file", format, buffer);
 }
 
 class TextSorter {
@@ -95,9 +91,11 @@ public:
     budget_ = options.memory_budget ? options.memory_budget : default_memory_budget();
     stats_.threads = threads_;
     stats_.memory_budget = budget_;
-    // Each merge input holds a buffer; the fan-in keeps them within the budget
-    // (and small budgets, which tests use, exercise several merge passes).
-    fan_in_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / (64 << 10), 2, 256));
+    // Each merge input holds a buffer (a compressed run also its decompressor's
+    // window); the fan-in keeps them within the budget (and small budgets,
+    // which tests use, exercise several merge passes).
+    const std::uint64_t per_input = compressed_runs() ? std::uint64_t{1} << 20 : std::uint64_t{64} << 10;
+    fan_in_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / per_input, 2, 256));
     // Reads of a few hundred KiB: the records are parsed while still in cache.
     merge_buffer_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / (2 * (fan_in_ + 1)), 4 << 10, 256 << 10));
   }
@@ -155,7 +153,8 @@ public:
       }
       // Spill the sorted chunk as a run.
       SpilledRun run{temps.create_anonymous(), 0};
-      run.bytes = write_at(chunk, run.fd.get(), 0, "temporary file");
+      run.bytes = compressed_runs() ? write_compressed(chunk, run.fd.get())
+                                    : write_at(chunk, run.fd.get(), 0, "temporary file");
       stats_.spill_bytes += run.bytes;
       runs.push_back(std::move(run));
       if (last) break;
@@ -228,6 +227,8 @@ public:
 
 private:
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
+  io::Codec run_codec() const { return opt_.io.temp_codec; }
+  bool compressed_runs() const { return run_codec() != io::Codec::none; }
 
   bool timed_get(std::future<bool>& f) {
     auto t0 = Clock::now();
@@ -396,6 +397,17 @@ private:
     return offset[parts] - start;
   }
 
+  // Writes a sorted chunk to fd as one compressed stream (--compress-temp),
+  // on this thread; returns the bytes stored.
+  std::uint64_t write_compressed(const Chunk& chunk, int fd) {
+    auto sink = run_file_sink(fd, run_codec());
+    RecordWriter w(*sink, format_.terminator(), unique_format());
+    for (const auto& e : chunk.records) w.write(chunk.record(e));
+    w.finish();
+    sink->finish();
+    return sink->stored_bytes();
+  }
+
   // Merges runs into `out`; groups of fan_in runs are first merged into longer runs
   // while there are more than fan_in of them.
   void merge_runs(std::vector<SpilledRun>& runs, io::TempDirectories& temps, RecordWriter& out) {
@@ -408,20 +420,21 @@ private:
           continue;
         }
         SpilledRun merged{temps.create_anonymous(), 0};
-        RunFileSink sink(merged.fd.get());
-        RecordWriter w(sink, format_.terminator(), unique_format());
+        auto sink = run_file_sink(merged.fd.get(), run_codec());
+        RecordWriter w(*sink, format_.terminator(), unique_format());
         std::vector<std::unique_ptr<RecordReader>> readers;
-        for (std::size_t j = i; j < end; ++j) readers.push_back(run_reader(runs[j], format_, merge_buffer_));
+        for (std::size_t j = i; j < end; ++j) readers.push_back(run_reader(runs[j], format_, merge_buffer_, run_codec()));
         merge_streams(readers, format_, w);
         w.finish();
-        merged.bytes = sink.bytes_written();
+        sink->finish();
+        merged.bytes = sink->stored_bytes();
         for (std::size_t j = i; j < end; ++j) runs[j].fd.reset();  // frees the space at once
         next.push_back(std::move(merged));
       }
       runs = std::move(next);
     }
     std::vector<std::unique_ptr<RecordReader>> readers;
-    for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_));
+    for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_, run_codec()));
     merge_streams(readers, format_, out);
   }
 
