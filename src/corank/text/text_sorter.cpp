@@ -44,6 +44,18 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 constexpr std::size_t kCacheBuffer = std::size_t{256} << 10;
 constexpr std::size_t kGatherBuffer = std::size_t{64} << 20;
 
+// Appends what is written to a string: a piece of a compressed run.
+class StringSink final : public io::ByteSink {
+public:
+  explicit StringSink(std::string& out) : out_(out) {}
+  void write(const void* src, std::size_t n) override { out_.append(static_cast<const char*>(src), n); }
+  void finish() override {}
+  std::uint64_t bytes_written() const override { return out_.size(); }
+
+private:
+  std::string& out_;
+};
+
 struct SpilledRun {
   io::FileDesc fd;
   std::uint64_t bytes = 0;
@@ -397,15 +409,44 @@ private:
     return offset[parts] - start;
   }
 
-  // Writes a sorted chunk to fd as one compressed stream (--compress-temp),
-  // on this thread; returns the bytes stored.
+  // Writes a sorted chunk to fd compressed (--compress-temp); returns the bytes
+  // stored. The records are cut into pieces, each compressed into memory on
+  // its own thread, threads_ pieces at a time, and the pieces are appended to
+  // the file in order: compressed streams one after another decompress as one.
+  // Under -u a single piece, so that its writer drops every repeated record.
   std::uint64_t write_compressed(const Chunk& chunk, int fd) {
-    auto sink = run_file_sink(fd, run_codec());
-    RecordWriter w(*sink, format_.terminator(), unique_format());
-    for (const auto& e : chunk.records) w.write(chunk.record(e));
-    w.finish();
-    sink->finish();
-    return sink->stored_bytes();
+    const auto& recs = chunk.records;
+    const std::uint64_t piece_bytes = std::clamp<std::uint64_t>(budget_ / 64, 4 << 10, 8 << 20);
+    std::vector<std::size_t> cut{0};
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < recs.size(); ++i) {
+      bytes += recs[i].length + 1;
+      if (bytes >= piece_bytes && !format_.unique()) {
+        cut.push_back(i + 1);
+        bytes = 0;
+      }
+    }
+    if (cut.back() != recs.size()) cut.push_back(recs.size());
+    const std::size_t pieces = cut.size() - 1;
+    std::vector<std::string> packed(std::min<std::size_t>(threads_, pieces));
+    std::uint64_t stored = 0;
+    for (std::size_t first = 0; first < pieces; first += packed.size()) {
+      const auto batch = static_cast<unsigned>(std::min(packed.size(), pieces - first));
+      parallel_for(batch, [&](unsigned t) {
+        packed[t].clear();
+        auto sink = io::compressing_sink(std::make_unique<StringSink>(packed[t]), run_codec(), "temporary file",
+                                         io::CompressionLevel::fast);
+        RecordWriter w(*sink, format_.terminator(), unique_format());
+        for (std::size_t i = cut[first + t]; i < cut[first + t + 1]; ++i) w.write(chunk.record(recs[i]));
+        w.finish();
+        sink->finish();
+      });
+      for (unsigned t = 0; t < batch; ++t) {
+        io::pwrite_full(fd, packed[t].data(), packed[t].size(), stored, "temporary file");
+        stored += packed[t].size();
+      }
+    }
+    return stored;
   }
 
   // Merges runs into `out`; groups of fan_in runs are first merged into longer runs
