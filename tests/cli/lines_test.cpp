@@ -202,13 +202,18 @@ protected:
   Result gnu(const std::string& args) { return sh("LC_ALL=C sort " + args, dir_ / "gnu.err"); }
   Result corank(const std::string& args) { return sh(corank_bin() + " " + args, dir_ / "corank.err"); }
 
-  // Sorts `files` with GNU and with corank under each budget; outputs must match.
+  // Sorts `files` with GNU and with corank under each budget; outputs must
+  // match. The budgets: in memory; many runs merged in several passes by one
+  // thread, or in key ranges by several (to standard output, the last merge by
+  // one loser tree; to a named file, the last merge in key ranges too).
   void expect_same(const std::string& opts, const std::string& files) {
     Result g = gnu(opts + " " + files + " > " + path("want"));
     ASSERT_EQ(g.status, 0) << "GNU sort " << opts << ": " << g.err;
     const std::string want = read_file(path("want"));
-    for (const char* budget : {"", "-S 4K --parallel 1", "-S 64K --parallel 2"}) {
-      Result r = corank(opts + " " + budget + " -T " + path("tmp") + " " + files + " > " + path("got"));
+    const std::string to_file = "-S 24K --parallel 3 -o " + path("got");
+    for (const std::string budget : {"", "-S 4K --parallel 1", "-S 64K --parallel 2", to_file.c_str()}) {
+      const std::string to = budget == to_file ? "" : " > " + path("got");
+      Result r = corank(opts + " " + budget + " -T " + path("tmp") + " " + files + to);
       ASSERT_EQ(r.status, 0) << opts << " " << budget << ": " << r.err;
       const std::string got = read_file(path("got"));
       ASSERT_EQ(got.size(), want.size()) << "options: " << opts << " " << budget;
@@ -375,6 +380,50 @@ TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
       }
     }
   }
+}
+
+// A full disk at the nth write, for every stage of a sort with spilled runs
+// merged in key ranges on several threads: n doubles until the sort gets
+// through, then a bisection finds the last write, which is the output's. Every
+// failure exits 2 naming the error, keeps the old target and leaves no
+// temporary file; the sort that gets through is complete and correct.
+TEST_F(Lines, FullDiskAtEveryStageOfASpilledSort) {
+  LineGenerator gen(8);
+  std::string text;
+  for (int i = 0; i < 50000; ++i) text += gen.field() + " " + gen.field() + "\n";
+  write_file(path("in"), text);
+  ASSERT_EQ(gnu("-k2,2 " + path("in") + " > " + path("want")).status, 0);
+  auto sort_failing_at = [&](long nth) {
+    write_file(path("out"), "old");
+    Result r = sh("CORANK_IO_FAIL_WRITE_AFTER=" + std::to_string(nth) + " " + corank_bin() +
+                      " -k2,2 --parallel 4 -S 100K -T " + path("tmp") + " -o " + path("out") + " " + path("in"),
+                  dir_ / "corank.err");
+    EXPECT_TRUE(fs::is_empty(path("tmp"))) << nth;
+    for (const auto& e : fs::directory_iterator(dir_))
+      EXPECT_EQ(e.path().filename().string().find(".corank-"), std::string::npos) << nth << ": " << e.path();
+    if (r.status == 0) {
+      EXPECT_TRUE(read_file(path("out")) == read_file(path("want"))) << nth;
+    } else {
+      EXPECT_EQ(r.status, 2) << nth;
+      EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << nth << ": " << r.err;
+      EXPECT_EQ(read_file(path("out")), "old") << nth;
+    }
+    return r;
+  };
+  long through = 1;
+  while (sort_failing_at(through).status != 0) {
+    through *= 2;
+    ASSERT_LT(through, 1L << 20);
+  }
+  ASSERT_GT(through, 1);
+  long failing = through / 2;
+  while (through - failing > 1) {
+    const long mid = (failing + through) / 2;
+    (sort_failing_at(mid).status == 0 ? through : failing) = mid;
+  }
+  const Result last = sort_failing_at(failing);
+  EXPECT_EQ(last.status, 2);
+  EXPECT_NE(last.err.find("write failed: " + path("out")), std::string::npos) << last.err;
 }
 
 TEST_F(Lines, ZeroTerminated) {

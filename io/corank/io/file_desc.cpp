@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
 
 namespace corank::io {
 
@@ -38,6 +39,7 @@ std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, c
 }
 
 void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, const std::string& path) {
+  if (inject_write_failure()) throw_io_error("write failed", path, ENOSPC);
   auto* p = static_cast<const char*>(src);
   std::size_t done = 0;
   while (done < n) {

@@ -15,11 +15,16 @@ namespace {
 constexpr std::uint64_t kA = kDirectAlignment;
 }  // namespace
 
-WriteBehindSink::WriteBehindSink(int fd, std::string name, const IoOptions& opt, bool sync)
-    : fd_(fd), name_(std::move(name)), opt_(opt), sync_(sync) {
+WriteBehindSink::WriteBehindSink(int fd, std::string name, const IoOptions& opt, bool sync,
+                                 std::optional<std::uint64_t> offset)
+    : fd_(fd), name_(std::move(name)), opt_(opt), sync_(sync), positional_(offset.has_value()) {
   block_ = static_cast<std::size_t>((std::max<std::size_t>(opt.block_size, kA) + kA - 1) / kA * kA);
-  off_t pos = ::lseek(fd_, 0, SEEK_CUR);
-  next_off_ = pos > 0 ? static_cast<std::uint64_t>(pos) : 0;
+  if (offset) {
+    next_off_ = *offset;
+  } else {
+    off_t pos = ::lseek(fd_, 0, SEEK_CUR);
+    next_off_ = pos > 0 ? static_cast<std::uint64_t>(pos) : 0;
+  }
 }
 
 WriteBehindSink::~WriteBehindSink() { release(); }
@@ -93,13 +98,15 @@ void WriteBehindSink::write(const void* src, std::size_t n) {
       free_.pop_back();
       fill_ = 0;
     }
-    const std::size_t k = std::min(n, block_ - fill_);
+    // A block ends on a sector boundary of the file, so that the next one can go direct.
+    const std::size_t len = block_ - static_cast<std::size_t>(next_off_ % kA);
+    const std::size_t k = std::min(n, len - fill_);
     std::memcpy(bufs_[static_cast<std::size_t>(cur_)].data() + fill_, in, k);
     fill_ += k;
     in += k;
     n -= k;
     written_ += k;
-    if (fill_ == block_) {
+    if (fill_ == len) {
       submit_block(cur_, fill_, true);
       cur_ = -1;
     }
@@ -139,7 +146,7 @@ void WriteBehindSink::finish() {
     check();
   }
   // Leave the descriptor where sequential writes would have left it.
-  ::lseek(fd_, static_cast<off_t>(next_off_), SEEK_SET);
+  if (!positional_) ::lseek(fd_, static_cast<off_t>(next_off_), SEEK_SET);
 }
 
 }  // namespace corank::io

@@ -38,6 +38,10 @@ void RecordWriter::write(std::string_view record) {
     have_last_ = true;
   }
   ++records_;
+  if (samples_ && bytes_ >= next_sample_ && record.size() <= kMaxSampleBytes) {
+    samples_->push_back({sample_base_ + bytes_, std::string(record)});
+    next_sample_ = bytes_ + sample_stride_;
+  }
   if (debug_) {
     debug_view_.clear();
     debug_->append_debug_view(record, debug_view_);

@@ -11,11 +11,18 @@
 #include <string>
 #include <utility>
 #include <string_view>
+#include <vector>
 
 #include "corank/io/source.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
+
+// A record of a spilled run and its byte offset in the run.
+struct RunSample {
+  std::uint64_t offset;
+  std::string record;
+};
 
 class RecordWriter {
 public:
@@ -30,6 +37,16 @@ public:
   // --debug: from now on write() shows each record as `format` shows it under
   // --debug (the record, then the marks of its keys). claim() bypasses it.
   void show_debug_view(const TextFormat& format) { debug_ = &format; }
+  // Spilled runs: from now on keeps a copy of the first record of at most
+  // kMaxSampleBytes written at or past every `stride` bytes of this writer's
+  // output, with its offset plus `base` (where this output starts in the run).
+  static constexpr std::size_t kMaxSampleBytes = 4096;
+  void keep_samples(std::uint64_t stride, std::uint64_t base, std::vector<RunSample>& samples) {
+    sample_stride_ = stride;
+    sample_base_ = base;
+    next_sample_ = bytes_;
+    samples_ = &samples;
+  }
   // Writes bytes as they are (a header line, say), without the -u filter.
   void write_raw(std::string_view bytes);
   // Room for n <= capacity() bytes that the caller fills and then commits:
@@ -64,6 +81,8 @@ private:
   double seconds_ = 0;
   std::string last_;
   bool have_last_ = false;
+  std::vector<RunSample>* samples_ = nullptr;
+  std::uint64_t sample_stride_ = 0, sample_base_ = 0, next_sample_ = 0;
   std::uint64_t records_ = 0, bytes_ = 0;
 };
 

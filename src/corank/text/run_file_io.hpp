@@ -1,9 +1,14 @@
 #pragma once
 // Spilled text runs live in anonymous temporary files written and read with
-// plain positional I/O: a sorted chunk is written by all threads at once, each
-// its own byte range, and a run is read back once, sequentially, by the merge.
-// Under --compress-temp a run is one compressed stream (zstd or gzip) instead,
-// written by one thread.
+// plain positional I/O through the page cache: a sorted chunk is written by all
+// threads at once, each its own byte range, and a run is read back
+// sequentially by the merge, whole or in key ranges (run_merge.hpp). Under
+// --compress-temp a run is a series of compressed streams (zstd or gzip).
+// Also here: what several threads need to fill one file at once.
+#include <fcntl.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -11,6 +16,8 @@
 
 #include "corank/io/codec.hpp"
 #include "corank/io/compressed_stream.hpp"
+#include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/source.hpp"
 
@@ -38,13 +45,15 @@ private:
   std::uint64_t written_ = 0;
 };
 
-// Positional reads of a spilled run from its first byte, through a descriptor
-// it does not own.
+// Positional reads of bytes [from, to) of a spilled run (to its end by
+// default), through a descriptor it does not own.
 class RunFileSource final : public io::ByteSource {
 public:
-  explicit RunFileSource(int fd) : io::ByteSource("temporary file"), fd_(fd) {}
+  explicit RunFileSource(int fd, std::uint64_t from = 0, std::uint64_t to = UINT64_MAX)
+      : io::ByteSource("temporary file"), fd_(fd), offset_(from), end_(to) {}
   std::size_t read(void* dst, std::size_t n) override {
-    const std::size_t got = io::pread_full(fd_, dst, n, offset_, name());
+    n = static_cast<std::size_t>(std::min<std::uint64_t>(n, end_ - offset_));
+    const std::size_t got = n ? io::pread_full(fd_, dst, n, offset_, name()) : 0;
     offset_ += got;
     return got;
   }
@@ -52,8 +61,27 @@ public:
 
 private:
   int fd_;
-  std::uint64_t offset_ = 0;
+  std::uint64_t offset_, end_;
 };
+
+// Options for one of several write-behind sinks that fill disjoint parts of
+// a file at once (io::WriteBehindSink with an offset): a few MiB of blocks each.
+inline io::IoOptions positional_write_options(io::IoOptions io) {
+  io.block_size = std::size_t{1} << 20;
+  io.queue_depth = 4;
+  return io;
+}
+
+// Allocates [at, at + n) of fd ahead of writes that will fill it exactly: a
+// full disk fails here (not as a SIGBUS in a mapping), and direct writes land
+// in allocated blocks rather than past the end of the file. Returns false,
+// allocating nothing, where the file system cannot.
+inline bool allocate(int fd, std::uint64_t at, std::uint64_t n, const std::string& name) {
+  if (io::inject_write_failure()) io::throw_io_error("write failed", name, ENOSPC);  // the engines' test hook
+  if (n == 0 || ::fallocate(fd, 0, static_cast<off_t>(at), static_cast<off_t>(n)) == 0) return true;
+  if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return false;
+  io::throw_io_error("write failed", name, errno);
+}
 
 // A run written sequentially into fd, compressed with `codec` (fast levels)
 // unless it is Codec::none. stored_bytes() is the run's length in the file.
@@ -61,9 +89,21 @@ inline std::unique_ptr<io::ByteSink> run_file_sink(int fd, io::Codec codec) {
   return io::compressing_sink(std::make_unique<RunFileSink>(fd), codec, "temporary file", io::CompressionLevel::fast);
 }
 
-// The run in fd, decompressed with `codec`.
-inline std::unique_ptr<io::ByteSource> run_file_source(int fd, io::Codec codec) {
-  return io::decompressing_source(std::make_unique<RunFileSource>(fd), codec);
+// The run of `bytes` bytes in fd, decompressed with `codec`.
+inline std::unique_ptr<io::ByteSource> run_file_source(int fd, std::uint64_t bytes, io::Codec codec) {
+  return io::decompressing_source(std::make_unique<RunFileSource>(fd, 0, bytes), codec);
 }
+
+// Appends what is written to a string (a piece of a compressed run).
+class StringSink final : public io::ByteSink {
+public:
+  explicit StringSink(std::string& out) : out_(out) {}
+  void write(const void* src, std::size_t n) override { out_.append(static_cast<const char*>(src), n); }
+  void finish() override {}
+  std::uint64_t bytes_written() const override { return out_.size(); }
+
+private:
+  std::string& out_;
+};
 
 }  // namespace corank::text

@@ -1,27 +1,24 @@
 #include "corank/text/text_sorter.hpp"
 
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <cstdio>
 #include <future>
 #include <memory>
 #include <optional>
+#include <span>
 #include <thread>
 
 #include "corank/format.hpp"
 #include "corank/gpu_backend.hpp"
 #include "corank/io/error.hpp"
-#include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/temp_files.hpp"
-#include "corank/loser_tree.hpp"
 #include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/progress.hpp"
@@ -31,6 +28,7 @@
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
 #include "corank/text/run_file_io.hpp"
+#include "corank/text/run_merge.hpp"
 
 namespace corank::text {
 
@@ -43,57 +41,6 @@ double seconds_since(Clock::time_point t0) { return std::chrono::duration<double
 // it (see record_writer.hpp), large where many gather batches into it at once.
 constexpr std::size_t kCacheBuffer = std::size_t{256} << 10;
 constexpr std::size_t kGatherBuffer = std::size_t{64} << 20;
-
-// Appends what is written to a string: a piece of a compressed run.
-class StringSink final : public io::ByteSink {
-public:
-  explicit StringSink(std::string& out) : out_(out) {}
-  void write(const void* src, std::size_t n) override { out_.append(static_cast<const char*>(src), n); }
-  void finish() override {}
-  std::uint64_t bytes_written() const override { return out_.size(); }
-
-private:
-  std::string& out_;
-};
-
-struct SpilledRun {
-  io::FileDesc fd;
-  std::uint64_t bytes = 0;
-};
-
-// Merges the records of `readers` (earlier readers win ties, which keeps the
-// merge stable) into `out`, with a loser tree over the readers' current records.
-void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const TextFormat& format, RecordWriter& out) {
-  const std::size_t k = readers.size();
-  if (k == 0) return;
-  std::vector<std::string_view> head(k);
-  std::vector<Prefix> prefix(k);
-  std::vector<bool> live(k);
-  for (std::size_t i = 0; i < k; ++i) {
-    live[i] = readers[i]->next(head[i]);
-    if (live[i]) prefix[i] = format.prefix(head[i]);
-  }
-  LoserTree tree(k, [&](std::size_t a, std::size_t b) {
-    if (!live[a]) return false;
-    if (!live[b]) return true;
-    if (!(prefix[a] == prefix[b])) return prefix[a] < prefix[b];
-    const int c = format.compare(head[a], head[b]);
-    return c ? c < 0 : a < b;
-  });
-  for (std::size_t w; live[w = tree.winner()];) {
-    out.write(head[w]);
-    live[w] = readers[w]->next(head[w]);
-    if (live[w]) prefix[w] = format.prefix(head[w]);
-    tree.replay();
-  }
-}
-
-std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
-                                         io::Codec codec) {
-  std::shared_ptr<io::ByteSource> src = run_file_source(run.fd.get(), codec);
-  return std::make_unique<RecordReader>([src](char* dst, std::size_t n) { return src->read(dst, n); },
-                                        "temporary file", format, buffer);
-}
 
 class TextSorter {
 public:
@@ -108,6 +55,8 @@ public:
     // which tests use, exercise several merge passes).
     const std::uint64_t per_input = compressed_runs() ? std::uint64_t{1} << 20 : std::uint64_t{64} << 10;
     fan_in_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / per_input, 2, 256));
+    // Samples of spilled runs for the parallel merge: a few thousand per run.
+    sample_stride_ = std::clamp<std::uint64_t>(chunk_bytes() / 4096, 4 << 10, 4 << 20);
     // Reads of a few hundred KiB: the records are parsed while still in cache.
     merge_buffer_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / (2 * (fan_in_ + 1)), 4 << 10, 256 << 10));
   }
@@ -120,7 +69,7 @@ public:
     // holds a third of the budget in record bytes and entries, and the sort's
     // scratch takes at most another third. An input that fits one chunk is
     // sorted in memory and written straight out.
-    const std::uint64_t chunk_bytes = std::max<std::uint64_t>(budget_ / 3, 1024);
+    const std::uint64_t chunk_bytes = this->chunk_bytes();
     stats_.mode = "in-memory";
     progress_.phase("sort", total.value_or(0));
 
@@ -164,9 +113,9 @@ public:
         break;
       }
       // Spill the sorted chunk as a run.
-      SpilledRun run{temps.create_anonymous(), 0};
+      SpilledRun run{temps.create_anonymous(), 0, {}};
       run.bytes = compressed_runs() ? write_compressed(chunk, run.fd.get())
-                                    : write_at(chunk, run.fd.get(), 0, "temporary file");
+                                    : write_at(chunk, run.fd.get(), 0, "temporary file", &run.samples);
       stats_.spill_bytes += run.bytes;
       runs.push_back(std::move(run));
       if (last) break;
@@ -191,8 +140,11 @@ public:
                      static_cast<unsigned long long>(stats_.spill_bytes), fan_in_);
       auto t_merge = Clock::now();
       progress_.phase("merge", stats_.spill_bytes);
-      merge_runs(runs, temps, *out);
+      merge_runs(runs, temps, *out, output);
       stats_.seconds.merge = seconds_since(t_merge);
+      if (opt_.verbose)
+        std::fprintf(stderr, "corank: merged in %.3f s, %s\n", stats_.seconds.merge,
+                     merged_in_ranges_ ? "in key ranges on all threads" : "by one loser tree");
     }
     out->finish();
     progress_.finish();
@@ -239,6 +191,7 @@ public:
 
 private:
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
+  std::uint64_t chunk_bytes() const { return std::max<std::uint64_t>(budget_ / 3, 1024); }
   io::Codec run_codec() const { return opt_.io.temp_codec; }
   bool compressed_runs() const { return run_codec() != io::Codec::none; }
 
@@ -359,11 +312,7 @@ private:
     for (unsigned p = 0; p < parts; ++p) offset[p + 1] += offset[p];
     const std::uint64_t total = offset[parts];
     if (total == 0) return 0;
-    if (io::inject_write_failure()) io::throw_io_error("write failed", name, ENOSPC);  // the engines' test hook
-    if (::fallocate(fd, 0, static_cast<off_t>(start), static_cast<off_t>(total)) != 0) {
-      if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return std::nullopt;
-      io::throw_io_error("write failed", name, errno);
-    }
+    if (!allocate(fd, start, total, name)) return std::nullopt;
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
     const std::uint64_t map_from = start / page * page;
     const auto map_bytes = static_cast<std::size_t>(start + total - map_from);
@@ -384,11 +333,13 @@ private:
     return total;
   }
 
-  // Writes a sorted chunk to fd from byte `start` on; returns its bytes.
+  // Writes a sorted chunk to fd from byte `start` on; returns its bytes, and
+  // keeps samples of a spilled run in `samples` (see run_merge.hpp).
   // Gathering the records (a cache miss each) and copying them into the page
   // cache is the bulk of the work, so without -u every thread takes a
   // contiguous share of the records and writes it at its own offset of the file.
-  std::uint64_t write_at(const Chunk& chunk, int fd, std::uint64_t start, const char* what) {
+  std::uint64_t write_at(const Chunk& chunk, int fd, std::uint64_t start, const char* what,
+                         std::vector<RunSample>* samples = nullptr) {
     const std::size_t n = chunk.records.size();
     const unsigned parts =
         format_.unique() ? 1u : static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, threads_));
@@ -399,13 +350,16 @@ private:
       offset[p + 1] = offset[p];
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) offset[p + 1] += chunk.records[i].length + 1;
     }
+    std::vector<std::vector<RunSample>> part_samples(samples ? parts : 0);
     parallel_for(parts, [&](unsigned p) {
       RunFileSink sink(fd, offset[p], what);
       RecordWriter w(sink, format_.terminator(), unique_format());
+      if (samples) w.keep_samples(sample_stride_, offset[p] - start, part_samples[p]);
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) w.write(chunk.record(chunk.records[i]));
       w.finish();
       if (parts == 1) offset[1] = start + sink.bytes_written();  // -u may have dropped records
     });
+    for (auto& part : part_samples) std::move(part.begin(), part.end(), std::back_inserter(*samples));
     return offset[parts] - start;
   }
 
@@ -449,9 +403,23 @@ private:
     return stored;
   }
 
-  // Merges runs into `out`; groups of fan_in runs are first merged into longer runs
-  // while there are more than fan_in of them.
-  void merge_runs(std::vector<SpilledRun>& runs, io::TempDirectories& temps, RecordWriter& out) {
+  // Whether runs are merged in key ranges by all threads (run_merge.hpp)
+  // rather than by one loser tree: plain runs, without -u.
+  bool merge_in_ranges_ok(std::span<const SpilledRun> runs) const {
+    return threads_ > 1 && !format_.unique() && !compressed_runs() && can_merge_in_ranges(runs);
+  }
+  // For a merged run (samples kept, written through the page cache like every
+  // run), or for the output (written direct).
+  ParallelMerge parallel_merge(std::vector<RunSample>* samples) const {
+    return ParallelMerge{opt_.io, samples == nullptr, threads_, budget_ / 2, samples, sample_stride_};
+  }
+
+  // Merges runs into `out`; groups of fan_in runs are first merged into longer
+  // runs while there are more than fan_in of them. A group, and the last merge
+  // where the output is a file written in place (not under --debug), is merged
+  // in key ranges by all threads where merge_in_ranges_ok.
+  void merge_runs(std::vector<SpilledRun>& runs, io::TempDirectories& temps, RecordWriter& out,
+                  io::OutputFile& output) {
     while (runs.size() > fan_in_) {
       std::vector<SpilledRun> next;
       for (std::size_t i = 0; i < runs.size(); i += fan_in_) {
@@ -460,19 +428,35 @@ private:
           next.push_back(std::move(runs[i]));
           continue;
         }
-        SpilledRun merged{temps.create_anonymous(), 0};
-        auto sink = run_file_sink(merged.fd.get(), run_codec());
-        RecordWriter w(*sink, format_.terminator(), unique_format());
-        std::vector<std::unique_ptr<RecordReader>> readers;
-        for (std::size_t j = i; j < end; ++j) readers.push_back(run_reader(runs[j], format_, merge_buffer_, run_codec()));
-        merge_streams(readers, format_, w);
-        w.finish();
-        sink->finish();
-        merged.bytes = sink->stored_bytes();
+        SpilledRun merged{temps.create_anonymous(), 0, {}};
+        const std::span<const SpilledRun> group(runs.data() + i, end - i);
+        if (merge_in_ranges_ok(group)) {
+          merged.bytes = merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file",
+                                         parallel_merge(&merged.samples))
+                             .bytes;
+        } else {
+          auto sink = run_file_sink(merged.fd.get(), run_codec());
+          RecordWriter w(*sink, format_.terminator(), unique_format());
+          std::vector<std::unique_ptr<RecordReader>> readers;
+          for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, merge_buffer_, run_codec()));
+          merge_streams(readers, format_, w);
+          w.finish();
+          sink->finish();
+          merged.bytes = sink->stored_bytes();
+        }
         for (std::size_t j = i; j < end; ++j) runs[j].fd.reset();  // frees the space at once
         next.push_back(std::move(merged));
       }
       runs = std::move(next);
+    }
+    if (merge_in_ranges_ok(runs) && !opt_.debug && output.positional_fd() >= 0) {
+      out.finish();  // the header, if any, goes first
+      output.sink().finish();
+      const MergedBytes m = merge_in_ranges(runs, format_, output.positional_fd(), output.sink().bytes_written(),
+                                            output.target().c_str(), parallel_merge(nullptr));
+      out.count_written_elsewhere(m.bytes, m.records, 0);
+      merged_in_ranges_ = true;
+      return;
     }
     std::vector<std::unique_ptr<RecordReader>> readers;
     for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_, run_codec()));
@@ -486,6 +470,8 @@ private:
   unsigned threads_ = 1;
   std::uint64_t budget_ = 0;
   std::size_t fan_in_ = 2, merge_buffer_ = 64 << 10;
+  std::uint64_t sample_stride_ = 4 << 10;
+  bool merged_in_ranges_ = false;  // the last merge ran on all threads
   HugeVector<RecordEntry> scratch_;
   std::unique_ptr<GpuPrefixSort> gpu_;
   bool gpu_sorted_ = false;  // some chunk was sorted on the GPU

@@ -2,8 +2,9 @@
 // The text pipeline (lines and CSV rows): chunks of records are read, given
 // their prefixes and sorted on all threads; an input that fits the memory
 // budget is written straight out, a larger one is spilled as sorted runs to
-// anonymous temporary files and merged (in several passes when there are more
-// runs than the merge fan-in). -m merges sorted inputs; -c checks one.
+// anonymous temporary files and merged (run_merge.hpp: in several passes when
+// there are more runs than the merge fan-in, in key ranges on all threads
+// where it can). -m merges sorted inputs; -c checks one.
 // Chunks are sorted by prefix on the GPU when one is usable (gpu_record_sort.hpp),
 // else on the CPU.
 #include <cstdint>

@@ -1,0 +1,168 @@
+#include "corank/text/run_merge.hpp"
+
+#include <algorithm>
+
+#include "corank/io/write_behind_sink.hpp"
+#include "corank/loser_tree.hpp"
+#include "corank/parallel.hpp"
+#include "corank/text/run_file_io.hpp"
+
+namespace corank::text {
+
+namespace {
+
+// A record with its prefix: comparisons try the prefix first.
+struct Keyed {
+  std::string_view record;
+  Prefix prefix;
+};
+
+int order(const TextFormat& format, const Keyed& a, const Keyed& b) {
+  if (!(a.prefix == b.prefix)) return a.prefix < b.prefix ? -1 : 1;
+  return format.compare(a.record, b.record);
+}
+
+std::unique_ptr<RecordReader> reader_over(std::shared_ptr<io::ByteSource> src, const TextFormat& format,
+                                          std::size_t buffer) {
+  return std::make_unique<RecordReader>([src](char* dst, std::size_t n) { return src->read(dst, n); },
+                                        "temporary file", format, buffer);
+}
+
+// The offset in `run` of its first record not less than s: after the last
+// sample less than s, within one stride.
+std::uint64_t first_not_less(const SpilledRun& run, const std::vector<Keyed>& keys, const Keyed& s,
+                             const TextFormat& format) {
+  const auto j = static_cast<std::size_t>(
+      std::partition_point(keys.begin(), keys.end(), [&](const Keyed& k) { return order(format, k, s) < 0; }) -
+      keys.begin());
+  std::uint64_t pos = j == 0 ? 0 : run.samples[j - 1].offset;
+  const std::uint64_t end = j == keys.size() ? run.bytes : run.samples[j].offset;
+  auto reader = reader_over(std::make_shared<RunFileSource>(run.fd.get(), pos, end), format, 64 << 10);
+  for (std::string_view rec; reader->next(rec); pos += rec.size() + 1)
+    if (order(format, {rec, format.prefix(rec)}, s) >= 0) return pos;
+  return end;
+}
+
+}  // namespace
+
+void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const TextFormat& format, RecordWriter& out) {
+  const std::size_t k = readers.size();
+  if (k == 0) return;
+  std::vector<std::string_view> head(k);
+  std::vector<Prefix> prefix(k);
+  std::vector<bool> live(k);
+  for (std::size_t i = 0; i < k; ++i) {
+    live[i] = readers[i]->next(head[i]);
+    if (live[i]) prefix[i] = format.prefix(head[i]);
+  }
+  LoserTree tree(k, [&](std::size_t a, std::size_t b) {
+    if (!live[a]) return false;
+    if (!live[b]) return true;
+    if (!(prefix[a] == prefix[b])) return prefix[a] < prefix[b];
+    const int c = format.compare(head[a], head[b]);
+    return c ? c < 0 : a < b;
+  });
+  for (std::size_t w; live[w = tree.winner()];) {
+    out.write(head[w]);
+    live[w] = readers[w]->next(head[w]);
+    if (live[w]) prefix[w] = format.prefix(head[w]);
+    tree.replay();
+  }
+}
+
+std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
+                                         io::Codec codec) {
+  return reader_over(run_file_source(run.fd.get(), run.bytes, codec), format, buffer);
+}
+
+bool can_merge_in_ranges(std::span<const SpilledRun> runs) {
+  return std::all_of(runs.begin(), runs.end(), [](const SpilledRun& r) { return !r.samples.empty(); });
+}
+
+MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& format, int fd, std::uint64_t at,
+                            const char* name, const ParallelMerge& options) {
+  const std::size_t k = runs.size();
+  const unsigned threads = std::max(1u, options.threads);
+  // Every sample, in merged order (ties by run, then position).
+  struct SampleRef {
+    std::size_t run, index;
+  };
+  std::vector<std::vector<Keyed>> keys(k);
+  std::vector<SampleRef> all;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    total += runs[i].bytes;
+    for (std::size_t j = 0; j < runs[i].samples.size(); ++j) {
+      const std::string& r = runs[i].samples[j].record;
+      keys[i].push_back({r, format.prefix(r)});
+      all.push_back({i, j});
+    }
+  }
+  auto key = [&](const SampleRef& s) -> const Keyed& { return keys[s.run][s.index]; };
+  std::sort(all.begin(), all.end(), [&](const SampleRef& a, const SampleRef& b) {
+    const int c = order(format, key(a), key(b));
+    return c ? c < 0 : a.run != b.run ? a.run < b.run : a.index < b.index;
+  });
+  // Splitters at equal shares of the bytes: a sample stands for its run's
+  // bytes up to the run's next sample. Equal splitters would cut alike.
+  std::vector<Keyed> splitters;
+  std::uint64_t seen = 0;
+  for (const SampleRef& s : all) {
+    if (splitters.size() + 1 < threads && seen >= total / threads * (splitters.size() + 1) &&
+        (splitters.empty() || order(format, splitters.back(), key(s)) != 0))
+      splitters.push_back(key(s));
+    const auto& samples = runs[s.run].samples;
+    seen += (s.index + 1 < samples.size() ? samples[s.index + 1].offset : runs[s.run].bytes) - samples[s.index].offset;
+  }
+  const std::size_t ranges = splitters.size() + 1;
+  // cut[r][i]: where range r starts in run i.
+  std::vector<std::vector<std::uint64_t>> cut(ranges + 1, std::vector<std::uint64_t>(k, 0));
+  for (std::size_t i = 0; i < k; ++i) cut[ranges][i] = runs[i].bytes;
+  const std::size_t searches = splitters.size() * k;
+  const auto searchers = static_cast<unsigned>(std::clamp<std::size_t>(searches, 1, threads));
+  parallel_for(searchers, [&](unsigned t) {
+    for (std::size_t q = t; q < searches; q += searchers) {
+      const std::size_t r = q / k + 1, i = q % k;
+      cut[r][i] = first_not_less(runs[i], keys[i], splitters[r - 1], format);
+    }
+  });
+  // Where each range goes in the file: its bytes are known before merging.
+  std::vector<std::uint64_t> start(ranges + 1, at);
+  for (std::size_t r = 0; r < ranges; ++r) {
+    start[r + 1] = start[r];
+    for (std::size_t i = 0; i < k; ++i) start[r + 1] += cut[r + 1][i] - cut[r][i];
+  }
+  allocate(fd, at, start[ranges] - at, name);
+  const io::IoOptions write_io = positional_write_options(options.io);
+  const auto buffer = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(options.memory / (ranges * (k + 1)), 4 << 10, 256 << 10));
+  std::vector<std::vector<RunSample>> samples(ranges);
+  std::vector<std::uint64_t> records(ranges);
+  parallel_for(static_cast<unsigned>(ranges), [&](unsigned r) {
+    std::vector<std::unique_ptr<RecordReader>> readers;
+    for (std::size_t i = 0; i < k; ++i)
+      if (cut[r][i] < cut[r + 1][i])
+        readers.push_back(
+            reader_over(std::make_shared<RunFileSource>(runs[i].fd.get(), cut[r][i], cut[r + 1][i]), format, buffer));
+    std::unique_ptr<io::ByteSink> sink;
+    if (options.direct)
+      sink = std::make_unique<io::WriteBehindSink>(fd, name, write_io, false, start[r]);
+    else
+      sink = std::make_unique<RunFileSink>(fd, start[r], name);
+    RecordWriter w(*sink, format.terminator(), nullptr);
+    if (options.samples) w.keep_samples(options.stride, start[r] - at, samples[r]);
+    merge_streams(readers, format, w);
+    w.finish();
+    sink->finish();
+    records[r] = w.records();
+  });
+  MergedBytes merged{start[ranges] - at, 0};
+  for (std::size_t r = 0; r < ranges; ++r) {
+    merged.records += records[r];
+    if (options.samples)
+      std::move(samples[r].begin(), samples[r].end(), std::back_inserter(*options.samples));
+  }
+  return merged;
+}
+
+}  // namespace corank::text
