@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <thread>
+#include <vector>
 
 #include "corank/io/block_reader.hpp"
 #include "corank/io/error.hpp"
@@ -108,6 +110,31 @@ TEST_P(EngineTest, WriteBehindSinkReportsEngine) {
   sink.write("xyz", 3);
   sink.finish();
   EXPECT_EQ(slurp(dir_.file("w")), data + "xyz");
+}
+
+// Sinks given offsets fill disjoint parts of one file at once, whatever the
+// parts' alignment: each part's first block ends on a sector boundary so that
+// the rest can go direct. The descriptor's own offset is left alone.
+TEST_P(EngineTest, WriteBehindSinksFillDisjointPartsAtOnce) {
+  const std::string data = pattern((std::uint64_t{1} << 20) + 12345, 7);
+  // Part boundaries on and off sector edges, a part shorter than a sector, an empty one.
+  const std::uint64_t cuts[] = {0, 1, 4096, 4096, 5000, 200001, 200100, 700000, data.size()};
+  auto fd = FileDesc::open(dir_.file("parts"), O_RDWR | O_CREAT | O_TRUNC, 0600);
+  std::vector<std::jthread> writers;
+  for (std::size_t p = 0; p + 1 < std::size(cuts); ++p)
+    writers.emplace_back([&, p] {
+      WriteBehindSink sink(fd.get(), "parts", opt(std::size_t{64} << 10, 3), false, cuts[p]);
+      // Uneven write sizes, so blocks fill in different ways.
+      for (std::uint64_t at = cuts[p]; at < cuts[p + 1];) {
+        const std::uint64_t n = std::min<std::uint64_t>(cuts[p + 1] - at, 1 + (at * 7919) % 30000);
+        sink.write(data.data() + at, n);
+        at += n;
+      }
+      sink.finish();
+    });
+  writers.clear();
+  EXPECT_EQ(slurp(dir_.file("parts")), data);
+  EXPECT_EQ(::lseek(fd.get(), 0, SEEK_CUR), 0);
 }
 
 TEST_P(EngineTest, RunFileRoundTripAndBlockReads) {
