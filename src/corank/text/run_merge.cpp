@@ -1,6 +1,7 @@
 #include "corank/text/run_merge.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "corank/io/write_behind_sink.hpp"
 #include "corank/loser_tree.hpp"
@@ -45,7 +46,8 @@ std::uint64_t first_not_less(const SpilledRun& run, const std::vector<Keyed>& ke
 
 }  // namespace
 
-void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const TextFormat& format, RecordWriter& out) {
+void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const TextFormat& format, RecordWriter& out,
+                   Progress* progress) {
   const std::size_t k = readers.size();
   if (k == 0) return;
   std::vector<std::string_view> head(k);
@@ -62,12 +64,17 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
     const int c = format.compare(head[a], head[b]);
     return c ? c < 0 : a < b;
   });
+  constexpr std::uint64_t kReportEvery = 4 << 20;
+  std::uint64_t unreported = 0;
   for (std::size_t w; live[w = tree.winner()];) {
     out.write(head[w]);
+    unreported += head[w].size() + 1;
     live[w] = readers[w]->next(head[w]);
     if (live[w]) prefix[w] = format.prefix(head[w]);
     tree.replay();
+    if (progress && unreported >= kReportEvery) progress->advance(std::exchange(unreported, 0));
   }
+  if (progress) progress->advance(unreported);
 }
 
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
@@ -151,7 +158,7 @@ MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& 
       sink = std::make_unique<RunFileSink>(fd, start[r], name);
     RecordWriter w(*sink, format.terminator(), nullptr);
     if (options.samples) w.keep_samples(options.stride, start[r] - at, samples[r]);
-    merge_streams(readers, format, w);
+    merge_streams(readers, format, w, options.progress);
     w.finish();
     sink->finish();
     records[r] = w.records();

@@ -27,6 +27,7 @@
 #include "corank/io/codec.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/options.hpp"
+#include "corank/progress.hpp"
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_writer.hpp"
 #include "corank/text/text_format.hpp"
@@ -40,8 +41,10 @@ struct SpilledRun {
 };
 
 // Merges the records of `readers` (earlier readers win ties, which keeps the
-// merge stable) into `out`, with a loser tree over the readers' current records.
-void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const TextFormat& format, RecordWriter& out);
+// merge stable) into `out`, with a loser tree over the readers' current
+// records; advances `progress` (if any) by the bytes merged.
+void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const TextFormat& format, RecordWriter& out,
+                   Progress* progress = nullptr);
 
 // Reads the records of a run (decompressed with `codec`) through a buffer of `buffer` bytes.
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
@@ -56,6 +59,7 @@ struct ParallelMerge {
   // offsets from `at` (for a merged run that is merged again later).
   std::vector<RunSample>* samples = nullptr;
   std::uint64_t stride = 0;
+  Progress* progress = nullptr;  // advanced by the bytes merged
 };
 
 struct MergedBytes {

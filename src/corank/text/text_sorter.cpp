@@ -139,7 +139,7 @@ public:
         std::fprintf(stderr, "corank: spilled %zu runs (%llu bytes), merge fan-in %zu\n", runs.size(),
                      static_cast<unsigned long long>(stats_.spill_bytes), fan_in_);
       auto t_merge = Clock::now();
-      progress_.phase("merge", stats_.spill_bytes);
+      progress_.phase("merge", stats_.bytes_in);
       merge_runs(runs, temps, *out, output);
       stats_.seconds.merge = seconds_since(t_merge);
       if (opt_.verbose)
@@ -410,8 +410,9 @@ private:
   }
   // For a merged run (samples kept, written through the page cache like every
   // run), or for the output (written direct).
-  ParallelMerge parallel_merge(std::vector<RunSample>* samples) const {
-    return ParallelMerge{opt_.io, samples == nullptr, threads_, budget_ / 2, samples, sample_stride_};
+  ParallelMerge parallel_merge(std::vector<RunSample>* samples) {
+    return ParallelMerge{opt_.io, samples == nullptr, threads_, budget_ / 2, samples, sample_stride_,
+                         samples == nullptr ? &progress_ : nullptr};
   }
 
   // Merges runs into `out`; groups of fan_in runs are first merged into longer
@@ -460,7 +461,7 @@ private:
     }
     std::vector<std::unique_ptr<RecordReader>> readers;
     for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_, run_codec()));
-    merge_streams(readers, format_, out);
+    merge_streams(readers, format_, out, &progress_);
   }
 
   const TextSortOptions& opt_;
