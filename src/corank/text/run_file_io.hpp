@@ -4,7 +4,7 @@
 // threads at once, each its own byte range, and a run is read back
 // sequentially by the merge, whole or in key ranges (run_merge.hpp). Under
 // --compress-temp a run is a series of compressed streams (zstd or gzip).
-// Also here: what several threads need to fill one file at once.
+// Also here: allocating a file ahead of threads that fill it at once.
 #include <fcntl.h>
 
 #include <algorithm>
@@ -63,14 +63,6 @@ private:
   int fd_;
   std::uint64_t offset_, end_;
 };
-
-// Options for one of several write-behind sinks that fill disjoint parts of
-// a file at once (io::WriteBehindSink with an offset): a few MiB of blocks each.
-inline io::IoOptions positional_write_options(io::IoOptions io) {
-  io.block_size = std::size_t{1} << 20;
-  io.queue_depth = 4;
-  return io;
-}
 
 // Allocates [at, at + n) of fd ahead of writes that will fill it exactly: a
 // full disk fails here (not as a SIGBUS in a mapping), and direct writes land

@@ -140,7 +140,10 @@ MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& 
     for (std::size_t i = 0; i < k; ++i) start[r + 1] += cut[r + 1][i] - cut[r][i];
   }
   allocate(fd, at, start[ranges] - at, name);
-  const io::IoOptions write_io = positional_write_options(options.io);
+  // Each thread's write-behind sink keeps a few MiB of blocks in flight.
+  io::IoOptions write_io = options.io;
+  write_io.block_size = std::size_t{1} << 20;
+  write_io.queue_depth = 4;
   const auto buffer = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(options.memory / (ranges * (k + 1)), 4 << 10, 256 << 10));
   std::vector<std::vector<RunSample>> samples(ranges);

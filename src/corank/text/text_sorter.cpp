@@ -411,8 +411,14 @@ private:
   // For a merged run (samples kept, written through the page cache like every
   // run), or for the output (written direct).
   ParallelMerge parallel_merge(std::vector<RunSample>* samples) {
-    return ParallelMerge{opt_.io, samples == nullptr, threads_, budget_ / 2, samples, sample_stride_,
-                         samples == nullptr ? &progress_ : nullptr};
+    const bool output = samples == nullptr;
+    return ParallelMerge{.io = opt_.io,
+                         .direct = output,
+                         .threads = threads_,
+                         .memory = budget_ / 2,
+                         .samples = samples,
+                         .stride = sample_stride_,
+                         .progress = output ? &progress_ : nullptr};
   }
 
   // Merges runs into `out`; groups of fan_in runs are first merged into longer
