@@ -191,6 +191,7 @@ private:
       BigArray<std::uint64_t> word_store;  // 4-byte records only
       if (R_ != 8) word_store = allocate<std::uint64_t>(n);
       std::uint64_t* keys = R_ == 8 ? reinterpret_cast<std::uint64_t*>(records.get()) : word_store.get();
+      const WriteBehind::Drain drain(writer_);  // the writes read `records`
       job_.progress.phase("sort", n * R_);
       const auto t_sort = Clock::now();
 
@@ -395,6 +396,7 @@ private:
     io::TempDirectories temps(job_.options.temp_dirs);
     std::vector<SpilledRun> runs;
     std::vector<std::unique_ptr<io::ByteSink>> run_sinks;
+    const WriteBehind::Drain drain(writer_);  // a run's write uses its sink
 
     const auto total = job_.input.total_records();
     job_.progress.phase("sort", total ? *total * R_ : 0);
@@ -628,9 +630,9 @@ private:
   const std::uint32_t R_;
   const unsigned threads_;
   RunSorter<W> run_sorter_;
-  WriteBehind writer_;
   BigArray<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
+  WriteBehind writer_;  // after out_: a write in flight reads out_, so the writer drains first
   int next_out_ = 0;
   E last_kept_{};
   bool have_last_ = false;

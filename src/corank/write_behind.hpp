@@ -3,6 +3,10 @@
 // the next buffer is computed while this one is written. One write is in flight
 // at a time and writes complete in the order they were issued; a caller that
 // alternates two buffers may refill a buffer once the write after it was issued.
+//
+// The write in flight uses a sink and a buffer that the caller owns. Whoever
+// owns them holds a Drain over the same scope (declared after them), so that
+// whichever way the scope ends, an exception included, no write outlives them.
 #include <chrono>
 #include <cstddef>
 #include <future>
@@ -16,9 +20,7 @@ public:
   WriteBehind() = default;
   WriteBehind(const WriteBehind&) = delete;
   WriteBehind& operator=(const WriteBehind&) = delete;
-  ~WriteBehind() {
-    if (pending_.valid()) pending_.wait();  // errors were the caller's to collect
-  }
+  ~WriteBehind() { drain(); }
 
   // finish_after: the sink is finished once this write is done (a run file's last write).
   void write(io::ByteSink& sink, const std::byte* data, std::size_t n, bool finish_after = false) {
@@ -34,7 +36,25 @@ public:
   void wait() {
     if (pending_.valid()) pending_.get();
   }
+  // Waits for the write in flight, dropping its error: for unwinding, when
+  // an earlier error is already on its way.
+  void drain() noexcept {
+    if (pending_.valid()) pending_.wait();
+    pending_ = {};
+  }
   double seconds() const noexcept { return seconds_; }
+
+  // Drains the writer when the scope that owns a write's sink or buffer ends.
+  class [[nodiscard]] Drain {
+  public:
+    explicit Drain(WriteBehind& w) noexcept : w_(w) {}
+    Drain(const Drain&) = delete;
+    Drain& operator=(const Drain&) = delete;
+    ~Drain() { w_.drain(); }
+
+  private:
+    WriteBehind& w_;
+  };
 
 private:
   std::future<void> pending_;

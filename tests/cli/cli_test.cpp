@@ -481,3 +481,81 @@ TEST_F(Cli, CompressedTemporaryRuns) {
 }
 
 }  // namespace
+
+namespace {
+
+// A bad input after good ones: the error comes while runs are spilled or being
+// written, in every plan. Each case exits 2 with one line naming the bad file,
+// leaves no temporary output or run file and creates no output.
+TEST_F(Cli, LaterBadInputFailsCleanlyInEveryPlan) {
+  auto recs = gensort_records(3000, 31);
+  write_file(path("good"), recs.data(), recs.size() * 100);
+  std::vector<char> noise(4000);
+  std::mt19937 rng(5);
+  for (auto& c : noise) c = static_cast<char>(rng());
+  write_file(path("rand.zst"), noise.data(), noise.size());
+  ASSERT_EQ(std::system(("gzip -c " + path("good") + " > " + path("good.gz")).c_str()), 0);
+  auto gz = read_file(path("good.gz"));
+  gz.resize(gz.size() / 2);
+  write_file(path("cut.gz"), gz.data(), gz.size());
+  std::vector<char> odd(100 * 300 + 7, 'z');
+  write_file(path("odd"), odd.data(), odd.size());
+  fs::remove(path("good.gz"));
+
+  const auto before = entries();
+  for (const char* bad : {"rand.zst", "cut.gz", "odd"}) {
+    for (const char* budget : {"", "-S 128K", "-S 16K", "-S 4K"}) {
+      for (const std::string& inputs :
+           {path("good") + " " + path(bad), path("good") + " " + path("good") + " " + path(bad),
+            path(bad) + " " + path("good")}) {
+        SCOPED_TRACE(std::string(budget) + " " + inputs);
+        Result r = run_corank(std::string("--format gensort ") + budget + " -T " + path("tmp") + " -o " +
+                              path("out") + " " + inputs);
+        expect_clean_failure(*this, r, bad);
+        EXPECT_EQ(entries(), before);
+      }
+    }
+  }
+}
+
+// A failing read (EIO from the I/O engine's fault hook) at the nth read
+// request, for every stage of a spilled sort of two inputs: n counts up from 1
+// until the sort gets through (every read of both inputs, of the spilled runs
+// and of the merge has failed by then). Each failure exits 2 naming
+// the error, keeps the old target and leaves no temporary file; the sort that
+// gets through is correct.
+TEST_F(Cli, FailedReadAtEveryStageLeavesNothing) {
+  auto recs = gensort_records(12000, 32);
+  write_file(path("a"), recs.data(), 6000 * 100);
+  write_file(path("b"), recs.data() + 6000, 6000 * 100);
+  const auto want = stable_sorted(recs);
+  // In memory: the two inputs' reads; -S 1M: 11 runs spilled, then read back.
+  for (const auto& [budget, min_reads] : {std::pair{"", 2L}, std::pair{"-S 1M", 13L}}) {
+    auto sort_failing_at = [&](long nth) {
+      write_file(path("out"), "old", 3);
+      std::string cmd = "CORANK_IO_FAIL_READ_AFTER=" + std::to_string(nth) + " " + corank_bin() +
+                        " --format gensort " + budget + " -T " + path("tmp") + " -o " + path("out") + " " +
+                        path("a") + " " + path("b") + " 2>" + path("err");
+      const int rc = std::system(cmd.c_str());
+      auto err = read_file(path("err"));
+      std::string text(err.begin(), err.end());
+      fs::remove(path("err"));
+      const int status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+      EXPECT_EQ(entries(), (std::vector<std::string>{"a", "b", "out", "tmp"})) << budget << " read " << nth;
+      if (status == 0) {
+        EXPECT_TRUE(read_as<Rec>(path("out")) == want) << budget << " read " << nth;
+      } else {
+        EXPECT_EQ(status, 2) << budget << " read " << nth << ": " << text;
+        EXPECT_NE(text.find("Input/output error"), std::string::npos) << text;
+        EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+        EXPECT_EQ(read_file(path("out")), std::vector<char>({'o', 'l', 'd'}));
+      }
+      return status;
+    };
+    long nth = 1;
+    while (sort_failing_at(nth) != 0) ASSERT_LT(++nth, 4096) << budget;
+    EXPECT_GT(nth, min_reads) << budget << ": too few reads to reach every stage";
+  }
+}
+
+}  // namespace

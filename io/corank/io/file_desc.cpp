@@ -24,6 +24,7 @@ void FileDesc::reset(int fd) noexcept {
 }
 
 std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, const std::string& path) {
+  if (inject_read_failure()) throw_io_error("read failed", path, EIO);
   auto* p = static_cast<char*>(dst);
   std::size_t done = 0;
   while (done < n) {
@@ -53,6 +54,7 @@ void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, c
 }
 
 std::size_t read_full(int fd, void* dst, std::size_t n, const std::string& path) {
+  if (inject_read_failure()) throw_io_error("read failed", path, EIO);
   auto* p = static_cast<char*>(dst);
   std::size_t done = 0;
   while (done < n) {

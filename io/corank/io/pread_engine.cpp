@@ -11,6 +11,7 @@ namespace corank::io {
 
 std::int64_t run_request_sync(const IoRequest& req) noexcept {
   if (req.op == IoOp::write && inject_write_failure()) return -ENOSPC;
+  if (req.op == IoOp::read && inject_read_failure()) return -EIO;
   std::size_t done = 0;
   int fd = req.fd;
   while (done < req.len) {

@@ -83,8 +83,8 @@ void UringEngine::submit(const IoRequest& req) {
   if (req.len > (std::size_t{1} << 31))
     throw IoError("submit failed", "io_uring", "request larger than 2 GiB");
   ++in_flight_;
-  if (req.op == IoOp::write && inject_write_failure()) {
-    injected_.push_back({req.tag, -ENOSPC});
+  if (req.op == IoOp::write ? inject_write_failure() : inject_read_failure()) {
+    injected_.push_back({req.tag, req.op == IoOp::write ? -ENOSPC : -EIO});
     return;
   }
   Slot* s = free_.back();
