@@ -6,31 +6,27 @@
 # tests/*/corank_*_test).
 # Parts, each with its own logs under OUT_DIR:
 #   check/     gpu-check.sh: kernel tests, compute-sanitizer, merge benchmark
-#   pipeline/  gpu-run-formation.sh: pipeline and CLI tests, --gpu=on/off, PCIe
+#   tests/     gpu-pipeline-tests.sh: record device, GPU CLI and the CPU suites,
+#              memcheck and racecheck of the record device
+#   bench/     gpu-pipeline-bench.sh: gensort and u64 in /dev/shm, data larger
+#              than the GPU budget, a file on disk, each against an engine copy
 #   hostsort.log  corank-bench hostsort: HOSTSORT_BYTES (default 16G) of u64
 #              keys with all device memory, then with --gpu-memory 4G
-#   memcheck-host.log  compute-sanitizer memcheck of the host-array,
-#              run-formation and prefix-sort tests on small cases
 #   lines.log  bench-lines.sh: LINES_SIZE (default 4G) of log lines, GNU sort
 #              against corank on the CPU and the GPU, with and without fsync
-# Environment: SKIP_CHECK=1, SKIP_PIPELINE=1, SKIP_HOSTSORT=1, SKIP_MEMCHECK=1,
-# SKIP_LINES=1 leave a part out; gpu-check.sh's own variables (SKIP_BENCH, BENCH_ARGS, ...)
-# pass through. Prints the parts' summaries last.
+# Environment: SKIP_CHECK=1, SKIP_TESTS=1, SKIP_BENCH_PIPELINE=1,
+# SKIP_HOSTSORT=1, SKIP_LINES=1 leave a part out; gpu-check.sh's and
+# gpu-pipeline-bench.sh's own variables (SKIP_BENCH, PARTS, ...) pass through.
+# Prints the parts' summaries last.
 set -u
 B=$(cd "${1:?usage: gpu-all.sh BIN_DIR OUT_DIR}" && pwd)
 OUT=${2:?usage: gpu-all.sh BIN_DIR OUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$OUT"
-sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 
 [[ ${SKIP_CHECK:-0} == 1 ]] || "$here/gpu-check.sh" "$OUT/check" "$B" > "$OUT/check.log" 2>&1
-[[ ${SKIP_PIPELINE:-0} == 1 ]] || "$here/gpu-run-formation.sh" "$B" "$OUT/pipeline" > "$OUT/pipeline.log" 2>&1
-if [[ ${SKIP_MEMCHECK:-0} != 1 ]]; then
-  timeout 300 "$sanitizer" --tool memcheck --error-exitcode 99 "$B/tests/gpu/corank_gpu_run_sorter_test" \
-    --gtest_filter='HostArraySort.EmptyAndTiny:HostArraySort.OnePass:HostArraySort.ManyRunsAndSlabs:GpuRunFormation.Stats*:GpuSlabMerger.OneWord*:PrefixSorter.Budget*' \
-    > "$OUT/memcheck-host.log" 2>&1
-  echo "memcheck-host rc=$? $(grep 'ERROR SUMMARY' "$OUT/memcheck-host.log" | tail -1)" > "$OUT/memcheck-host.txt"
-fi
+[[ ${SKIP_TESTS:-0} == 1 ]] || "$here/gpu-pipeline-tests.sh" "$B" "$OUT/tests" > "$OUT/tests.log" 2>&1
+[[ ${SKIP_BENCH_PIPELINE:-0} == 1 ]] || "$here/gpu-pipeline-bench.sh" "$B" "$OUT/bench" > "$OUT/bench.log" 2>&1
 if [[ ${SKIP_HOSTSORT:-0} != 1 ]]; then
   bytes=${HOSTSORT_BYTES:-16G}
   { "$B/tools/bench/corank-bench" hostsort --bytes "$bytes" --reps 3
@@ -42,7 +38,7 @@ if [[ ${SKIP_LINES:-0} != 1 ]]; then
   rm -rf /tmp/corank-bench-lines
 fi
 
-for f in check/summary.txt pipeline/summary.txt memcheck-host.txt hostsort.log lines.log; do
+for f in check/summary.txt tests/summary.txt bench/summary.txt hostsort.log lines.log; do
   if [[ -f $OUT/$f ]]; then
     echo "==== $f"
     cat "$OUT/$f"

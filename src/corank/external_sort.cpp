@@ -2,7 +2,7 @@
 // slab by slab. Runs either stay in RAM (in-memory plan) or are spilled to
 // anonymous temporary files with a sparse in-RAM index of their keys (external
 // plan). Reads run ahead of sorting and writes run behind it.
-#include <sys/resource.h>
+#include "corank/external_sort.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -19,25 +19,17 @@
 #include "corank/big_array.hpp"
 #include "corank/checksum.hpp"
 #include "corank/errors.hpp"
-#include "corank/gpu_backend.hpp"
 #include "corank/io/file_desc.hpp"
-#include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
-#include "corank/io/output_file.hpp"
 #include "corank/io/run_file.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/key_entry.hpp"
-#include "corank/key_words_only.hpp"
 #include "corank/kway_co_rank.hpp"
 #include "corank/kway_merge.hpp"
 #include "corank/normalize.hpp"
 #include "corank/planner.hpp"
-#include "corank/progress.hpp"
-#include "corank/record_input.hpp"
 #include "corank/run_sort.hpp"
-#include "corank/run_sorter.hpp"
 #include "corank/segment_reader.hpp"
-#include "corank/sort_options.hpp"
 #include "corank/write_behind.hpp"
 
 namespace corank {
@@ -64,9 +56,7 @@ struct Job {
   io::ByteSink& output;
   SortStats& stats;
   Progress& progress;
-  RecordChecksum input_checksum;  // filled when options.verify
-  GpuRunFormation* gpu;            // nullptr: runs are sorted on the CPU
-  GpuKeySort* key_sort = nullptr;  // set: records are their 4- or 8-byte key, sorted as words on the GPU
+  RecordChecksum* input_checksum;  // non-null: filled with the checksum of every record read (--verify)
 };
 
 template <unsigned W>
@@ -77,37 +67,16 @@ public:
   explicit Sorter(Job& job)
       : job_(job),
         R_(job.format.record_size),
-        threads_(job.plan.threads),
-        run_sorter_(job.norm, R_, threads_, job.gpu, job.options.gpu == GpuMode::On) {}
+        threads_(job.plan.threads) {}
 
   void run() {
-    if (job_.key_sort)
-      sort_key_words();
-    else if (job_.plan.mode == SortPlan::Mode::InMemory)
+    if (job_.plan.mode == SortPlan::Mode::InMemory)
       sort_in_memory();
     else
       sort_external();
     writer_.wait();
     job_.stats.seconds.write += writer_.seconds();
     job_.stats.seconds.read += read_seconds_;
-    if (run_sorter_.on_gpu()) {
-      job_.stats.backend = "gpu";
-      const double setup = job_.stats.gpu_seconds.setup;
-      job_.stats.gpu_seconds = job_.gpu->times();
-      job_.stats.gpu_seconds.setup = setup + merge_gpu_setup_;
-      job_.stats.gpu_seconds.h2d += merge_gpu_times_.h2d;
-      job_.stats.gpu_seconds.d2h += merge_gpu_times_.d2h;
-      job_.stats.gpu_seconds.merge = merge_gpu_times_.merge;
-      job_.stats.gpu_seconds.busy += merge_gpu_times_.busy;  // the phases do not overlap
-      job_.stats.gpu_seconds.h2d_bytes += merge_gpu_times_.h2d_bytes;
-      job_.stats.gpu_seconds.d2h_bytes += merge_gpu_times_.d2h_bytes;
-    }
-    if (key_sort_on_gpu_) {
-      job_.stats.backend = "gpu";
-      const double setup = job_.stats.gpu_seconds.setup;
-      job_.stats.gpu_seconds = key_sort_times_;
-      job_.stats.gpu_seconds.setup = setup;
-    }
   }
 
 private:
@@ -140,7 +109,7 @@ private:
   std::uint64_t read_records(std::byte* dst, std::uint64_t n) {
     auto t0 = Clock::now();
     std::uint64_t got = job_.input.read(dst, n);
-    if (job_.options.verify) job_.input_checksum += checksum_records(dst, got, R_, 1);
+    if (job_.input_checksum) *job_.input_checksum += checksum_records(dst, got, R_, 1);
     read_seconds_ += seconds_since(t0);
     job_.progress.advance(got * R_);
     return got;
@@ -176,82 +145,6 @@ private:
     return buf.get();
   }
 
-  // Records that are their 4- or 8-byte key (key_words_only.hpp), in memory,
-  // on the GPU: read piece by piece, each piece turned into its normalized
-  // words (in place for 8-byte records) while the next one is read; sorted as
-  // words (no positions, no gather); turned back piece by piece, each written
-  // behind while the next is turned. If the GPU fails under --gpu=auto and the
-  // words are all still there (the fingerprint says so), the sort finishes on
-  // the CPU; otherwise the failure is an error.
-  void sort_key_words() {
-    if constexpr (W == 1) {
-      const std::uint64_t n = *job_.input.total_records();
-      const std::uint64_t piece = std::max<std::uint64_t>(1, job_.plan.run_records);
-      auto records = allocate<std::byte>(n * R_);
-      BigArray<std::uint64_t> word_store;  // 4-byte records only
-      if (R_ != 8) word_store = allocate<std::uint64_t>(n);
-      std::uint64_t* keys = R_ == 8 ? reinterpret_cast<std::uint64_t*>(records.get()) : word_store.get();
-      const WriteBehind::Drain drain(writer_);  // the writes read `records`
-      job_.progress.phase("sort", n * R_);
-      const auto t_sort = Clock::now();
-
-      auto read_at = [&](std::uint64_t base) {
-        const std::uint64_t want = std::min(piece, n - base);
-        if (read_records(records.get() + base * R_, want) != want)
-          throw InputError("an input file shrank while it was being read");
-      };
-      WordsSum before;
-      double to_words_s = 0;
-      std::future<void> next = std::async(std::launch::async, read_at, 0);
-      for (std::uint64_t base = 0; base < n; base += piece) {
-        const std::uint64_t count = std::min(piece, n - base);
-        next.get();
-        if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
-        const auto t = Clock::now();
-        before += records_to_words(records.get() + base * R_, count, job_.format, keys + base, threads_);
-        to_words_s += seconds_since(t);
-      }
-      if (n == 0) next.get();
-      const double read_s = seconds_since(t_sort);
-
-      auto t = Clock::now();
-      try {
-        const GpuKeySort::Result r = job_.key_sort->sort(keys, n);
-        key_sort_times_ = r.times;
-        key_sort_on_gpu_ = true;
-        job_.stats.runs = r.runs;
-        job_.stats.merge_slabs = r.slabs;
-      } catch (const GpuError& e) {
-        if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU sort failed: ") + e.what());
-        if (!(words_sum(keys, n, threads_) == before))
-          throw GpuError(std::string("GPU sort failed and left its data incomplete: ") + e.what());
-        std::fprintf(stderr, "corank: GPU sort failed (%s); sorting on the CPU\n", e.what());
-        sort_words(keys, n, threads_);
-        job_.stats.runs = 1;
-      }
-      const double sort_s = seconds_since(t);
-      job_.stats.seconds.run_formation = seconds_since(t_sort);
-
-      t = Clock::now();
-      const std::uint64_t m = job_.options.unique ? unique_words(keys, n) : n;
-      job_.progress.phase("write", m * R_);
-      for (std::uint64_t base = 0; base < m; base += piece) {
-        const std::uint64_t count = std::min(piece, m - base);
-        words_to_records(keys + base, count, job_.format, records.get() + base * R_, threads_);
-        writer_.write(job_.output, records.get() + base * R_, count * R_);
-        job_.progress.advance(count * R_);
-      }
-      writer_.wait();  // the writes read `records`
-      job_.stats.records_out += m;
-      if (job_.options.verbose)
-        std::fprintf(stderr, "corank: words-only sort: read %.3f s (turning pieces into words %.3f s), "
-                     "GPU sort %.3f s (page-locking %.3f s), back to records and written %.3f s\n",
-                     read_s, to_words_s, sort_s, key_sort_times_.pin, seconds_since(t));
-    } else {
-      throw std::logic_error("words-only sort of a key wider than 8 bytes");
-    }
-  }
-
   void sort_in_memory() {
     const std::uint64_t n = *job_.input.total_records();
     const std::uint64_t run = job_.plan.run_records;
@@ -273,45 +166,19 @@ private:
       next.get();
       if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
       // pos = global index: the tie-breaker and the record's place in `records`.
-      run_sorter_.sort(records.get() + base * R_, count, base, entries.get() + base, scratch.get());
+      sort_run<W>(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, scratch.get(), threads_);
       runs.emplace_back(entries.get() + base, count);
     }
     if (n == 0) next.get();
-    run_sorter_.finish();
     job_.stats.runs = runs.size();
     job_.stats.seconds.run_formation = seconds_since(t_runs);
 
     auto t_merge = Clock::now();
     job_.progress.phase("merge", n * R_);
-    if (runs.size() > 1 && run_sorter_.on_gpu()) open_slab_merge(std::min(n, job_.plan.slab_records));
-    std::uint64_t slab = job_.plan.slab_records;
-    if (slab_gpu_) slab = std::min(slab, slab_gpu_->slab_records());
-    BigArray<E> merged;  // CPU merges only
+    const std::uint64_t slab = job_.plan.slab_records;
+    BigArray<E> merged;
     std::vector<std::span<const E>> part(runs.size());
     std::vector<std::uint64_t> lo(runs.size(), 0);
-    // Slabs on the GPU: slab s is submitted, then slab s-1 taken and emitted
-    // while the GPU merges slab s. Kept until emitted, for a fail-over.
-    std::deque<std::vector<std::span<const E>>> in_flight;
-    auto merge_on_cpu = [&](std::span<const std::span<const E>> segments) {
-      std::uint64_t count = 0;
-      for (const auto& seg : segments) count += seg.size();
-      if (!merged) merged = allocate<E>(std::min(n, slab));
-      merge_kway_parallel(segments, merged.get(), threads_);
-      emit(merged.get(), count, records.get(), 0);
-    };
-    auto gpu_failed = [&](const GpuError& e) {
-      if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU merge failed: ") + e.what());
-      std::fprintf(stderr, "corank: GPU merge failed (%s); merging on the CPU\n", e.what());
-      close_slab_merge();
-      for (const auto& segments : in_flight) merge_on_cpu(segments);
-      in_flight.clear();
-    };
-    auto emit_oldest_from_gpu = [&] {
-      std::uint64_t count = 0;
-      E* out = reinterpret_cast<E*>(slab_gpu_->take(count));
-      emit(out, count, records.get(), 0);
-      in_flight.pop_front();
-    };
     for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
       const std::uint64_t r1 = std::min(n, r0 + slab);
       if (runs.size() == 1) {
@@ -320,71 +187,15 @@ private:
         auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
         for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
         lo = std::move(hi);
-        bool on_gpu = false;
-        if constexpr (W <= 2) {
-          if (slab_gpu_) {
-            on_gpu = true;
-            in_flight.push_back(part);
-            try {
-              submit_slab(part);
-              if (in_flight.size() == 2) emit_oldest_from_gpu();
-            } catch (const GpuError& e) {
-              gpu_failed(e);
-            }
-          }
-        }
-        if (!on_gpu) merge_on_cpu(std::span<const std::span<const E>>(part));
+        if (!merged) merged = allocate<E>(std::min(n, slab));
+        merge_kway_parallel(std::span<const std::span<const E>>(part), merged.get(), threads_);
+        emit(merged.get(), r1 - r0, records.get(), 0);
       }
       job_.stats.merge_slabs++;
       job_.progress.advance((r1 - r0) * R_);
     }
-    if (slab_gpu_) {
-      try {
-        while (!in_flight.empty()) emit_oldest_from_gpu();
-      } catch (const GpuError& e) {
-        gpu_failed(e);
-      }
-    }
-    close_slab_merge();
     writer_.wait();
     job_.stats.seconds.merge = seconds_since(t_merge);
-  }
-
-  // Opens the GPU slab merger for slabs of up to max_slab entries. A failure
-  // under --gpu=auto leaves the merge on the CPU (one line on stderr); under
-  // --gpu=on it is an error.
-  void open_slab_merge(std::uint64_t max_slab) {
-    if constexpr (W <= 2) {
-      const auto t0 = Clock::now();
-      try {
-        slab_gpu_ = job_.gpu->open_slab_merge(W, max_slab);
-      } catch (const GpuError& e) {
-        if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU merge failed: ") + e.what());
-        std::fprintf(stderr, "corank: GPU merge failed (%s); merging on the CPU\n", e.what());
-      }
-      merge_gpu_setup_ = seconds_since(t0);
-      if (slab_gpu_ && job_.options.verbose)
-        std::fprintf(stderr, "corank: merge on the GPU (%s)\n", slab_gpu_->describe().c_str());
-    } else {
-      (void)max_slab;
-    }
-  }
-
-  void submit_slab(const std::vector<std::span<const E>>& part) {
-    std::vector<const std::uint64_t*> segments(part.size());
-    std::vector<std::uint64_t> lengths(part.size());
-    for (std::size_t i = 0; i < part.size(); ++i) {
-      segments[i] = reinterpret_cast<const std::uint64_t*>(part[i].data());
-      lengths[i] = part[i].size();
-    }
-    slab_gpu_->submit(segments.data(), lengths.data(), part.size());
-  }
-
-  // Keeps the merger's times and releases its device and pinned memory.
-  void close_slab_merge() {
-    if (!slab_gpu_) return;
-    merge_gpu_times_ = slab_gpu_->times();
-    slab_gpu_.reset();
   }
 
   void sort_external() {
@@ -408,8 +219,7 @@ private:
       next = std::async(std::launch::async, [&] { return read_records(in[1].get(), run); });
     std::uint64_t base = 0;
     for (;;) {
-      run_sorter_.sort(in[b].get(), count, 0, entries.get(), scratch.get());
-      run_sorter_.finish();
+      sort_run<W>(job_.norm, in[b].get(), R_, count, 0, entries.get(), scratch.get(), threads_);
       const std::uint64_t following = next.valid() ? next.get() : 0;
       if (runs.empty() && following == 0) {
         // The whole input was one run: no spill, write it straight out.
@@ -582,54 +392,21 @@ private:
       lo = std::move(hi);
     };
 
-    // With GPU run formation, the slabs are merged on the GPU too (one at a
-    // time, while the next one loads); a slab larger than the GPU's merges on
-    // the CPU, and a GPU failure under --gpu=auto moves the rest there.
-    if (run_sorter_.on_gpu()) open_slab_merge(capacity);
     std::future<void> loading = std::async(std::launch::async, load, 0, std::ref(slabs[0]));
     for (std::size_t s = 0; s <= boundaries.size(); ++s) {
       loading.get();
       Slab& slab = slabs[s % 2];
       if (s < boundaries.size()) loading = std::async(std::launch::async, load, s + 1, std::ref(slabs[(s + 1) % 2]));
       // The slab's records stay in place until its emit has gathered them.
-      if (!merge_slab_on_gpu(slab)) {
-        merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
-        emit(merged.get(), slab.count, slab.records.get(), 0);
-      }
+      merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
+      emit(merged.get(), slab.count, slab.records.get(), 0);
       job_.progress.advance(slab.count * R_);
-    }
-    close_slab_merge();
-  }
-
-  // Merges a loaded slab of spilled runs on the GPU and emits it; false when
-  // it is left to the CPU (no merger open, the slab too large for it, or a GPU
-  // failure under --gpu=auto, which closes the merger).
-  bool merge_slab_on_gpu(const Slab& slab) {
-    if constexpr (W <= 2) {
-      if (!slab_gpu_ || slab.count > slab_gpu_->slab_records()) return false;
-      std::uint64_t count = 0;
-      E* out = nullptr;
-      try {
-        submit_slab(slab.segments);
-        out = reinterpret_cast<E*>(slab_gpu_->take(count));
-      } catch (const GpuError& e) {
-        if (job_.options.gpu == GpuMode::On) throw GpuError(std::string("GPU merge failed: ") + e.what());
-        std::fprintf(stderr, "corank: GPU merge failed (%s); merging on the CPU\n", e.what());
-        close_slab_merge();
-        return false;
-      }
-      emit(out, count, slab.records.get(), 0);
-      return true;
-    } else {
-      (void)slab;
-      return false;
     }
   }
 
   Job& job_;
   const std::uint32_t R_;
   const unsigned threads_;
-  RunSorter<W> run_sorter_;
   BigArray<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
   WriteBehind writer_;  // after out_: a write in flight reads out_, so the writer drains first
@@ -637,107 +414,19 @@ private:
   E last_kept_{};
   bool have_last_ = false;
   double read_seconds_ = 0;  // reads run one at a time, never two at once
-  GpuTimes key_sort_times_{};
-  bool key_sort_on_gpu_ = false;
-  std::unique_ptr<GpuSlabMerge> slab_gpu_;  // the in-memory merge on the GPU, while open
-  GpuTimes merge_gpu_times_{};
-  double merge_gpu_setup_ = 0;
 };
-
-// Re-reads the written output: in order (strictly under -u) and, without -u,
-// the same records as the input by count and checksum.
-void verify_output(const std::string& path, const Job& job) {
-  const std::uint32_t R = job.format.record_size;
-  // The temporary name has no codec suffix: take the target's.
-  io::IoOptions io = job.options.io;
-  io.input_codec = io::codec_from_suffix(job.options.output);
-  RecordInput in({path}, R, io);
-  const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{16} << 20) / R);
-  auto buf = allocate<std::byte>((chunk + 1) * R);  // slot 0 keeps the previous chunk's last record
-  RecordChecksum sum;
-  std::uint64_t index = 0;
-  for (;;) {
-    std::uint64_t got = in.read(buf.get() + R, chunk);
-    if (got == 0) break;
-    sum += checksum_records(buf.get() + R, got, R, job.plan.threads);
-    for (std::uint64_t j = index == 0 ? 1 : 0; j < got; ++j) {
-      int c = job.norm.compare(buf.get() + j * R, buf.get() + (j + 1) * R);
-      if (c > 0 || (c == 0 && job.options.unique))
-        throw InputError("verification failed: output record " + std::to_string(index + j) + " is out of order");
-    }
-    std::memcpy(buf.get(), buf.get() + got * R, R);
-    index += got;
-  }
-  if (!job.options.unique && !(sum == job.input_checksum))
-    throw InputError("verification failed: the output's " + std::to_string(sum.records) +
-                     " records do not match the input's " + std::to_string(job.input_checksum.records) +
-                     " (checksum differs)");
-  if (job.options.unique && sum.records != job.stats.records_out)
-    throw InputError("verification failed: output holds " + std::to_string(sum.records) + " records, expected " +
-                     std::to_string(job.stats.records_out));
-}
 
 }  // namespace
 
-SortStats sort_files(const SortOptions& options) {
-  const auto t0 = Clock::now();
-  if (options.verify && (options.output.empty() || options.output == "-"))
-    throw UsageError("--verify needs the output in a file (-o FILE)");
-
-  RecordFormat format = options.format;
-  if (options.reverse)
-    for (auto& k : format.keys) k.descending = !k.descending;
-  const KeyNormalizer norm(format);
-  SortStats stats;
-  stats.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  stats.memory_budget = options.memory_budget ? options.memory_budget : default_memory_budget();
-
-  // Many spilled runs mean many open files; allow as many as the hard limit does.
-  if (struct rlimit rl {}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-    rl.rlim_cur = rl.rlim_max;
-    ::setrlimit(RLIMIT_NOFILE, &rl);
-  }
-  // Inputs are opened before the output is created, so an unreadable input fails first.
-  RecordInput input(options.inputs, format.record_size, options.io);
-  io::OutputFile output(options.output, options.io);
-  const unsigned entry_bytes = 8 * format.key_words() + 8;
-  const SortPlan plan =
-      make_plan(input.total_records(), format.record_size, entry_bytes, stats.memory_budget, stats.threads);
-  stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
-  if (options.verbose) std::fprintf(stderr, "corank: plan: %s\n", plan.describe().c_str());
-
-  Progress progress(options.progress);
-  // Pinned staging for two GPU chunks is outside the -S budget: cap it.
-  const std::uint64_t gpu_chunk =
-      std::min(plan.run_records, std::max<std::uint64_t>(1, (512u << 20) / format.record_size));
-  const auto t_gpu = Clock::now();
-  // Records that are their 4- or 8-byte key sort as words alone when the GPU
-  // takes an in-memory sort; everything else goes through (key, position) runs.
-  std::unique_ptr<GpuKeySort> key_sort;
-  std::unique_ptr<GpuRunFormation> gpu;
-  if (sorts_as_key_words(format) && plan.mode == SortPlan::Mode::InMemory && input.total_records())
-    key_sort = open_gpu_key_sort(options, stats.threads, input.total_records());
-  else
-    gpu = open_gpu_backend(options, format, gpu_chunk, stats.threads, input.total_records());
-  stats.gpu_seconds.setup = gpu || key_sort ? seconds_since(t_gpu) : 0.0;
-  Job job{options, format, norm, plan, input, output.sink(), stats, progress, {}, gpu.get(), key_sort.get()};
-  dispatch_key_words(format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });
-  progress.finish();
-  stats.records_in = input.records_read();
-  stats.bytes_in = stats.records_in * format.record_size;
-  stats.bytes_out = stats.records_out * format.record_size;
-
-  if (options.verify) {
-    auto tv = Clock::now();
-    output.sink().finish();
-    verify_output(output.temp_path(), job);
-    stats.seconds.verify = seconds_since(tv);
-  }
-  auto tc = Clock::now();
-  output.commit();
-  stats.seconds.write += seconds_since(tc);
-  stats.seconds.total = seconds_since(t0);
-  return stats;
+void sort_on_cpu(const CpuSortJob& cpu) {
+  const unsigned entry_bytes = 8 * cpu.format.key_words() + 8;
+  const SortPlan plan = make_plan(cpu.input.total_records(), cpu.format.record_size, entry_bytes,
+                                  cpu.stats.memory_budget, cpu.stats.threads);
+  cpu.stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
+  if (cpu.options.verbose) std::fprintf(stderr, "corank: plan: %s\n", plan.describe().c_str());
+  Job job{cpu.options, cpu.format, cpu.norm, plan, cpu.input, cpu.output, cpu.stats, cpu.progress, cpu.input_checksum};
+  dispatch_key_words(cpu.format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });
+  cpu.stats.records_in = cpu.input.records_read();
 }
 
 }  // namespace corank

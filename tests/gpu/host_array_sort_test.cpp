@@ -2,7 +2,8 @@
 // reverse and extreme keys; n = 0, 1, 2; one pass in place and out of place;
 // two passes forced by budgets of a few MiB (many runs, many slabs), at sizes
 // around the one-pass limit and around chunk/slab multiples; pinned input;
-// the plan's counts; misuse rejected. Skips with a reason without a GPU.
+// the caller's memory never page-locked; the plan's counts; misuse rejected.
+// Skips with a reason without a GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -116,33 +117,19 @@ TEST(HostArraySort, OnePass) {
   }
 }
 
-// From 2 * 2^24 keys a one-pass sort copies in runs, sorts each as it lands
-// and merges them on the device: 2 runs, an odd count (one run moves through
-// a merge round unmerged), and in place.
-TEST(HostArraySort, OnePassInRuns) {
+// A large one-pass sort: every key crosses PCIe once each way, through
+// staging slots much smaller than the array; in place too.
+TEST(HostArraySort, LargeOnePass) {
   CORANK_SKIP_WITHOUT_GPU();
   constexpr std::uint64_t M = std::uint64_t{1} << 24;
-  const HostSortPlan below = plan_host_sort_u64(2 * M - 1, 0);
-  EXPECT_TRUE(below.one_pass);
-  EXPECT_EQ(below.runs, 1u);
-  struct Case {
-    std::uint64_t n;
-    std::uint64_t runs;
-    Keys keys;
-    bool in_place;
-  };
-  const Case cases[] = {{2 * M, 2, Keys::random, false},       {2 * M, 2, Keys::random, true},
-                        {3 * M + 5, 3, Keys::random, false},   {3 * M + 5, 3, Keys::duplicates, false},
-                        {3 * M + 5, 3, Keys::equal, true},     {3 * M + 5, 3, Keys::reverse, false},
-                        {3 * M + 5, 3, Keys::extremes, false}, {5 * M + 1, 5, Keys::sorted, false}};
-  for (const Case& c : cases) {
-    SCOPED_TRACE(std::string(name(c.keys)) + " n=" + std::to_string(c.n) + (c.in_place ? " in place" : ""));
-    const HostSortPlan plan = plan_host_sort_u64(c.n, 0);
+  for (const Keys k : {Keys::random, Keys::duplicates, Keys::extremes}) {
+    SCOPED_TRACE(name(k));
+    const HostSortPlan plan = plan_host_sort_u64(3 * M + 5, 0);
     ASSERT_TRUE(plan.one_pass);
-    ASSERT_EQ(plan.runs, c.runs);
-    EXPECT_EQ(plan.round_trips, 1u);
+    EXPECT_EQ(plan.runs, 1u);
     EXPECT_EQ(plan.slabs, 0u);
-    check_sort(make_keys(c.n, c.keys, c.n), 0, c.in_place);
+    check_sort(make_keys(3 * M + 5, k, 3), 0);
+    check_sort(make_keys(3 * M + 5, k, 4), 0, true);
   }
 }
 
@@ -159,7 +146,8 @@ TEST(HostArraySort, PlanUnderSmallBudget) {
   EXPECT_EQ(two.round_trips, 2u);
   EXPECT_LE(two.device_bytes, budget);
   EXPECT_EQ(two.chunk_keys, two.slab_keys);
-  EXPECT_GE(two.runs, 3u);
+  EXPECT_EQ(two.chunk_keys, limit);  // runs as large as one device sort
+  EXPECT_EQ(two.runs, 2u);
   EXPECT_EQ(two.runs, (limit + 1 + two.chunk_keys - 1) / two.chunk_keys);
   EXPECT_THROW(plan_host_sort_u64(100, 64), CudaError);  // no chunk fits
 }
@@ -192,9 +180,9 @@ TEST(HostArraySort, TwoPassesAroundChunkAndSlabMultiples) {
 
 TEST(HostArraySort, ManyRunsAndSlabs) {
   CORANK_SKIP_WITHOUT_GPU();
-  // 1 MiB: runs of a few thousand keys, so k is in the hundreds and a slab
+  // 512 KiB: runs of about 15000 keys, so k is in the hundreds and a slab
   // gathers hundreds of (often empty or one-key) segments.
-  const std::uint64_t budget = 1 * kMiB;
+  const std::uint64_t budget = kMiB / 2;
   for (const Keys k : kAllKeys) {
     const std::uint64_t n = 3'000'017;
     const HostSortPlan plan = plan_host_sort_u64(n, budget);
@@ -215,7 +203,7 @@ TEST(HostArraySort, LargerTwoPass) {
   check_sort(input, budget);
 }
 
-TEST(HostArraySort, PinnedInputIsNotRegisteredAgain) {
+TEST(HostArraySort, PinnedInput) {
   CORANK_SKIP_WITHOUT_GPU();
   const std::uint64_t budget = 2 * kMiB;
   const std::uint64_t n = 400'000;
@@ -227,13 +215,10 @@ TEST(HostArraySort, PinnedInputIsNotRegisteredAgain) {
   auto expect = input;
   std::sort(expect.begin(), expect.end());
   EXPECT_TRUE(std::equal(expect.begin(), expect.end(), out.begin()));
-  // Still page-locked: the sort did not unregister what it did not register.
-  cudaPointerAttributes attr{};
-  ASSERT_EQ(cudaPointerGetAttributes(&attr, data.data()), cudaSuccess);
-  EXPECT_EQ(attr.type, cudaMemoryTypeHost);
 }
 
-TEST(HostArraySort, RegistrationIsUndone) {
+// The caller's arrays are only copied through staging, never page-locked.
+TEST(HostArraySort, CallerMemoryIsNeverPageLocked) {
   CORANK_SKIP_WITHOUT_GPU();
   auto data = make_keys(400'000, Keys::random, 8);
   std::vector<std::uint64_t> out(data.size());
@@ -254,7 +239,7 @@ TEST(HostArraySort, MisuseIsRejected) {
   EXPECT_THROW(sort_host_u64(data.data(), data.data(), data.size(), budget), CudaError);
   std::vector<std::uint64_t> both(2 * data.size());
   EXPECT_THROW(sort_host_u64(both.data(), both.data() + 1, data.size(), budget), CudaError);
-  // Nothing stays registered after a rejected call.
+  // Nothing was page-locked by a rejected call.
   cudaPointerAttributes attr{};
   ASSERT_EQ(cudaPointerGetAttributes(&attr, data.data()), cudaSuccess);
   EXPECT_EQ(attr.type, cudaMemoryTypeUnregistered);

@@ -50,7 +50,28 @@ __global__ void extract_keys_kernel(KeyLayout layout, const unsigned char* recor
   KeyWordsBuilder<W> key;
   for (std::uint32_t f = 0; f < layout.field_count; ++f) normalize_field(layout.fields[f], rec, key);
   for (unsigned w = 0; w < W; ++w) keys[i * W + w] = key.word[w];
-  index[i] = static_cast<std::uint32_t>(i);
+  if (index != nullptr) index[i] = static_cast<std::uint32_t>(i);
+}
+
+// The inverse of normalize_field for a record that is one 4- or 8-byte field:
+// the top `length` bytes of the word become the record again.
+__global__ void restore_records_kernel(KeyField f, const std::uint64_t* words, std::int64_t n, unsigned char* records) {
+  const std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  const std::uint32_t w = f.length;  // 4 or 8
+  const std::uint64_t mask = w == 8 ? ~std::uint64_t{0} : (std::uint64_t{1} << (8 * w)) - 1;
+  std::uint64_t v = words[i] >> (64 - 8 * w);
+  if (f.descending) v = ~v & mask;
+  const std::uint64_t sign = std::uint64_t{1} << (8 * w - 1);
+  if (f.type == KeyFieldType::Int) {
+    v ^= sign;
+  } else if (f.type == KeyFieldType::Float) {
+    v = (v & sign) ? (v ^ sign) : (~v & mask);  // positives had the sign bit set, negatives every bit flipped
+  }
+  unsigned char* rec = records + i * w;
+  const bool big = f.type == KeyFieldType::Bytes || f.big_endian;
+  for (std::uint32_t b = 0; b < w; ++b)
+    rec[b] = static_cast<unsigned char>(v >> (8 * (big ? w - 1 - b : b)));
 }
 
 }  // namespace
@@ -72,6 +93,18 @@ void extract_keys(const KeyLayout& layout, const std::byte* d_records, std::int6
       throw CudaError(cudaErrorInvalidValue, "extract_keys (key wider than 2 words)");
   }
   check_launch("extract_keys_kernel");
+}
+
+void restore_records(const KeyLayout& layout, const std::uint64_t* d_words, std::int64_t n, std::byte* d_records,
+                     cudaStream_t stream) {
+  if (n <= 0) return;
+  const KeyField& f = layout.fields[0];
+  if (layout.field_count != 1 || f.offset != 0 || f.length != layout.record_size || (f.length != 4 && f.length != 8))
+    throw CudaError(cudaErrorInvalidValue, "restore_records (records are not one 4- or 8-byte key)");
+  constexpr unsigned kThreads = 256;
+  const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
+  restore_records_kernel<<<blocks, kThreads, 0, stream>>>(f, d_words, n, reinterpret_cast<unsigned char*>(d_records));
+  check_launch("restore_records_kernel");
 }
 
 }  // namespace corank::gpu

@@ -17,4 +17,8 @@ void sort_key_index_pairs(void* d_temp, std::size_t& temp_bytes, const std::uint
                           std::uint64_t* d_keys_out, const std::uint32_t* d_index_in, std::uint32_t* d_index_out,
                           std::int64_t n, unsigned key_bits, cudaStream_t stream);
 
+// Keys alone (W = 1): a stable radix sort of n words over their top key_bits bits.
+void sort_words(void* d_temp, std::size_t& temp_bytes, const std::uint64_t* d_keys_in, std::uint64_t* d_keys_out,
+                std::int64_t n, unsigned key_bits, cudaStream_t stream);
+
 }  // namespace corank::gpu

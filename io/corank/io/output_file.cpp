@@ -1,16 +1,22 @@
 #include "corank/io/output_file.hpp"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <cstring>
 #include <utility>
 
 #include "corank/io/compressed_stream.hpp"
 #include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
 #include "corank/io/temp_files.hpp"
 
 namespace corank::io {
@@ -48,13 +54,79 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
 }
 
 OutputFile::~OutputFile() {
+  unmap();
   sink_.reset();
   if (fd_ >= 0) ::close(fd_);
   if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
   unregister_cleanup(cleanup_slot_);
 }
 
+namespace {
+constexpr std::uint64_t kPrefaultPiece = std::uint64_t{32} << 20;
+constexpr unsigned kPrefaultThreads = 4;
+}  // namespace
+
+void OutputFile::unmap() noexcept {
+  stop_prefault_ = true;
+  for (auto& t : prefault_) t.join();
+  prefault_.clear();
+  if (map_ != nullptr) ::munmap(map_, map_bytes_);
+  map_ = nullptr;
+}
+
+bool OutputFile::map_for_writing(std::uint64_t bytes) {
+  if (!positional_ || sink_->bytes_written() != 0 || bytes == 0) return false;
+  struct statfs fs {};
+  if (::fstatfs(fd_, &fs) != 0 || (static_cast<unsigned long>(fs.f_type) != TMPFS_MAGIC && static_cast<unsigned long>(fs.f_type) != RAMFS_MAGIC)) return false;
+  if (inject_write_failure()) throw_io_error("write failed", target_, ENOSPC);  // the engines' test hook
+  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) throw_io_error("write failed", target_, errno);
+  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (p == MAP_FAILED) return false;
+  map_ = static_cast<std::byte*>(p);
+  map_bytes_ = bytes;
+  mapped_used_ = bytes;
+  // Ranges are allocated by the writers, in parallel, where the kernel can
+  // populate a range and report failure (Linux 5.14); else all at once here.
+  populate_ = ::madvise(map_, 1, MADV_POPULATE_WRITE) == 0;
+  if (!populate_ && ::fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) != 0) {
+    const int e = errno;
+    unmap();
+    throw_io_error("write failed", target_, e);
+  }
+  if (populate_) {
+    // Thread t takes pieces t, t + T, ...: the front of the file first, where
+    // the writers start. A failure stops it; the writer that reaches that
+    // range reports it.
+    stop_prefault_ = false;
+    for (unsigned t = 0; t < kPrefaultThreads; ++t)
+      prefault_.emplace_back([this, t] {
+        for (std::uint64_t at = t * kPrefaultPiece; at < map_bytes_ && !stop_prefault_;
+             at += kPrefaultThreads * kPrefaultPiece)
+          if (::madvise(map_ + at, static_cast<std::size_t>(std::min(kPrefaultPiece, map_bytes_ - at)),
+                        MADV_POPULATE_WRITE) != 0)
+            return;
+      });
+  }
+  return true;
+}
+
+void OutputFile::write_mapped(std::uint64_t at, const void* src, std::size_t n) {
+  if (n == 0) return;
+  if (map_ == nullptr || at + n > map_bytes_) throw IoError("write failed", target_, "write outside the mapped output");
+  if (populate_) {
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const std::uint64_t from = at / page * page;
+    if (::madvise(map_ + from, static_cast<std::size_t>(at + n - from), MADV_POPULATE_WRITE) != 0)
+      throw_io_error("write failed", target_, errno == ENOMEM || errno == EFAULT ? ENOSPC : errno);
+  }
+  std::memcpy(map_ + at, src, n);
+}
+
 void OutputFile::commit() {
+  if (map_ != nullptr) {
+    unmap();
+    if (::ftruncate(fd_, static_cast<off_t>(mapped_used_)) != 0) throw_io_error("write failed", target_, errno);
+  }
   sink_->finish();
   if (temp_path_.empty()) {
     committed_ = true;

@@ -14,7 +14,7 @@
 #include <thread>
 
 #include "corank/format.hpp"
-#include "corank/gpu_backend.hpp"
+#include "corank/gpu_gate.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
@@ -227,8 +227,7 @@ private:
         gpu_times_ = gpu_->times();
         return;
       } catch (const GpuError& e) {
-        if (opt_.gpu == GpuMode::On) throw GpuError(std::string("GPU sort failed: ") + e.what());
-        if (opt_.verbose) std::fprintf(stderr, "corank: GPU sort failed (%s); sorting on the CPU\n", e.what());
+        gpu_fail_over(gpu_options(), "sort", e);
         gpu_.reset();
       }
     }

@@ -27,7 +27,7 @@ struct TextSortOptions {
   bool debug = false;       // --debug: the output shows where each record's keys lie (lines only)
   bool progress = false;
   bool verbose = false;
-  // Sorting chunks by prefix on the GPU: --gpu and --gpu-memory (see gpu_backend.hpp).
+  // Sorting chunks by prefix on the GPU: --gpu and --gpu-memory (see gpu_gate.hpp).
   GpuMode gpu = GpuMode::Auto;
   std::uint64_t gpu_memory = 0;
   io::IoOptions io;

@@ -1,0 +1,46 @@
+#pragma once
+// The inputs as one byte range that any number of threads read at any offset:
+// the named regular files, uncompressed, concatenated in order. The transfer
+// pipeline reads each staging slot with all threads at once this way; data in
+// the page cache or in /dev/shm is copied at memory speed, not one thread's.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "corank/io/file_desc.hpp"
+#include "corank/io/options.hpp"
+
+namespace corank::io {
+
+class PositionalInput {
+public:
+  // Whether every path names a regular file read as it is (no "-", no
+  // compression by suffix or option): otherwise read it sequentially
+  // (open_source). Opens nothing.
+  static bool suits(const std::vector<std::string>& paths, const IoOptions& opt);
+  // Opens every path; throws IoError naming the first that cannot be opened.
+  explicit PositionalInput(const std::vector<std::string>& paths);
+
+  std::uint64_t size() const noexcept { return size_; }
+  std::size_t files() const noexcept { return files_.size(); }
+  const std::string& name(std::size_t i) const noexcept { return files_[i].path; }
+  std::uint64_t file_size(std::size_t i) const noexcept { return files_[i].size; }
+
+  // Reads bytes [offset, offset + n) of the concatenation into dst. Safe to
+  // call from several threads at once. Throws IoError naming the file, also
+  // when a file has shrunk since it was opened.
+  void read(std::uint64_t offset, std::byte* dst, std::size_t n) const;
+
+private:
+  struct File {
+    FileDesc fd;
+    std::string path;
+    std::uint64_t begin = 0, size = 0;  // begin: offset in the concatenation
+  };
+  std::vector<File> files_;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace corank::io

@@ -1,0 +1,300 @@
+#include "corank/device_pipeline.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "corank/errors.hpp"
+#include "corank/io/temp_files.hpp"
+#include "corank/key_entry.hpp"
+#include "corank/output_writer.hpp"
+#include "corank/sorted_run.hpp"
+
+namespace corank {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+template <unsigned W>
+class DeviceSorter {
+  using E = KeyEntry<W>;
+
+public:
+  explicit DeviceSorter(DeviceSortJob& job)
+      : job_(job), R_(job.format.record_size), C_(job.device.capacity()), temps_(job.options.temp_dirs) {
+    // Samples every `stride` records, so that k runs cut into slabs of at most
+    // C records: about 4k samples a slab (at most 4096 records apart), and a
+    // slab of (samples + k) * stride records at most.
+    const auto total = job.input.total_records();
+    const std::uint64_t runs = total ? std::max<std::uint64_t>(1, (*total + C_ - 1) / C_) : 16;
+    stride_ = std::clamp<std::uint64_t>(C_ / (4 * runs), 1, 4096);
+    fan_in_ = std::max<std::uint64_t>(2, C_ / (2 * stride_));
+  }
+
+  void run() {
+    const auto total = job_.input.total_records();
+    OutputWriter out(job_.output, job_.pool, total ? std::optional(*total * R_) : std::nullopt);
+    form_runs(out);
+    if (!runs_.empty()) merge_all(out);
+    out.finish();
+    job_.stats.seconds.read = read_s_;
+    job_.stats.seconds.write = write_s_;
+    job_.stats.records_in = job_.input.records_read();
+    job_.stats.mode = job_.stats.spilled_runs ? "external" : "in-memory";
+  }
+
+private:
+  struct Run {
+    std::unique_ptr<SortedRun> records;
+    std::vector<E> samples;  // every stride-th record's (key, merge position)
+  };
+
+  KeepEqual keep(bool continuing) const {
+    if (!job_.options.unique) return KeepEqual::all;
+    return continuing ? KeepEqual::continued : KeepEqual::first;
+  }
+
+  // --- run formation ---
+
+  // Reads the next records into staging memory, checksumming them for --verify.
+  std::uint64_t fill_from_input(std::byte* dst, std::uint64_t max) {
+    const auto t0 = Clock::now();
+    const std::uint64_t got = job_.input.read(dst, max, job_.pool);
+    if (job_.input_checksum) {
+      std::mutex m;
+      job_.pool.for_ranges(got, 1 << 16, 1, [&](std::uint64_t b, std::uint64_t e) {
+        RecordChecksum part;
+        part.add(dst + b * R_, e - b, R_);
+        std::lock_guard lock(m);
+        *job_.input_checksum += part;
+      });
+    }
+    read_s_ += seconds_since(t0);
+    job_.progress.advance(got * R_);
+    return got;
+  }
+
+  void write_out(OutputWriter& out, const std::byte* src, std::uint64_t count) {
+    const auto t0 = Clock::now();
+    out.write(src, count * R_);
+    job_.stats.records_out += count;
+    write_s_ += seconds_since(t0);
+  }
+
+  void form_runs(OutputWriter& out) {
+    const auto t0 = Clock::now();
+    const auto total = job_.input.total_records();
+    job_.progress.phase("sort", total ? *total * R_ : 0);
+    std::uint64_t base = 0;
+    for (;;) {
+      const std::uint64_t n =
+          job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t, std::uint64_t max) { return fill_from_input(dst, max); });
+      if (n == 0) break;
+      const bool last = n < C_ || (total && job_.input.records_read() == *total);
+      const std::uint64_t kept = job_.device.sort(n, {}, keep(false));
+      if (runs_.empty() && last) {
+        // The whole input was one run: straight to the output.
+        job_.stats.runs = 1;
+        job_.stats.seconds.run_formation = seconds_since(t0);
+        const auto t1 = Clock::now();
+        job_.device.download(kept, [&](const std::byte* src, std::uint64_t, std::uint64_t count) {
+          write_out(out, src, count);
+        });
+        job_.stats.seconds.merge = seconds_since(t1);
+        return;
+      }
+      runs_.push_back(store_run(kept, base));
+      base += kept;
+      if (last) break;
+    }
+    job_.stats.runs = runs_.size();
+    job_.stats.seconds.run_formation = seconds_since(t0);
+    if (job_.options.verbose && !runs_.empty())
+      std::fprintf(stderr, "corank: %zu runs of up to %llu records, %llu spilled (%llu bytes)\n", runs_.size(),
+                   static_cast<unsigned long long>(C_), static_cast<unsigned long long>(job_.stats.spilled_runs),
+                   static_cast<unsigned long long>(job_.stats.spill_bytes));
+  }
+
+  // A new run of `count` records at merge position `base`: in memory while
+  // the budget allows, else spilled.
+  std::unique_ptr<SortedRun> new_run(std::uint64_t count, std::uint64_t base) {
+    const bool in_memory = memory_in_use_ + count * R_ <= job_.host_budget;
+    auto run = std::make_unique<SortedRun>(count, base, R_, in_memory, temps_);
+    if (in_memory) {
+      memory_in_use_ += run->allocated_bytes();
+    } else {
+      job_.stats.spilled_runs++;
+      job_.stats.spill_bytes += run->bytes();
+    }
+    return run;
+  }
+
+  // Keeps a sample of every stride-th record of [first, first + count) of a run.
+  void sample(Run& run, const std::byte* src, std::uint64_t first, std::uint64_t count) {
+    for (std::uint64_t i = (first + stride_ - 1) / stride_ * stride_; i < first + count; i += stride_) {
+      E e;
+      job_.norm.normalize(src + (i - first) * R_, e.key);
+      e.pos = run.records->base() + i;
+      run.samples.push_back(e);
+    }
+  }
+
+  // Downloads the device's sorted output (kept records) into a new run.
+  Run store_run(std::uint64_t kept, std::uint64_t base) {
+    Run run{new_run(kept, base), {}};
+    job_.device.download(kept, [&](const std::byte* src, std::uint64_t first, std::uint64_t count) {
+      run.records->write(first, src, count, job_.pool);
+      sample(run, src, first, count);
+    });
+    return run;
+  }
+
+  // --- merge ---
+
+  // Records of `run` below v in (key, merge position) order, at least lo.
+  // The samples narrow it to a stretch of fewer than `stride` records, which
+  // is read and searched.
+  std::uint64_t split_at(const Run& run, const E& v, std::uint64_t lo) {
+    const std::uint64_t t = static_cast<std::uint64_t>(
+        std::lower_bound(run.samples.begin(), run.samples.end(), v) - run.samples.begin());
+    if (t == 0) return lo;
+    const std::uint64_t first = std::max((t - 1) * stride_ + 1, lo);
+    const std::uint64_t last = std::min(t * stride_, run.records->count());
+    if (first >= last) return std::max(first, lo);
+    const std::byte* p = run.records->peek(first, last - first, stretch_);
+    std::uint64_t i = first;
+    for (; i < last; ++i) {
+      E e;
+      job_.norm.normalize(p + (i - first) * R_, e.key);
+      e.pos = run.records->base() + i;
+      if (!(e < v)) break;
+    }
+    return i;
+  }
+
+  // Merges runs [g0, g1) of runs_ slab by slab on the device; every merged
+  // slab goes to sink(src, count).
+  template <class Sink>
+  void merge_group(std::size_t g0, std::size_t g1, Sink&& sink) {
+    const std::size_t k = g1 - g0;
+    std::vector<E> all;
+    for (std::size_t i = g0; i < g1; ++i) all.insert(all.end(), runs_[i].samples.begin(), runs_[i].samples.end());
+    std::sort(all.begin(), all.end());
+    // Between two boundaries each run holds at most (its samples in between
+    // + 1) * stride records, so a slab is at most (m + k) * stride <= C.
+    const std::uint64_t m = C_ / stride_ - k;
+    std::vector<E> boundaries;
+    for (std::uint64_t i = m; i < all.size(); i += m) boundaries.push_back(all[i]);
+    all = {};
+
+    std::vector<std::uint64_t> lo(k, 0), hi(k), ends;
+    bool continuing = false;
+    for (std::size_t s = 0; s <= boundaries.size(); ++s) {
+      std::uint64_t n = 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        const Run& run = runs_[g0 + i];
+        hi[i] = s < boundaries.size() ? split_at(run, boundaries[s], lo[i]) : run.records->count();
+        n += hi[i] - lo[i];
+      }
+      if (n > C_) throw std::logic_error("merge slab over the device's capacity");
+      if (n == 0) continue;
+      const auto t0 = Clock::now();
+      ends.clear();
+      std::uint64_t at = 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::uint64_t len = hi[i] - lo[i];
+        if (len == 0) continue;
+        const SortedRun& run = *runs_[g0 + i].records;
+        const std::uint64_t from = lo[i];
+        job_.device.upload(at, len, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) {
+          run.read(from + first, max, dst, job_.pool);
+          return max;
+        });
+        at += len;
+        ends.push_back(at);
+      }
+      read_s_ += seconds_since(t0);
+      const std::uint64_t kept = job_.device.sort(n, ends, keep(continuing));
+      continuing = true;
+      job_.device.download(kept, [&](const std::byte* src, std::uint64_t, std::uint64_t count) { sink(src, count); });
+      job_.stats.merge_slabs++;
+      job_.progress.advance(n * R_);
+      lo = hi;
+    }
+  }
+
+  void merge_all(OutputWriter& out) {
+    const auto t0 = Clock::now();
+    std::uint64_t n = 0;
+    for (const auto& r : runs_) n += r.records->count();
+    // With more runs than one slab merges, groups of fan_in runs become one run
+    // each, as often as needed.
+    while (runs_.size() > fan_in_) {
+      job_.progress.phase("merge pass", n * R_);
+      std::vector<Run> merged;
+      std::uint64_t base = 0;
+      for (std::size_t g0 = 0; g0 < runs_.size(); g0 += fan_in_) {
+        const std::size_t g1 = std::min<std::size_t>(runs_.size(), g0 + fan_in_);
+        std::uint64_t count = 0;
+        for (std::size_t i = g0; i < g1; ++i) count += runs_[i].records->count();
+        Run run{new_run(count, base), {}};
+        std::uint64_t written = 0;
+        merge_group(g0, g1, [&](const std::byte* src, std::uint64_t c) {
+          run.records->write(written, src, c, job_.pool);
+          sample(run, src, written, c);
+          written += c;
+        });
+        run.records->truncate(written);  // -u may have kept fewer
+        for (std::size_t i = g0; i < g1; ++i) release(runs_[i]);
+        base += written;
+        merged.push_back(std::move(run));
+      }
+      runs_ = std::move(merged);
+    }
+    job_.progress.phase("merge", n * R_);
+    merge_group(0, runs_.size(), [&](const std::byte* src, std::uint64_t count) { write_out(out, src, count); });
+    for (auto& r : runs_) release(r);
+    runs_.clear();
+    job_.stats.seconds.merge = seconds_since(t0);
+  }
+
+  void release(Run& run) {
+    if (run.records && !run.records->spilled()) memory_in_use_ -= run.records->allocated_bytes();
+    run.records.reset();
+    run.samples = {};
+  }
+
+  DeviceSortJob& job_;
+  const std::uint32_t R_;
+  const std::uint64_t C_;
+  io::TempDirectories temps_;
+  std::uint64_t stride_ = 1, fan_in_ = 2;
+  std::vector<Run> runs_;
+  std::uint64_t memory_in_use_ = 0;
+  std::vector<std::byte> stretch_;
+  double read_s_ = 0, write_s_ = 0;
+};
+
+}  // namespace
+
+void sort_on_device(DeviceSortJob& job) {
+  switch (job.format.key_words()) {
+    case 1: DeviceSorter<1>(job).run(); break;
+    case 2: DeviceSorter<2>(job).run(); break;
+    default: throw std::logic_error("the device sorts keys of at most 2 words");
+  }
+  GpuTimes times = job.device.times();
+  times.setup = job.stats.gpu_seconds.setup;
+  job.stats.gpu_seconds = times;
+  job.stats.backend = "gpu";
+}
+
+}  // namespace corank

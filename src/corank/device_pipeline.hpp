@@ -1,0 +1,55 @@
+#pragma once
+// Fixed-size records sorted on a RecordDevice (the GPU): the records
+// themselves go to the device, which extracts the keys, sorts them and
+// gathers the records; the host only reads, writes and decides where slabs
+// are cut. The same code runs against any RecordDevice (tests drive it with
+// one that sorts in host memory).
+//
+// Plan, from the device's capacity C (records one sort holds):
+//  - an input of at most C records is one run: read straight into staging
+//    slots by all threads, sorted once, written from staging slots. No merge.
+//  - a larger input is cut into runs of C records, each sorted on the device
+//    and kept in host memory while the -S budget allows, else in an anonymous
+//    temporary file (sorted_run.hpp). Every stride-th record of a run is kept
+//    as a sample (key, position). The runs are merged slab by slab: sampled
+//    keys in merged order cut the output into slabs of at most C records; a
+//    slab's k segments (one per run, cut at the first record not below the
+//    slab's boundary key) go to the device back to back and are merged there
+//    (co-rank partitions, pairwise merge rounds), and the merged slab is
+//    written. With more runs than one slab can merge, groups of runs are
+//    merged into longer runs first.
+// Positions break ties (a record's run base + its index), so the output is
+// the stable order of the input, and -u keeps the first of equal keys.
+#include <cstdint>
+
+#include "corank/checksum.hpp"
+#include "corank/gpu_backend.hpp"
+#include "corank/io/output_file.hpp"
+#include "corank/io/worker_pool.hpp"
+#include "corank/normalize.hpp"
+#include "corank/progress.hpp"
+#include "corank/record_source.hpp"
+#include "corank/sort_options.hpp"
+
+namespace corank {
+
+struct DeviceSortJob {
+  const SortOptions& options;
+  const RecordFormat& format;  // -r already applied
+  const KeyNormalizer& norm;
+  RecordDevice& device;
+  RecordSource& input;
+  io::OutputFile& output;
+  io::WorkerPool& pool;
+  Progress& progress;
+  SortStats& stats;
+  std::uint64_t host_budget;       // bytes of host memory for runs (-S less the staging)
+  RecordChecksum* input_checksum;  // non-null: sum every record read (--verify)
+};
+
+// Sorts job.input into job.output on job.device and fills job.stats (runs,
+// slabs, spills, phase times; GPU stage times from the device). Throws
+// GpuError when the device fails, io::IoError and InputError as the CPU path.
+void sort_on_device(DeviceSortJob& job);
+
+}  // namespace corank

@@ -1,0 +1,87 @@
+#include "corank/gpu_gate.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace corank {
+
+namespace {
+
+// Under --gpu=on a refusal is an error (UsageError naming why); otherwise the
+// work stays on the CPU, with a --verbose line.
+void refuse(const SortOptions& options, const char* what, const std::string& why) {
+  if (options.gpu == GpuMode::On) throw UsageError("--gpu=on: no usable GPU (" + why + ")");
+  if (options.verbose) std::fprintf(stderr, "corank: %s on the CPU (%s)\n", what, why.c_str());
+}
+
+// Whether to try the device at all; `small` is why auto keeps it on the CPU, if so.
+bool wanted(const SortOptions& options, const char* what, const std::string& small) {
+  if (options.gpu == GpuMode::Off) return false;
+  if (options.gpu == GpuMode::Auto && !small.empty()) {
+    if (options.verbose) std::fprintf(stderr, "corank: %s on the CPU (%s)\n", what, small.c_str());
+    return false;
+  }
+  if (std::string why = gpu_backend::unavailable_reason(); !why.empty()) {
+    refuse(options, what, why);
+    return false;
+  }
+  return true;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+std::unique_ptr<RecordDevice> open_record_device(const SortOptions& options, const RecordFormat& format,
+                                                 const RecordDeviceRequest& request, double* setup_seconds) {
+  *setup_seconds = 0;
+  std::string small;
+  if (request.total_records && *request.total_records < kAutoGpuMinRecords)
+    small = std::to_string(*request.total_records) + " records: too few for the GPU to pay for its start-up";
+  else if (!request.rereadable)
+    small = "an input read once, which a GPU failure could not read again";
+  if (!wanted(options, "sort", small)) return nullptr;
+  if (!gpu_backend::sorts_records_of(format)) {
+    // Not a missing GPU: the data sorts fine on the CPU under --gpu=on too.
+    if (options.verbose)
+      std::fprintf(stderr, "corank: sort on the CPU (the GPU sorts keys of up to 16 bytes, this one has %u)\n",
+                   format.key_bytes());
+    return nullptr;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  try {
+    auto device = gpu_backend::open_record_device(format, options.gpu_memory, request.slot_bytes, request.slots);
+    *setup_seconds = seconds_since(t0);
+    if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", device->describe().c_str());
+    return device;
+  } catch (const GpuError& e) {
+    refuse(options, "sort", e.what());
+    return nullptr;
+  }
+}
+
+std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options,
+                                                    std::optional<std::uint64_t> total_bytes) {
+  std::string small;
+  if (total_bytes && *total_bytes < kAutoGpuMinTextBytes)
+    small = std::to_string(*total_bytes) + " bytes: too few for the GPU to pay for its start-up";
+  if (!wanted(options, "sort", small)) return nullptr;
+  try {
+    auto backend = gpu_backend::open_prefix_sort(options.gpu_memory);
+    if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", backend->describe().c_str());
+    return backend;
+  } catch (const GpuError& e) {
+    refuse(options, "sort", e.what());
+    return nullptr;
+  }
+}
+
+void gpu_fail_over(const SortOptions& options, const char* what, const GpuError& e) {
+  if (options.gpu == GpuMode::On) throw GpuError(std::string("GPU ") + what + " failed: " + e.what());
+  std::fprintf(stderr, "corank: GPU %s failed (%s); sorting on the CPU\n", what, e.what());
+}
+
+}  // namespace corank

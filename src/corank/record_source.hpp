@@ -1,0 +1,43 @@
+#pragma once
+// The device pipeline's input: the records of every input in order, read into
+// staging memory. Named regular files read as they are (no compression) are
+// read positionally by all of the pool's threads at once
+// (io::PositionalInput); anything else (standard input, pipes, compressed
+// files) sequentially through RecordInput.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "corank/io/options.hpp"
+#include "corank/io/positional_input.hpp"
+#include "corank/io/worker_pool.hpp"
+#include "corank/record_input.hpp"
+
+namespace corank {
+
+class RecordSource {
+public:
+  // Opens every input; throws io::IoError for one that cannot be opened and
+  // InputError for a size that is not a multiple of record_size.
+  RecordSource(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt);
+
+  std::optional<std::uint64_t> total_records() const noexcept;
+  // Whether the inputs can be read again from the start (files, not a pipe).
+  bool rereadable() const noexcept { return rereadable_; }
+  bool positional() const noexcept { return positional_ != nullptr; }
+
+  // Reads the next up to max records into dst; returns how many (0 at the end).
+  std::uint64_t read(std::byte* dst, std::uint64_t max, io::WorkerPool& pool);
+  std::uint64_t records_read() const noexcept { return next_; }
+
+private:
+  std::uint32_t R_;
+  std::unique_ptr<io::PositionalInput> positional_;
+  std::unique_ptr<RecordInput> sequential_;
+  bool rereadable_ = true;
+  std::uint64_t next_ = 0;
+};
+
+}  // namespace corank

@@ -1,0 +1,136 @@
+// sort_files, the library's entry for fixed-size records: asks the GPU gate
+// for a device and sorts there (device_pipeline.hpp) or on the CPU threads
+// (external_sort.hpp). A GPU failure under --gpu=auto starts the sort again
+// on the CPU with a fresh output; the gate sends only inputs that can be read
+// again to the GPU under auto, so that this is always possible.
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <optional>
+#include <thread>
+
+#include "corank/device_pipeline.hpp"
+#include "corank/external_sort.hpp"
+#include "corank/gpu_gate.hpp"
+#include "corank/io/output_file.hpp"
+#include "corank/io/positional_input.hpp"
+#include "corank/io/worker_pool.hpp"
+#include "corank/planner.hpp"
+#include "corank/record_source.hpp"
+#include "corank/verify_output.hpp"
+
+namespace corank {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// What the gate needs to know of the inputs, from stat alone: their record
+// count when every input is a regular file read as it is, and whether they can
+// be read twice.
+RecordDeviceRequest describe_inputs(const SortOptions& options, std::uint32_t R) {
+  RecordDeviceRequest r;
+  const auto paths = options.inputs.empty() ? std::vector<std::string>{"-"} : options.inputs;
+  std::uint64_t bytes = 0;
+  for (const auto& p : paths) {
+    struct stat st {};
+    if (p == "-" || ::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+      r.rereadable = false;
+    else
+      bytes += static_cast<std::uint64_t>(st.st_size);
+  }
+  if (io::PositionalInput::suits(options.inputs, options.io)) r.total_records = bytes / R;
+  return r;
+}
+
+// Staging for the device: four slots of a sixteenth of -S each, at most
+// 64 MiB (16 threads reading 4 MiB each fill one), at least one record.
+std::size_t staging_slot_bytes(std::uint64_t budget, std::uint32_t R) {
+  const std::uint64_t slot = std::clamp<std::uint64_t>(budget / 16, std::uint64_t{64} << 10, std::uint64_t{64} << 20);
+  return static_cast<std::size_t>(std::max<std::uint64_t>(slot / R * R, R));
+}
+
+// Verifies (--verify) and commits the output; fills the byte counts.
+void finish(io::OutputFile& output, const SortOptions& options, const RecordFormat& format, const KeyNormalizer& norm,
+            const RecordChecksum& input_sum, SortStats& stats) {
+  stats.bytes_in = stats.records_in * format.record_size;
+  stats.bytes_out = stats.records_out * format.record_size;
+  if (options.verify) {
+    const auto tv = Clock::now();
+    output.sink().finish();
+    verify_output(output.temp_path(), options, format, norm, input_sum, stats.records_out, stats.threads);
+    stats.seconds.verify = seconds_since(tv);
+  }
+  const auto tc = Clock::now();
+  output.commit();
+  stats.seconds.write += seconds_since(tc);
+}
+
+}  // namespace
+
+SortStats sort_files(const SortOptions& options) {
+  const auto t0 = Clock::now();
+  if (options.verify && (options.output.empty() || options.output == "-"))
+    throw UsageError("--verify needs the output in a file (-o FILE)");
+
+  RecordFormat format = options.format;
+  if (options.reverse)
+    for (auto& k : format.keys) k.descending = !k.descending;
+  const KeyNormalizer norm(format);
+  const std::uint32_t R = format.record_size;
+  SortStats fresh;
+  fresh.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  fresh.memory_budget = options.memory_budget ? options.memory_budget : default_memory_budget();
+  SortStats stats = fresh;
+
+  // Many spilled runs mean many open files; allow as many as the hard limit does.
+  if (struct rlimit rl {}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+    rl.rlim_cur = rl.rlim_max;
+    ::setrlimit(RLIMIT_NOFILE, &rl);
+  }
+
+  RecordDeviceRequest request = describe_inputs(options, R);
+  request.slot_bytes = staging_slot_bytes(stats.memory_budget, R);
+  double setup = 0;
+  if (auto device = open_record_device(options, format, request, &setup)) {
+    try {
+      // Inputs are opened before the output is created, so an unreadable input fails first.
+      RecordSource source(options.inputs, R, options.io);
+      io::OutputFile output(options.output, options.io);
+      io::WorkerPool pool(stats.threads);
+      Progress progress(options.progress);
+      RecordChecksum input_sum;
+      stats.gpu_seconds.setup = setup;
+      const std::uint64_t staging = device->staging_bytes();
+      DeviceSortJob job{options, format, norm, *device, source, output, pool, progress, stats,
+                        stats.memory_budget > staging ? stats.memory_budget - staging : 0,
+                        options.verify ? &input_sum : nullptr};
+      sort_on_device(job);
+      progress.finish();
+      finish(output, options, format, norm, input_sum, stats);
+      stats.seconds.total = seconds_since(t0);
+      return stats;
+    } catch (const GpuError& e) {
+      gpu_fail_over(options, "sort", e);  // throws under --gpu=on
+      stats = fresh;
+    }
+  }
+
+  RecordInput input(options.inputs, R, options.io);
+  io::OutputFile output(options.output, options.io);
+  Progress progress(options.progress);
+  RecordChecksum input_sum;
+  sort_on_cpu(CpuSortJob{options, format, norm, input, output.sink(), stats, progress,
+                         options.verify ? &input_sum : nullptr});
+  progress.finish();
+  finish(output, options, format, norm, input_sum, stats);
+  stats.seconds.total = seconds_since(t0);
+  return stats;
+}
+
+}  // namespace corank

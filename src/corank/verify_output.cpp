@@ -1,0 +1,45 @@
+#include "corank/verify_output.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "corank/big_array.hpp"
+#include "corank/errors.hpp"
+#include "corank/io/codec.hpp"
+#include "corank/record_input.hpp"
+
+namespace corank {
+
+void verify_output(const std::string& path, const SortOptions& options, const RecordFormat& format,
+                   const KeyNormalizer& norm, const RecordChecksum& input, std::uint64_t records_out,
+                   unsigned threads) {
+  const std::uint32_t R = format.record_size;
+  // The temporary name has no codec suffix: take the target's.
+  io::IoOptions io = options.io;
+  io.input_codec = io::codec_from_suffix(options.output);
+  RecordInput in({path}, R, io);
+  const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{16} << 20) / R);
+  BigArray<std::byte> buf((chunk + 1) * R);  // slot 0 keeps the previous chunk's last record
+  RecordChecksum sum;
+  std::uint64_t index = 0;
+  for (;;) {
+    const std::uint64_t got = in.read(buf.get() + R, chunk);
+    if (got == 0) break;
+    sum += checksum_records(buf.get() + R, got, R, threads);
+    for (std::uint64_t j = index == 0 ? 1 : 0; j < got; ++j) {
+      const int c = norm.compare(buf.get() + j * R, buf.get() + (j + 1) * R);
+      if (c > 0 || (c == 0 && options.unique))
+        throw InputError("verification failed: output record " + std::to_string(index + j) + " is out of order");
+    }
+    std::memcpy(buf.get(), buf.get() + got * R, R);
+    index += got;
+  }
+  if (!options.unique && !(sum == input))
+    throw InputError("verification failed: the output's " + std::to_string(sum.records) +
+                     " records do not match the input's " + std::to_string(input.records) + " (checksum differs)");
+  if (options.unique && sum.records != records_out)
+    throw InputError("verification failed: output holds " + std::to_string(sum.records) + " records, expected " +
+                     std::to_string(records_out));
+}
+
+}  // namespace corank

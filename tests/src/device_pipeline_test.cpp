@@ -1,0 +1,253 @@
+// The device pipeline's host side against a RecordDevice that sorts in host
+// memory: every plan (one run; runs in memory; spilled runs; merge passes),
+// tiny staging slots and capacities, -u, --verify's checksum, positional and
+// sequential input, compared with std::stable_sort. The device checks what
+// the pipeline promises it: merge slabs are sorted segments within capacity.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "corank/device_pipeline.hpp"
+#include "corank/key_entry.hpp"
+
+namespace corank {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Sorts in host memory exactly as the GPU's RecordSorter promises to.
+class HostRecordDevice final : public RecordDevice {
+public:
+  HostRecordDevice(const RecordFormat& format, std::uint64_t capacity, std::uint64_t slot_records)
+      : norm_(format), R_(format.record_size), C_(capacity), slot_(slot_records), in_(capacity * R_),
+        out_(capacity * R_) {}
+
+  std::uint64_t capacity() const override { return C_; }
+  std::uint64_t staging_bytes() const override { return 2 * slot_ * R_; }
+
+  std::uint64_t upload(std::uint64_t at, std::uint64_t max, const Fill& fill) override {
+    max = std::min(max, C_ - at);
+    std::uint64_t done = 0;
+    while (done < max) {
+      const std::uint64_t want = std::min(slot_, max - done);
+      const std::uint64_t got = fill(in_.data() + (at + done) * R_, done, want);
+      done += got;
+      if (got < want) break;
+    }
+    uploads_ += done;
+    return done;
+  }
+
+  std::uint64_t sort(std::uint64_t n, std::span<const std::uint64_t> ends, KeepEqual keep) override {
+    EXPECT_LE(n, C_);
+    if (n == 0) return 0;
+    std::vector<std::uint64_t> key(n * W()), order(n);
+    for (std::uint64_t i = 0; i < n; ++i) norm_.normalize(in_.data() + i * R_, key.data() + i * W());
+    auto less = [&](std::uint64_t a, std::uint64_t b) {
+      return std::lexicographical_compare(key.begin() + a * W(), key.begin() + (a + 1) * W(), key.begin() + b * W(),
+                                          key.begin() + (b + 1) * W());
+    };
+    auto equal = [&](const std::uint64_t* a, const std::uint64_t* b) { return std::equal(a, a + W(), b); };
+    if (!ends.empty()) {
+      EXPECT_EQ(ends.back(), n);
+      std::uint64_t b = 0;
+      for (std::uint64_t e : ends) {  // each segment arrives sorted
+        for (std::uint64_t i = b + 1; i < e; ++i) EXPECT_FALSE(less(i, i - 1)) << "segment not sorted at " << i;
+        b = e;
+      }
+      ++merges_;
+      max_segments_ = std::max<std::uint64_t>(max_segments_, ends.size());
+    }
+    for (std::uint64_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), less);
+    std::uint64_t kept = 0;
+    for (std::uint64_t j = 0; j < n; ++j) {
+      const std::uint64_t* k = key.data() + order[j] * W();
+      if (keep != KeepEqual::all) {
+        const bool have = j > 0 || (keep == KeepEqual::continued && have_prev_);
+        if (have && equal(k, prev_.data())) continue;
+        prev_.assign(k, k + W());
+        have_prev_ = true;
+      }
+      std::memcpy(out_.data() + kept++ * R_, in_.data() + order[j] * R_, R_);
+    }
+    return kept;
+  }
+
+  void download(std::uint64_t count, const Drain& drain) override {
+    for (std::uint64_t i = 0; i < count; i += slot_) drain(out_.data() + i * R_, i, std::min(slot_, count - i));
+  }
+
+  GpuTimes times() const override { return {}; }
+  std::string describe() const override { return "host"; }
+
+  std::uint64_t uploads_ = 0, merges_ = 0, max_segments_ = 0;
+
+private:
+  unsigned W() const { return norm_.words(); }
+  KeyNormalizer norm_;
+  std::uint32_t R_;
+  std::uint64_t C_, slot_;
+  std::vector<std::byte> in_, out_;
+  std::vector<std::uint64_t> prev_;
+  bool have_prev_ = false;
+};
+
+class DevicePipeline : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("corank-pipeline-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "tmp");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& n) const { return (dir_ / n).string(); }
+
+  static std::vector<std::byte> read_file(const std::string& p) {
+    std::ifstream f(p, std::ios::binary);
+    std::vector<char> c((std::istreambuf_iterator<char>(f)), {});
+    std::vector<std::byte> v(c.size());
+    std::memcpy(v.data(), c.data(), c.size());
+    return v;
+  }
+
+  // Records with few distinct keys when `dups`; the payload tells records apart.
+  static std::vector<std::byte> records(std::uint32_t R, std::uint64_t n, bool dups, std::uint32_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::byte> v(n * R);
+    for (auto& b : v) b = static_cast<std::byte>(rng());
+    if (dups)
+      for (std::uint64_t i = 0; i < n; ++i) std::memset(v.data() + i * R, static_cast<int>(rng() % 5), R / 2);
+    return v;
+  }
+
+  // The expected output: stable order by key, only the first of equal keys with -u.
+  static std::vector<std::byte> reference(const RecordFormat& format, const std::vector<std::byte>& in, bool unique) {
+    const KeyNormalizer norm(format);
+    const std::uint32_t R = format.record_size;
+    const std::uint64_t n = in.size() / R;
+    std::vector<std::uint64_t> order(n);
+    for (std::uint64_t i = 0; i < n; ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint64_t a, std::uint64_t b) { return norm.compare(&in[a * R], &in[b * R]) < 0; });
+    std::vector<std::byte> out;
+    for (std::uint64_t j = 0; j < n; ++j) {
+      if (unique && j > 0 && norm.compare(&in[order[j] * R], &in[order[j - 1] * R]) == 0) continue;
+      out.insert(out.end(), in.begin() + order[j] * R, in.begin() + (order[j] + 1) * R);
+    }
+    return out;
+  }
+
+  struct Outcome {
+    SortStats stats;
+    HostRecordDevice device;
+    RecordChecksum sum;
+  };
+
+  Outcome sort(const RecordFormat& format, const std::vector<std::string>& inputs, std::uint64_t capacity,
+               std::uint64_t slot, std::uint64_t budget, bool unique) {
+    SortOptions options;
+    options.inputs = inputs;
+    options.output = path("out");
+    options.format = format;
+    options.unique = unique;
+    options.temp_dirs = {path("tmp")};
+    options.io.direct = false;
+    const KeyNormalizer norm(format);
+    Outcome o{{}, HostRecordDevice(format, capacity, slot), {}};
+    RecordSource source(inputs, format.record_size, options.io);
+    io::OutputFile output(options.output, options.io);
+    io::WorkerPool pool(3);
+    Progress progress(false);
+    DeviceSortJob job{options, format, norm, o.device, source, output, pool, progress, o.stats, budget, &o.sum};
+    sort_on_device(job);
+    output.commit();
+    return o;
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(DevicePipeline, EveryPlanEqualsAStableSort) {
+  const std::vector<std::pair<const char*, std::vector<std::string>>> formats = {
+      {"gensort", {}}, {"u64", {}}, {"fixed:12", {"0:4:i32be:desc", "4:8:u64"}}};
+  for (const auto& [name, keys] : formats) {
+    const RecordFormat format = parse_format(name, keys);
+    const std::uint32_t R = format.record_size;
+    for (bool dups : {false, true}) {
+      const std::uint64_t n = 3000;
+      const auto in = records(R, n, dups, 7 + R);
+      std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(in.data()), in.size());
+      for (bool unique : {false, true}) {
+        const auto want = reference(format, in, unique);
+        // One run; runs in memory; runs spilled; more runs than one slab merges.
+        struct Plan {
+          std::uint64_t capacity, slot, budget;
+        };
+        for (const Plan& p : {Plan{1 << 20, 64, 1 << 30}, Plan{1000, 64, 1 << 30}, Plan{700, 7, 0},
+                              Plan{64, 16, 1 << 30}, Plan{16, 3, 0}}) {
+          SCOPED_TRACE(std::string(name) + " dups " + std::to_string(dups) + " -u " + std::to_string(unique) +
+                       " capacity " + std::to_string(p.capacity) + " slot " + std::to_string(p.slot) + " budget " +
+                       std::to_string(p.budget));
+          Outcome o = sort(format, {path("in")}, p.capacity, p.slot, p.budget, unique);
+          EXPECT_TRUE(read_file(path("out")) == want);
+          EXPECT_EQ(o.stats.records_out, want.size() / R);
+          EXPECT_EQ(o.stats.records_in, n);
+          EXPECT_EQ(o.sum.records, n);  // every record read was checksummed
+          EXPECT_EQ(o.stats.runs, (n + p.capacity - 1) / p.capacity);
+          if (p.capacity < n) {
+            EXPECT_GT(o.device.merges_, 0u);
+            EXPECT_GT(o.stats.merge_slabs, 0u);
+            EXPECT_EQ(o.stats.spilled_runs > 0, p.budget == 0);
+          } else {
+            EXPECT_EQ(o.device.merges_, 0u);
+            EXPECT_EQ(o.device.uploads_, n);  // one pass: every record goes to the device once
+          }
+          EXPECT_TRUE(fs::is_empty(path("tmp")));
+        }
+      }
+    }
+  }
+}
+
+// Several inputs, and input read sequentially (a compressed file, whose size
+// is unknown until it ends), sort as their concatenation.
+TEST_F(DevicePipeline, SeveralAndSequentialInputs) {
+  const RecordFormat format = parse_format("gensort", {});
+  const auto a = records(100, 1234, true, 1), b = records(100, 777, false, 2);
+  std::ofstream(path("a"), std::ios::binary).write(reinterpret_cast<const char*>(a.data()), a.size());
+  std::ofstream(path("b"), std::ios::binary).write(reinterpret_cast<const char*>(b.data()), b.size());
+  ASSERT_EQ(std::system(("gzip -c " + path("b") + " > " + path("b.gz")).c_str()), 0);
+  std::vector<std::byte> all = a;
+  all.insert(all.end(), b.begin(), b.end());
+  const auto want = reference(format, all, false);
+  for (std::uint64_t capacity : {std::uint64_t{1} << 20, std::uint64_t{500}, std::uint64_t{2011}}) {
+    SCOPED_TRACE(capacity);
+    sort(format, {path("a"), path("b")}, capacity, 50, 1 << 30, false);
+    EXPECT_TRUE(read_file(path("out")) == want);
+    Outcome o = sort(format, {path("a"), path("b.gz")}, capacity, 50, 0, false);
+    EXPECT_TRUE(read_file(path("out")) == want);
+    EXPECT_EQ(o.stats.records_in, 2011u);
+  }
+}
+
+TEST_F(DevicePipeline, EmptyInput) {
+  const RecordFormat format = parse_format("u32", {});
+  std::ofstream(path("in"), std::ios::binary).flush();
+  Outcome o = sort(format, {path("in")}, 100, 10, 1 << 20, false);
+  EXPECT_TRUE(read_file(path("out")).empty());
+  EXPECT_EQ(o.stats.runs, 0u);
+  EXPECT_EQ(o.stats.records_out, 0u);
+}
+
+}  // namespace
+}  // namespace corank

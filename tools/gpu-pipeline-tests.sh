@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The GPU pipeline's tests on a CUDA machine: the record device and transfer
+# ring tests, the end-to-end GPU CLI tests, the kernel tests, and beside them
+# the core, CLI, lines and CSV suites (which use the GPU here where they are
+# large enough); then compute-sanitizer memcheck and racecheck of the record
+# device on its small cases.
+#   tools/gpu-pipeline-tests.sh BIN_DIR OUT_DIR
+# BIN_DIR is a build tree. GPU_SUITES and CPU_SUITES pick test binaries (as
+# paths under tests/; default: all); SANITIZE=0 skips the sanitizers. The
+# summary is printed last and saved as OUT_DIR/summary.txt.
+set -u
+B=$(cd "$1" && pwd)
+OUT=$2
+mkdir -p "$OUT"
+S="$OUT/summary.txt"
+: > "$S"
+export CORANK_BIN_DIR=$B
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader >> "$S" 2>&1
+echo "cpus: $(nproc)  mem: $(free -g | awk '/Mem:/{print $2}') GiB  date: $(date -u +%F)" >> "$S"
+
+summarize() {  # name rc log
+  echo "$1 rc=$2 $(grep -E '^\[  (PASSED|SKIPPED) +\] [0-9]+ test|^\[  FAILED  \]|ERROR SUMMARY|RACECHECK SUMMARY' "$3" | tr '\n' ' ')" >> "$S"
+}
+run_suite() {  # tests/PATH: runs it, logs under OUT, one summary line
+  local t=$1
+  [ -x "$B/tests/$t" ] || { echo "${t#*/} missing" >> "$S"; return; }
+  timeout "${TEST_LIMIT_S:-400}" "$B/tests/$t" > "$OUT/${t#*/}.log" 2>&1
+  summarize "${t#*/}" $? "$OUT/${t#*/}.log"
+}
+# The GPU suites one after another (each takes most of the device's memory);
+# the CPU suites beside them, all at once.
+for t in ${CPU_SUITES-src/corank_core_test cli/corank_cli_test cli/corank_lines_test cli/corank_csv_test}; do
+  run_suite "$t" &
+done
+for t in ${GPU_SUITES-gpu/corank_gpu_record_test gpu/corank_gpu_cli_test gpu/corank_gpu_test gpu/corank_gpu_host_test}; do
+  run_suite "$t"
+done
+wait
+[[ ${SANITIZE:-1} == 1 ]] || { cat "$S"; exit 0; }
+small='GpuRecordSorter.SortedSegmentsMergeStably:GpuRecordSorter.UniqueContinuesAcrossSorts:GpuRecordSorter.BudgetBoundsTheCapacity:GpuTransferRing.*:GpuKeyExtraction.*'
+timeout 300 "$sanitizer" --tool memcheck --error-exitcode 99 "$B/tests/gpu/corank_gpu_record_test" \
+  --gtest_filter="$small" > "$OUT/memcheck.log" 2>&1
+summarize memcheck $? "$OUT/memcheck.log"
+timeout 300 "$sanitizer" --tool racecheck --error-exitcode 99 "$B/tests/gpu/corank_gpu_record_test" \
+  --gtest_filter="$small" > "$OUT/racecheck.log" 2>&1
+summarize racecheck $? "$OUT/racecheck.log"
+cat "$S"
