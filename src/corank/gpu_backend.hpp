@@ -84,10 +84,11 @@ namespace gpu_backend {
 std::string unavailable_reason();
 // Whether records of `format` can be sorted on the device at all (key width, fields).
 bool sorts_records_of(const RecordFormat& format);
-// A record device of up to device_budget bytes (0: most of the free memory),
-// with `slots` staging slots of slot_bytes each. Throws GpuError.
+// A record device of up to device_budget bytes (0: most of the free memory)
+// holding at most max_records records a sort (0: as many as fit), with
+// `slots` staging slots of slot_bytes each. Throws GpuError.
 std::unique_ptr<RecordDevice> open_record_device(const RecordFormat& format, std::uint64_t device_budget,
-                                                 std::size_t slot_bytes, unsigned slots);
+                                                 std::uint64_t max_records, std::size_t slot_bytes, unsigned slots);
 // Throws GpuError.
 std::unique_ptr<GpuPrefixSort> open_prefix_sort(std::uint64_t device_budget);
 

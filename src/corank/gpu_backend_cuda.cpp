@@ -2,6 +2,7 @@
 // gpu::RecordSorter, and the text prefix sorter over gpu::PrefixSorter.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <stdexcept>
@@ -44,12 +45,17 @@ class CudaRecordDevice final : public RecordDevice {
 public:
   static constexpr std::uint64_t kMinCapacity = 16;
 
-  CudaRecordDevice(const RecordFormat& format, std::uint64_t budget, std::size_t slot_bytes, unsigned slots)
+  CudaRecordDevice(const RecordFormat& format, std::uint64_t budget, std::uint64_t max_records,
+                   std::size_t slot_bytes, unsigned slots)
       : R_(format.record_size) {
     guarded([&] {
       gpu::check_cuda(cudaFree(nullptr), "cudaFree (context start-up)");
       const gpu::KeyLayout layout = to_key_layout(format);
-      const std::uint64_t capacity = gpu::RecordSorter::capacity_for(layout, budget);
+      std::uint64_t capacity = gpu::RecordSorter::capacity_for(layout, budget);
+      // Device memory for the input and no more: allocating and freeing it is
+      // part of every sort's time.
+      if (max_records > 0 && capacity >= kMinCapacity)
+        capacity = std::min(capacity, std::max(max_records, kMinCapacity));
       // The merge cuts slabs of a few samples per run: it needs room for a few records.
       if (capacity < kMinCapacity)
         throw gpu::CudaError(cudaErrorMemoryAllocation, "a GPU budget of " + std::to_string(budget) +
@@ -176,8 +182,8 @@ bool sorts_records_of(const RecordFormat& format) {
 }
 
 std::unique_ptr<RecordDevice> open_record_device(const RecordFormat& format, std::uint64_t device_budget,
-                                                 std::size_t slot_bytes, unsigned slots) {
-  return std::make_unique<CudaRecordDevice>(format, device_budget, slot_bytes, slots);
+                                                 std::uint64_t max_records, std::size_t slot_bytes, unsigned slots) {
+  return std::make_unique<CudaRecordDevice>(format, device_budget, max_records, slot_bytes, slots);
 }
 
 std::unique_ptr<GpuPrefixSort> open_prefix_sort(std::uint64_t device_budget) {

@@ -9,7 +9,8 @@ constexpr const char* kNone = "this build of corank has no GPU backend";
 
 std::string unavailable_reason() { return kNone; }
 bool sorts_records_of(const RecordFormat&) { return false; }
-std::unique_ptr<RecordDevice> open_record_device(const RecordFormat&, std::uint64_t, std::size_t, unsigned) {
+std::unique_ptr<RecordDevice> open_record_device(const RecordFormat&, std::uint64_t, std::uint64_t, std::size_t,
+                                                 unsigned) {
   throw GpuError(kNone);
 }
 std::unique_ptr<GpuPrefixSort> open_prefix_sort(std::uint64_t) { throw GpuError(kNone); }

@@ -1,5 +1,6 @@
 #include "corank/gpu_gate.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -53,7 +54,9 @@ std::unique_ptr<RecordDevice> open_record_device(const SortOptions& options, con
   }
   const auto t0 = std::chrono::steady_clock::now();
   try {
-    auto device = gpu_backend::open_record_device(format, options.gpu_memory, request.slot_bytes, request.slots);
+    const std::uint64_t records = request.total_records ? std::max<std::uint64_t>(*request.total_records, 1) : 0;
+    auto device = gpu_backend::open_record_device(format, options.gpu_memory, records,
+                                                  request.slot_bytes, request.slots);
     *setup_seconds = seconds_since(t0);
     if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", device->describe().c_str());
     return device;

@@ -32,14 +32,13 @@ struct PhaseTimes {
   double read = 0, run_formation = 0, merge = 0, write = 0, verify = 0, total = 0;
 };
 
-// Summed CUDA-event times of the GPU stages (stream time: chunks and slabs on
-// the two streams overlap, so the sum can exceed the wall time). h2d and d2h
-// cover run formation and the merge phase.
+// Summed CUDA-event times of the GPU stages; h2d and d2h cover run formation
+// and the merge phase.
 struct GpuTimes {
   double setup = 0;  // wall time to open the backends (CUDA context, buffers)
   double h2d = 0, sort = 0, d2h = 0;
   double merge = 0;  // merge-phase kernels
-  double pin = 0;    // page-locking the caller's memory for a words-only sort, wall time
+  double pin = 0;    // allocating the page-locked staging slots, wall time
   // Wall time with any stage in flight (union over chunks and slabs). The
   // stages' sum minus busy is the time they overlapped one another.
   double busy = 0;

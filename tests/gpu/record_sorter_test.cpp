@@ -156,7 +156,7 @@ std::vector<std::byte> device_sort(RecordDevice& d, std::uint32_t R, const std::
 }
 
 std::unique_ptr<RecordDevice> open_device(const RecordFormat& format, std::uint64_t budget, std::size_t slot) {
-  return gpu_backend::open_record_device(format, budget, slot, 3);
+  return gpu_backend::open_record_device(format, budget, 0, slot, 3);
 }
 
 // Every format, sizes around a staging slot, random, duplicate-heavy and
@@ -233,6 +233,33 @@ TEST(GpuRecordSorter, UniqueContinuesAcrossSorts) {
     EXPECT_EQ(first.size(), R);
     EXPECT_TRUE(device_sort(*d, R, b, {}, KeepEqual::continued).empty());
     EXPECT_EQ(device_sort(*d, R, b, {}, KeepEqual::first).size(), R);
+  }
+}
+
+// -u on a sort larger than one selection piece: the pieces' selections land
+// back to back (pieces of 1000 here, 2^30 in use).
+TEST(GpuRecordSorter, UniqueSelectsInPieces) {
+  CORANK_SKIP_WITHOUT_GPU();
+  for (const char* f : {"u64", "gensort"})
+  for (const char* kind : {"random", "duplicates"}) {
+    SCOPED_TRACE(std::string(f) + " " + kind);
+    const RecordFormat format = parse_format(f, {});
+    const std::uint32_t R = format.record_size;
+    const auto in = make_records(R, 54321, 5, kind);
+    auto want = reference(format, in, true);
+    gpu::TransferRing ring(1 << 20, 3);
+    gpu::RecordSorter sorter(to_key_layout(format), in.size() / R, ring, 1000);
+    const std::uint64_t n = in.size() / R;
+    sorter.upload(0, n, [&](std::byte* dst, std::uint64_t off, std::size_t bytes) {
+      std::memcpy(dst, in.data() + off, bytes);
+      return bytes;
+    });
+    const std::uint64_t kept = sorter.sort(n, nullptr, 0, gpu::Unique::first);
+    std::vector<std::byte> out(kept * R);
+    sorter.download(kept, [&](const std::byte* src, std::uint64_t off, std::size_t bytes) {
+      std::memcpy(out.data() + off, src, bytes);
+    });
+    EXPECT_TRUE(out == want);
   }
 }
 

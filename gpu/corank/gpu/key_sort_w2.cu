@@ -23,15 +23,16 @@ struct KeyWords2Decomposer {
 }  // namespace
 
 template <>
-void sort_key_index_pairs<2>(void* d_temp, std::size_t& temp_bytes, const std::uint64_t* d_keys_in,
-                             std::uint64_t* d_keys_out, const std::uint32_t* d_index_in, std::uint32_t* d_index_out,
-                             std::int64_t n, unsigned key_bits, cudaStream_t stream) {
+int sort_key_index_pairs<2>(void* d_temp, std::size_t& temp_bytes, std::uint64_t* const keys[2],
+                            std::uint32_t* const index[2], std::int64_t n, unsigned key_bits, cudaStream_t stream) {
   // The key arrays are cudaMalloc'd and hold whole pairs of words, so they are
   // 16-byte aligned arrays of KeyWords2.
-  check_cuda(cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, reinterpret_cast<const KeyWords2*>(d_keys_in),
-                                             reinterpret_cast<KeyWords2*>(d_keys_out), d_index_in, d_index_out, n,
-                                             KeyWords2Decomposer{}, static_cast<int>(128 - key_bits), 128, stream),
+  cub::DoubleBuffer<KeyWords2> k(reinterpret_cast<KeyWords2*>(keys[0]), reinterpret_cast<KeyWords2*>(keys[1]));
+  cub::DoubleBuffer<std::uint32_t> v(index[0], index[1]);
+  check_cuda(cub::DeviceRadixSort::SortPairs(d_temp, temp_bytes, k, v, n, KeyWords2Decomposer{},
+                                             static_cast<int>(128 - key_bits), 128, stream),
              "cub::DeviceRadixSort::SortPairs");
+  return k.selector;
 }
 
 }  // namespace corank::gpu

@@ -17,8 +17,11 @@ namespace corank::gpu {
 namespace {
 
 constexpr unsigned kThreads = 256;
-// Indices are 32-bit, and CUB's selection counts in int.
-constexpr std::uint64_t kMaxCapacity = (std::uint64_t{1} << 31) - 1;
+// Record indices are 32-bit; words-only sorts have none and are bounded only
+// to keep kernel grids in range.
+constexpr std::uint64_t kMaxRecordCapacity = (std::uint64_t{1} << 31) - 1;
+constexpr std::uint64_t kMaxWordsCapacity = std::uint64_t{1} << 36;
+
 
 unsigned blocks_for(std::int64_t n) { return static_cast<unsigned>(std::max<std::int64_t>(1, (n + kThreads - 1) / kThreads)); }
 
@@ -80,7 +83,7 @@ bool is_words_only(const KeyLayout& layout) noexcept {
 
 std::size_t select_temp_bytes(bool words, std::int64_t n) {
   std::size_t bytes = 0;
-  const int items = static_cast<int>(n);
+  const int items = static_cast<int>(std::min(n, RecordSorter::kSelectPiece));
   if (words)
     check_cuda(cub::DeviceSelect::Flagged(nullptr, bytes, static_cast<const std::uint64_t*>(nullptr),
                                           static_cast<const std::uint8_t*>(nullptr), static_cast<std::uint64_t*>(nullptr),
@@ -100,12 +103,14 @@ std::size_t temp_bytes_for(const KeyLayout& layout, std::int64_t n) {
   const unsigned W = layout.key_words();
   const unsigned key_bits = 8 * layout.key_bytes();
   std::size_t sort = 0;
+  std::uint64_t* const no_keys[2] = {nullptr, nullptr};
+  std::uint32_t* const no_index[2] = {nullptr, nullptr};
   if (words)
-    sort_words(nullptr, sort, nullptr, nullptr, n, key_bits, nullptr);
+    sort_words(nullptr, sort, no_keys, n, key_bits, nullptr);
   else if (W == 1)
-    sort_key_index_pairs<1>(nullptr, sort, nullptr, nullptr, nullptr, nullptr, n, key_bits, nullptr);
+    sort_key_index_pairs<1>(nullptr, sort, no_keys, no_index, n, key_bits, nullptr);
   else
-    sort_key_index_pairs<2>(nullptr, sort, nullptr, nullptr, nullptr, nullptr, n, key_bits, nullptr);
+    sort_key_index_pairs<2>(nullptr, sort, no_keys, no_index, n, key_bits, nullptr);
   return std::max({sort, segment_merge_temp_bytes(W, n, !words), select_temp_bytes(words, n), std::size_t{1}});
 }
 
@@ -134,6 +139,7 @@ struct RecordSorter::Impl {
   PinnedBuffer<int> h_selected;
   DeviceBuffer<std::byte> d_temp;
   bool has_prev = false;
+  std::int64_t select_piece = RecordSorter::kSelectPiece;
   RecordSortTimes times;
 
   cudaStream_t stream() const { return ring->stream(); }
@@ -145,13 +151,9 @@ struct RecordSorter::Impl {
     std::uint32_t* index[2] = {d_index[0].data(), d_index[1].data()};
     std::size_t temp = d_temp.bytes();
     if (k == 0) {
-      if (words_only)
-        sort_words(d_temp.data(), temp, keys[0], keys[1], n, key_bits, stream());
-      else if (words == 1)
-        sort_key_index_pairs<1>(d_temp.data(), temp, keys[0], keys[1], index[0], index[1], n, key_bits, stream());
-      else
-        sort_key_index_pairs<2>(d_temp.data(), temp, keys[0], keys[1], index[0], index[1], n, key_bits, stream());
-      return 1;
+      if (words_only) return sort_words(d_temp.data(), temp, keys, n, key_bits, stream());
+      if (words == 1) return sort_key_index_pairs<1>(d_temp.data(), temp, keys, index, n, key_bits, stream());
+      return sort_key_index_pairs<2>(d_temp.data(), temp, keys, index, n, key_bits, stream());
     }
     // Empty segments add nothing to merge.
     std::vector<std::int64_t> bounds{0};
@@ -178,19 +180,25 @@ struct RecordSorter::Impl {
     check_cuda(cudaMemcpyAsync(d_prev.data(), keys + (n - 1) * words, words * sizeof(std::uint64_t),
                                cudaMemcpyDeviceToDevice, stream()),
                "cudaMemcpyAsync (last key)");
-    std::size_t temp = d_temp.bytes();
-    if (words_only)
-      check_cuda(cub::DeviceSelect::Flagged(d_temp.data(), temp, d_keys[cur].data(), d_flags.data(),
-                                            d_keys[cur ^ 1].data(), d_selected.data(), static_cast<int>(n), stream()),
-                 "cub::DeviceSelect::Flagged");
-    else
-      check_cuda(cub::DeviceSelect::Flagged(d_temp.data(), temp, d_index[cur].data(), d_flags.data(),
-                                            d_index[cur ^ 1].data(), d_selected.data(), static_cast<int>(n), stream()),
-                 "cub::DeviceSelect::Flagged");
-    check_cuda(cudaMemcpyAsync(h_selected.data(), d_selected.data(), sizeof(int), cudaMemcpyDeviceToHost, stream()),
-               "cudaMemcpyAsync (selected count)");
-    ring->synchronize();
-    return static_cast<std::uint64_t>(h_selected[0]);
+    // Piece by piece, each appended where the last one's selection ended.
+    std::uint64_t kept = 0;
+    for (std::int64_t at = 0; at < n; at += select_piece) {
+      const int items = static_cast<int>(std::min(select_piece, n - at));
+      std::size_t temp = d_temp.bytes();
+      if (words_only)
+        check_cuda(cub::DeviceSelect::Flagged(d_temp.data(), temp, d_keys[cur].data() + at, d_flags.data() + at,
+                                              d_keys[cur ^ 1].data() + kept, d_selected.data(), items, stream()),
+                   "cub::DeviceSelect::Flagged");
+      else
+        check_cuda(cub::DeviceSelect::Flagged(d_temp.data(), temp, d_index[cur].data() + at, d_flags.data() + at,
+                                              d_index[cur ^ 1].data() + kept, d_selected.data(), items, stream()),
+                   "cub::DeviceSelect::Flagged");
+      check_cuda(cudaMemcpyAsync(h_selected.data(), d_selected.data(), sizeof(int), cudaMemcpyDeviceToHost, stream()),
+                 "cudaMemcpyAsync (selected count)");
+      ring->synchronize();
+      kept += static_cast<std::uint64_t>(h_selected[0]);
+    }
+    return kept;
   }
 };
 
@@ -207,14 +215,17 @@ std::uint64_t RecordSorter::capacity_for(const KeyLayout& layout, std::uint64_t 
     check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     device_budget = free / 10 * 9;
   }
-  std::uint64_t c = std::min(kMaxCapacity, device_budget / bytes_per_record(layout));
+  const std::uint64_t most = is_words_only(layout) ? kMaxWordsCapacity : kMaxRecordCapacity;
+  std::uint64_t c = std::min(most, device_budget / bytes_per_record(layout));
   while (c > 0 && device_bytes_for(layout, c) > device_budget) c = c / 20 * 19;
   return c;
 }
 
-RecordSorter::RecordSorter(const KeyLayout& layout, std::uint64_t capacity, TransferRing& ring)
+RecordSorter::RecordSorter(const KeyLayout& layout, std::uint64_t capacity, TransferRing& ring,
+                           std::int64_t select_piece)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  m.select_piece = std::clamp<std::int64_t>(select_piece, 1, kSelectPiece);
   m.layout = layout;
   m.words = layout.key_words();
   m.key_bits = 8 * layout.key_bytes();
@@ -222,7 +233,7 @@ RecordSorter::RecordSorter(const KeyLayout& layout, std::uint64_t capacity, Tran
   m.ring = &ring;
   if (m.words < 1 || m.words > kMaxGpuKeyWords || layout.field_count > kMaxKeyFields)
     throw CudaError(cudaErrorInvalidValue, "RecordSorter (key of " + std::to_string(m.words) + " words)");
-  if (capacity == 0 || capacity > kMaxCapacity)
+  if (capacity == 0 || capacity > (m.words_only ? kMaxWordsCapacity : kMaxRecordCapacity))
     throw CudaError(cudaErrorInvalidValue, "RecordSorter (capacity of " + std::to_string(capacity) + " records)");
   m.capacity = capacity;
   const auto n = static_cast<std::int64_t>(capacity);

@@ -60,12 +60,18 @@ class RecordSorter {
   // Device bytes a sort of `capacity` records takes.
   static std::uint64_t device_bytes_for(const KeyLayout& layout, std::uint64_t capacity);
   // The most records a sort may hold within device_budget bytes (0: 90% of
-  // the device's free memory now), at most 2^31 - 1 (indices are 32-bit).
+  // the device's free memory now); records that need indices (32-bit) at most
+  // 2^31 - 1.
   static std::uint64_t capacity_for(const KeyLayout& layout, std::uint64_t device_budget);
 
+  // CUB's selection counts items in int: -u selects larger sorts in pieces.
+  static constexpr std::int64_t kSelectPiece = std::int64_t{1} << 30;
+
   // Allocates the device buffers for `capacity` records. layout.key_words()
-  // must be 1 or 2. Throws CudaError.
-  RecordSorter(const KeyLayout& layout, std::uint64_t capacity, TransferRing& ring);
+  // must be 1 or 2. select_piece (at most kSelectPiece) is for tests of the
+  // pieces. Throws CudaError.
+  RecordSorter(const KeyLayout& layout, std::uint64_t capacity, TransferRing& ring,
+               std::int64_t select_piece = kSelectPiece);
   ~RecordSorter();
   RecordSorter(const RecordSorter&) = delete;
   RecordSorter& operator=(const RecordSorter&) = delete;

@@ -63,7 +63,7 @@ OutputFile::~OutputFile() {
 
 namespace {
 constexpr std::uint64_t kPrefaultPiece = std::uint64_t{32} << 20;
-constexpr unsigned kPrefaultThreads = 4;
+constexpr unsigned kPrefaultThreads = 8;
 }  // namespace
 
 void OutputFile::unmap() noexcept {
@@ -84,6 +84,9 @@ bool OutputFile::map_for_writing(std::uint64_t bytes) {
   if (p == MAP_FAILED) return false;
   map_ = static_cast<std::byte*>(p);
   map_bytes_ = bytes;
+  // Huge pages where the file system allows them (tmpfs huge=advise): fewer,
+  // larger page allocations. Advice only.
+  ::madvise(map_, bytes, MADV_HUGEPAGE);
   mapped_used_ = bytes;
   // Ranges are allocated by the writers, in parallel, where the kernel can
   // populate a range and report failure (Linux 5.14); else all at once here.
