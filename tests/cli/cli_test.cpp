@@ -328,9 +328,28 @@ TEST_F(Cli, BadOptionsExitTwo) {
   expect_clean_failure(*this, run_corank("--format fixed:4 --key 0:8 " + path("in")), "does not fit");
   expect_clean_failure(*this, run_corank("--format fixed:4 --key 0:4:u16 " + path("in")), "invalid key");
   expect_clean_failure(*this, run_corank("--format nonsense " + path("in")), "unknown format");
-  expect_clean_failure(*this, run_corank("--format u32 -S 12Q " + path("in")), "invalid size");
+  expect_clean_failure(*this, run_corank("--format u32 -S 12Q " + path("in")), "invalid suffix in -S argument '12Q'");
   EXPECT_EQ(run_corank("--no-such-option " + path("in")).status, 2);
   expect_clean_failure(*this, run_corank("--format u32 --gpu=on --gpu-memory 1b " + path("in")), "--gpu=on");
+  // GNU sort's checks and wording, before anything is read.
+  expect_clean_failure(*this, run_corank("-S '' " + path("in")), "invalid -S argument ''");
+  expect_clean_failure(*this, run_corank("-S abc " + path("in")), "invalid -S argument 'abc'");
+  expect_clean_failure(*this, run_corank("-S 1.5G " + path("in")), "invalid suffix in -S argument '1.5G'");
+  expect_clean_failure(*this, run_corank("--format u32 -S 1Q " + path("in")), "invalid suffix in -S argument '1Q'");
+  expect_clean_failure(*this, run_corank("-t '' " + path("in")), "empty tab");
+  expect_clean_failure(*this, run_corank("--parallel 0 " + path("in")), "number in parallel must be nonzero");
+  expect_clean_failure(*this, run_corank("-c -C " + path("in")), "options '-cC' are incompatible");
+  expect_clean_failure(*this, run_corank("--format u32 --gpu-memory x " + path("in")), "invalid --gpu-memory argument 'x'");
+  // -S 0 is the least memory the sorter works in, as in GNU sort.
+  for (const char* f : {"--format u32", ""}) {
+    Result r = run_corank(std::string(f) + " -S 0 -T " + path("tmp") + " -o " + path("out") + " " + path("in"));
+    EXPECT_EQ(r.status, 0) << f << ": " << r.err;
+  }
+  EXPECT_EQ(read_file(path("out")).size(), 5u);  // "0123" as a line gets its newline
+  // An unwritable --stats file fails before the sort writes anything.
+  Result r = run_corank("--format u32 --stats " + path("nodir/s.json") + " -o " + path("out2") + " " + path("in"));
+  expect_clean_failure(*this, r, "cannot write statistics: " + path("nodir/s.json") + ": No such file or directory");
+  EXPECT_FALSE(fs::exists(path("out2")));
 }
 
 TEST_F(Cli, UnreadableInputAndUnwritableOutput) {

@@ -12,6 +12,8 @@ struct CliOptions {
   std::vector<std::string> files;
   std::string output = "-";
   bool output_named = false;  // -o was given (set after parsing)
+  // Options given with an empty argument are errors, as in GNU sort (set after parsing).
+  bool buffer_size_given = false, field_separator_given = false, parallel_given = false;
   std::string format = "lines";
   std::vector<std::string> keys;  // -k/--key: a GNU KEYDEF for lines, a column for CSV, OFFSET:LENGTH otherwise
   // GNU sort's global ordering options (text formats).

@@ -1,7 +1,11 @@
 // corank: the command-line tool. Parses options, runs the sort or the check, and
 // turns every failure into one line on stderr and a GNU exit status.
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -34,6 +38,48 @@ constexpr int kExitError = 2;
 
 // --verbose and --stats, after a sort.
 void report(const CliOptions& c, const SortStats& stats);
+
+// SIZE arguments with GNU sort's checks and messages: digits, then at most one
+// suffix letter (b K M G T, %); "invalid -S argument 'X'" or "invalid suffix
+// in -S argument 'X'".
+std::uint64_t parse_size_option(const char* option, const std::string& text, bool bare_is_kib) {
+  const std::string quoted = std::string(option) + " argument '" + text + "'";
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) throw UsageError("invalid " + quoted);
+  std::size_t i = 0;
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
+  if (text.size() - i > 1 || (i < text.size() && std::strchr("bkKmMgGtT%", text[i]) == nullptr))
+    throw UsageError("invalid suffix in " + quoted);
+  try {
+    return parse_size(text, bare_is_kib);
+  } catch (const UsageError&) {
+    throw UsageError(quoted + " too large");
+  }
+}
+
+// -S SIZE: 0 asks for the least memory the sorter can work in (0 in
+// SortOptions means the default).
+std::uint64_t buffer_size(const CliOptions& c) {
+  return c.buffer_size_given ? std::max<std::uint64_t>(1, parse_size_option("-S", c.buffer_size, true)) : 0;
+}
+
+// Checks GNU sort makes before reading anything, and the --stats file's
+// directory, so that a sort never ends in an error it could have found first.
+void check_options(const CliOptions& c, bool check, bool check_quiet) {
+  if (c.buffer_size_given) (void)buffer_size(c);
+  if (!c.gpu_memory.empty()) (void)parse_size_option("--gpu-memory", c.gpu_memory, false);
+  if (c.field_separator_given && c.field_separator.empty()) throw UsageError("empty tab");
+  if (c.parallel_given && c.parallel == 0) throw UsageError("number in parallel must be nonzero");
+  if (check && check_quiet) throw UsageError("options '-cC' are incompatible");
+  if (!c.stats_file.empty()) {
+    const auto slash = c.stats_file.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : c.stats_file.substr(0, slash == 0 ? 1 : slash);
+    struct stat st {};
+    const bool exists = ::stat(c.stats_file.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) throw io::IoError("cannot write statistics", c.stats_file, EISDIR);
+    if (exists ? ::access(c.stats_file.c_str(), W_OK) != 0 : ::access(dir.c_str(), W_OK | X_OK) != 0)
+      throw io::IoError("cannot write statistics", c.stats_file, errno);
+  }
+}
 
 // The codec of spilled runs: --compress-temp[=CODEC], or GNU's
 // --compress-program=PROG where PROG is zstd or gzip (or their parallel forms).
@@ -167,8 +213,7 @@ int run_text(const CliOptions& c, bool check, bool check_quiet) {
   text::TextSortOptions o;
   o.inputs = files;
   o.output = c.output;
-  if (!c.buffer_size.empty()) o.memory_budget = parse_size(c.buffer_size);
-  if (!c.buffer_size.empty() && o.memory_budget == 0) throw UsageError("invalid buffer size '" + c.buffer_size + "'");
+  o.memory_budget = buffer_size(c);
   o.temp_dirs = c.temp_dirs;
   o.threads = c.parallel;
   o.merge_only = c.merge;
@@ -176,7 +221,7 @@ int run_text(const CliOptions& c, bool check, bool check_quiet) {
   o.progress = c.progress.value_or(::isatty(STDERR_FILENO) == 1);
   o.verbose = c.verbose;
   o.gpu = c.gpu == "on" ? GpuMode::On : c.gpu == "off" ? GpuMode::Off : GpuMode::Auto;
-  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, false);
+  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size_option("--gpu-memory", c.gpu_memory, false);
   o.io = io;
   const SortStats stats = text::sort_text(o, *format);
   report(c, stats);
@@ -190,13 +235,12 @@ SortOptions to_sort_options(const CliOptions& c) {
   o.format = parse_format(c.format, c.keys);
   o.reverse = c.reverse;
   o.unique = c.unique;
-  if (!c.buffer_size.empty()) o.memory_budget = parse_size(c.buffer_size);
-  if (!c.buffer_size.empty() && o.memory_budget == 0) throw UsageError("invalid buffer size '" + c.buffer_size + "'");
+  o.memory_budget = buffer_size(c);
   o.temp_dirs = c.temp_dirs;
   o.threads = c.parallel;
   o.verify = c.verify;
   o.gpu = c.gpu == "on" ? GpuMode::On : c.gpu == "off" ? GpuMode::Off : GpuMode::Auto;
-  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size(c.gpu_memory, false);
+  if (!c.gpu_memory.empty()) o.gpu_memory = parse_size_option("--gpu-memory", c.gpu_memory, false);
   o.progress = c.progress.value_or(::isatty(STDERR_FILENO) == 1);
   o.verbose = c.verbose;
   o.io.verbose = c.verbose;
@@ -219,6 +263,7 @@ int run_check(const CliOptions& c, bool quiet) {
 }
 
 int run(const CliOptions& c, bool check, bool check_quiet) {
+  check_options(c, check, check_quiet);
   if (is_text_format(c.format)) return run_text(c, check, check_quiet);
   reject_text_options(c);
   if (check || check_quiet) return run_check(c, check_quiet);
@@ -271,6 +316,9 @@ int main(int argc, char** argv) {
     return kExitError;
   }
   options.output_named = app.count("--output") > 0;
+  options.buffer_size_given = app.count("--buffer-size") > 0;
+  options.field_separator_given = app.count("--field-separator") > 0;
+  options.parallel_given = app.count("--parallel") > 0;
   const bool check = options.check || (app.count("--check") > 0 && options.check_mode != "quiet" &&
                                        options.check_mode != "silent");
   const bool check_quiet = options.check_quiet || options.check_mode == "quiet" || options.check_mode == "silent";
