@@ -75,8 +75,12 @@ void finish(io::OutputFile& output, const SortOptions& options, const RecordForm
 
 SortStats sort_files(const SortOptions& options) {
   const auto t0 = Clock::now();
-  if (options.verify && (options.output.empty() || options.output == "-"))
-    throw UsageError("--verify needs the output in a file (-o FILE)");
+  if (options.verify) {
+    struct stat st {};
+    if (options.output.empty() || options.output == "-" ||
+        (::stat(options.output.c_str(), &st) == 0 && !S_ISREG(st.st_mode)))
+      throw UsageError("--verify needs the output in a regular file (-o FILE)");
+  }
 
   RecordFormat format = options.format;
   if (options.reverse)

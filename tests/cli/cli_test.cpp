@@ -578,3 +578,107 @@ TEST_F(Cli, FailedReadAtEveryStageLeavesNothing) {
 }
 
 }  // namespace
+
+namespace {
+
+// -o as GNU sort has it: a device or FIFO is written into, a symlink is
+// followed, a hard link, the mode and the owner are kept, a writable file in
+// an unwritable directory is written; the rename stays for plain files.
+TEST_F(Cli, OutputTargetsAreWrittenAsGnuSortWrites) {
+  std::string text, sorted;
+  std::vector<std::string> lines;
+  for (int i = 0; i < 2000; ++i) lines.push_back(std::to_string(i * 7919 % 2000));
+  for (const auto& l : lines) text += l + "\n";
+  std::sort(lines.begin(), lines.end());
+  for (const auto& l : lines) sorted += l + "\n";
+  write_file(path("in"), text.data(), text.size());
+  auto content = [&](const std::string& p) {
+    auto v = read_file(p);
+    return std::string(v.begin(), v.end());
+  };
+  struct stat st {};
+
+  Result r = run_corank("-o /dev/null " + path("in"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(::stat("/dev/null", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  expect_clean_failure(*this, run_corank("-o /dev/full " + path("in")), "/dev/full: No space left on device");
+  ASSERT_EQ(::stat("/dev/full", &st), 0);
+  EXPECT_TRUE(S_ISCHR(st.st_mode));
+  expect_clean_failure(*this, run_corank("--format u32 --verify -o /dev/null " + path("in")), "regular file");
+
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  ASSERT_EQ(std::system(("cat " + path("fifo") + " > " + path("from-fifo") + " &").c_str()), 0);
+  r = run_corank("-o " + path("fifo") + " " + path("in"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  for (int i = 0; i < 200 && content(path("from-fifo")).size() < sorted.size(); ++i) ::usleep(10000);
+  EXPECT_EQ(content(path("from-fifo")), sorted);
+  ASSERT_EQ(::lstat(path("fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode));
+
+  write_file(path("real"), "old\n", 4);
+  fs::create_symlink(path("real"), path("link"));
+  r = run_corank("-o " + path("link") + " " + path("in"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(path("link")));
+  EXPECT_EQ(content(path("real")), sorted);
+
+  write_file(path("h1"), "old\n", 4);
+  fs::create_hard_link(path("h1"), path("h2"));
+  r = run_corank("-o " + path("h1") + " " + path("h1") + " " + path("in"));  // the target is an input too
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(fs::hard_link_count(path("h1")), 2u);
+  std::vector<std::string> all(lines);
+  all.push_back("old");
+  std::sort(all.begin(), all.end());
+  std::string want_h;
+  for (const auto& l : all) want_h += l + "\n";
+  EXPECT_EQ(content(path("h2")), want_h);
+
+  write_file(path("mode"), "old\n", 4);
+  ASSERT_EQ(::chmod(path("mode").c_str(), 0640), 0);
+  r = run_corank("-o " + path("mode") + " " + path("in"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  ASSERT_EQ(::stat(path("mode").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_EQ(content(path("mode")), sorted);
+
+  // A new file: 0666 less the umask.
+  ASSERT_EQ(std::system(("umask 077 && " + corank_bin() + " -o " + path("new077") + " " + path("in")).c_str()), 0);
+  ASSERT_EQ(::stat(path("new077").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0600u);
+  for (const auto& e : entries()) EXPECT_EQ(e.find(".corank-"), std::string::npos) << e;  // no temporary left
+}
+
+// As root: the owner of the target is kept, and a user who may write the
+// file but not its directory gets it written (in place), as with GNU sort.
+TEST_F(Cli, OutputOwnerAndUnwritableDirectory) {
+  if (::geteuid() != 0) GTEST_SKIP() << "needs root to change owners";
+  if (std::system("command -v setpriv > /dev/null") != 0) GTEST_SKIP() << "needs setpriv (util-linux)";
+  write_file(path("in"), "b\na\n", 4);
+  write_file(path("owned"), "old\n", 4);
+  ASSERT_EQ(::chown(path("owned").c_str(), 65534, 65534), 0);
+  Result r = run_corank("-o " + path("owned") + " " + path("in"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  struct stat st {};
+  ASSERT_EQ(::stat(path("owned").c_str(), &st), 0);
+  EXPECT_EQ(st.st_uid, 65534u);
+  EXPECT_EQ(read_file(path("owned")), std::vector<char>({'a', '\n', 'b', '\n'}));
+
+  // nobody may write ro/f but not ro/. The binary is copied where nobody may run it.
+  fs::create_directories(path("ro"));
+  write_file(path("ro/f"), "old\n", 4);
+  ASSERT_EQ(::chmod(path("ro/f").c_str(), 0666), 0);
+  ASSERT_EQ(::chmod(path("ro").c_str(), 0555), 0);
+  ASSERT_EQ(::chmod(path("in").c_str(), 0644), 0);
+  fs::copy_file(corank_bin(), path("corank"));
+  ASSERT_EQ(::chmod(path("corank").c_str(), 0755), 0);
+  ASSERT_EQ(::chmod(dir_.c_str(), 0755), 0);
+  const std::string cmd = "setpriv --reuid=65534 --regid=65534 --clear-groups " + path("corank") + " -o " +
+                          path("ro/f") + " " + path("in") + " 2>" + path("err");
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << read_file(path("err")).data();
+  EXPECT_EQ(read_file(path("ro/f")), std::vector<char>({'a', '\n', 'b', '\n'}));
+  ASSERT_EQ(::chmod(path("ro").c_str(), 0755), 0);
+}
+
+}  // namespace

@@ -8,46 +8,127 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <random>
 #include <utility>
+#include <vector>
 
 #include "corank/io/compressed_stream.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
+#include "corank/io/file_desc.hpp"
 #include "corank/io/temp_files.hpp"
 
 namespace corank::io {
 
+namespace {
+
+std::string directory_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+}
+
+// Six random letters for a temporary name.
+std::string random_suffix() {
+  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  std::random_device rd;
+  std::string s(6, 'x');
+  for (auto& c : s) c = kLetters[rd() % (sizeof kLetters - 1)];
+  return s;
+}
+
+}  // namespace
+
+int OutputFile::create_beside(const std::string& file, unsigned mode) {
+  const std::string dir = directory_of(file);
+  const auto slash = file.rfind('/');
+  const std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string path = (dir == "/" ? "" : dir) + "/." + base + ".corank-" + random_suffix();
+    // The kernel applies the umask to a new file's mode: no process-wide umask
+    // juggling, which would race with other threads.
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    if (fd >= 0) {
+      temp_path_ = std::move(path);
+      dir_ = dir;
+      return fd;
+    }
+    if (errno != EEXIST) return -1;
+  }
+  errno = EEXIST;
+  return -1;
+}
+
 OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target_(target), sync_(opt.sync_output) {
+  const Codec codec = opt.output_codec ? *opt.output_codec : codec_from_suffix(target);
   if (target.empty() || target == "-") {
     target_ = "-";
     sink_ = make_fd_sink(STDOUT_FILENO, "standard output", opt);
     if (opt.output_codec) sink_ = compressing_sink(std::move(sink_), *opt.output_codec, "standard output");
     return;
   }
-  auto slash = target.rfind('/');
-  std::string dir = slash == std::string::npos ? "." : target.substr(0, slash == 0 ? 1 : slash);
-  std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
-  std::string tmpl = (dir == "/" ? "" : dir) + "/." + base + ".corank-XXXXXX";
+  struct stat st {};
+  const bool exists = ::stat(target.c_str(), &st) == 0;  // follows symlinks
+  if (exists && S_ISDIR(st.st_mode)) throw_io_error("open failed", target, EISDIR);
+  if (exists && !S_ISREG(st.st_mode)) {
+    // A device, FIFO or socket: nothing to replace, written as it streams.
+    int fd;
+    do {
+      fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    if (fd < 0) throw_io_error("open failed", target, errno);
+    fd_ = fd;
+    sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
+    return;
+  }
   install_cleanup_handlers();
-  fd_ = ::mkostemp(tmpl.data(), O_CLOEXEC);
-  if (fd_ < 0) throw_io_error("cannot create output file in", dir, errno);
-  temp_path_ = tmpl;
-  cleanup_slot_ = register_cleanup(temp_path_);
-  ::fchmod(fd_, 0666 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
-  dir_ = dir;
+  final_path_ = target;
+  mode_ = Mode::rename;
+  if (exists) {
+    char resolved[PATH_MAX];
+    if (::realpath(target.c_str(), resolved) != nullptr) final_path_ = resolved;
+    if (::access(final_path_.c_str(), W_OK) != 0) throw_io_error("open failed", target, errno);
+    // Rename would split a hard link: such a file is filled in place.
+    if (st.st_nlink > 1) mode_ = Mode::in_place;
+  }
+  if (mode_ == Mode::rename) {
+    fd_ = create_beside(final_path_, exists ? (st.st_mode & 07777) : 0666);
+    if (fd_ < 0) {
+      const int e = errno;
+      // A directory we cannot write: an existing file we can is filled in place.
+      if (!exists || (e != EACCES && e != EPERM && e != EROFS))
+        throw_io_error("cannot create output file in", directory_of(final_path_), e);
+      mode_ = Mode::in_place;
+    } else if (exists && (::fchmod(fd_, st.st_mode & 07777) != 0 ||
+                          ((st.st_uid != ::geteuid() || st.st_gid != ::getegid()) &&
+                           ::fchown(fd_, st.st_uid, st.st_gid) != 0))) {
+      // The new file takes the old one's mode exactly (the umask applied at
+      // creation) and its owner; one whose owner it cannot take is filled in place.
+      ::close(std::exchange(fd_, -1));
+      ::unlink(temp_path_.c_str());
+      temp_path_.clear();
+      mode_ = Mode::in_place;
+    }
+  }
+  if (mode_ == Mode::in_place) {
+    const char* tmp = std::getenv("TMPDIR");
+    fd_ = TempDirectories({tmp && *tmp ? tmp : "/tmp"}).create_anonymous().release();
+    temp_path_ = "/proc/self/fd/" + std::to_string(fd_);
+  } else {
+    named_temp_ = true;
+    cleanup_slot_ = register_cleanup(temp_path_);
+  }
   try {
-    sink_ = make_fd_sink(fd_, target_, opt);
-    const Codec codec = opt.output_codec ? *opt.output_codec : codec_from_suffix(target_);
-    sink_ = compressing_sink(std::move(sink_), codec, target_);
+    sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
     positional_ = codec == Codec::none;
   } catch (...) {
     // No destructor runs for a half-built object: undo the temporary file here.
     ::close(fd_);
-    ::unlink(temp_path_.c_str());
+    if (named_temp_) ::unlink(temp_path_.c_str());
     unregister_cleanup(cleanup_slot_);
     throw;
   }
@@ -57,7 +138,7 @@ OutputFile::~OutputFile() {
   unmap();
   sink_.reset();
   if (fd_ >= 0) ::close(fd_);
-  if (!committed_ && !temp_path_.empty()) ::unlink(temp_path_.c_str());
+  if (!committed_ && named_temp_) ::unlink(temp_path_.c_str());
   unregister_cleanup(cleanup_slot_);
 }
 
@@ -125,18 +206,55 @@ void OutputFile::write_mapped(std::uint64_t at, const void* src, std::size_t n) 
   std::memcpy(map_ + at, src, n);
 }
 
+void OutputFile::copy_into_target() {
+  FileDesc out = FileDesc::open(final_path_, O_WRONLY | O_TRUNC);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) throw_io_error("stat failed", target_, errno);
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  std::uint64_t at = 0;
+  while (at < size) {
+    auto off = static_cast<off_t>(at);
+    const ssize_t n = ::copy_file_range(fd_, &off, out.get(), nullptr, size - at, 0);
+    if (n > 0) {
+      at += static_cast<std::uint64_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) {
+      // No in-kernel copy between these files: through a buffer.
+      std::vector<char> buf(std::size_t{4} << 20);
+      while (at < size) {
+        const std::size_t got =
+            pread_full(fd_, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - at)), at,
+                       target_);
+        if (got == 0) throw IoError("write failed", target_, "temporary output ended early");
+        pwrite_full(out.get(), buf.data(), got, at, target_);
+        at += got;
+      }
+      break;
+    }
+    throw_io_error("write failed", target_, errno);
+  }
+  if (sync_ && ::fsync(out.get()) != 0) throw_io_error("fsync failed", target_, errno);
+}
+
 void OutputFile::commit() {
   if (map_ != nullptr) {
     unmap();
     if (::ftruncate(fd_, static_cast<off_t>(mapped_used_)) != 0) throw_io_error("write failed", target_, errno);
   }
   sink_->finish();
-  if (temp_path_.empty()) {
+  if (mode_ == Mode::stream) {
+    committed_ = true;
+    return;
+  }
+  if (mode_ == Mode::in_place) {
+    copy_into_target();
     committed_ = true;
     return;
   }
   if (::close(std::exchange(fd_, -1)) != 0) throw_io_error("write failed", target_, errno);
-  if (::rename(temp_path_.c_str(), target_.c_str()) != 0) throw_io_error("cannot rename output to", target_, errno);
+  if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) throw_io_error("cannot rename output to", target_, errno);
   committed_ = true;
   // The rename itself is durable only once the directory is synced.
   if (!sync_) return;

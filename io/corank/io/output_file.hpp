@@ -1,8 +1,19 @@
 #pragma once
-// The sorted output, committed atomically: bytes go to a hidden temporary file
-// beside the target, which is fsynced and renamed over the target only when the
-// whole sort succeeded. Until then the target (which may be an input) is untouched;
-// a failure, an exception or SIGINT/SIGTERM removes the temporary file.
+// The sorted output. What -o names decides how it is written:
+//  - a regular file, or a name that does not exist yet: bytes go to a hidden
+//    temporary file beside the target (a symlink is followed to its file),
+//    created with the target's mode and owner (or 0666 less the umask), which
+//    is fsynced and renamed over the target only when the whole sort
+//    succeeded: atomic. Until then the target (which may be an input) is
+//    untouched; a failure, an exception or SIGINT/SIGTERM removes the
+//    temporary file;
+//  - a regular file that rename would change: one with several hard links,
+//    one whose owner the temporary file cannot take, or one in a directory
+//    corank cannot write: bytes go to an anonymous temporary file, copied into
+//    the target when the sort succeeded (its inode, links, mode and owner
+//    kept; not atomic, as GNU sort's output never is);
+//  - a device, FIFO or socket (/dev/null, /dev/stdout, a pipe): written
+//    directly, as it streams.
 // The sink writes behind through the I/O engine (write_behind_sink.hpp) and
 // compresses when the target ends in .gz .bz2 .xz .zst (or per
 // IoOptions::output_codec).
@@ -35,7 +46,7 @@ public:
   void commit();
   // For writers that fill disjoint byte ranges on several threads: the
   // temporary file's descriptor when the output is one written uncompressed,
-  // else -1. Positional writes go past what the sink holds: call
+  // else -1 (also for a device or FIFO target). Positional writes go past what the sink holds: call
   // sink().finish() first and write from sink().bytes_written() on; commit()
   // syncs them with the rest.
   int positional_fd() const noexcept { return positional_ ? fd_ : -1; }
@@ -58,14 +69,24 @@ public:
   void write_mapped(std::uint64_t at, const void* src, std::size_t n);
   void set_mapped_size(std::uint64_t bytes) noexcept { mapped_used_ = bytes; }
   const std::string& target() const noexcept { return target_; }
+  // A path that reads the written bytes back (for --verify); empty for
+  // standard output, a device or a FIFO.
   const std::string& temp_path() const noexcept { return temp_path_; }
 
 private:
+  enum class Mode { stream, rename, in_place };
+  // Creates the temporary file beside `file` with `mode`; -1 (errno set) on failure.
+  int create_beside(const std::string& file, unsigned mode);
+  void copy_into_target();
+
+  Mode mode_ = Mode::stream;
   std::string target_;
-  std::string temp_path_;  // empty for stdout
+  std::string final_path_;  // the file a rename replaces or in-place writes fill (symlinks resolved)
+  std::string temp_path_;   // see temp_path()
   std::string dir_;
   int fd_ = -1;
   int cleanup_slot_ = -1;
+  bool named_temp_ = false;  // temp_path_ is a file of its own to unlink (not /proc/self/fd)
   bool committed_ = false;
   bool sync_ = true;
   bool positional_ = false;
