@@ -26,7 +26,8 @@ void store_big_endian(std::uint64_t v, std::uint32_t width, std::uint8_t* out) n
 void normalize_key(const KeySpec& k, const std::byte* record, std::uint8_t* out) noexcept {
   const std::byte* p = record + k.offset;
   const std::uint32_t w = k.length;
-  const std::uint64_t sign = std::uint64_t{1} << (8 * w - 1);
+  // Integer and float keys are at most 8 bytes; byte keys need no sign bit.
+  const std::uint64_t sign = w <= 8 ? std::uint64_t{1} << (8 * w - 1) : 0;
   switch (k.type) {
     case KeyType::Bytes:
       std::memcpy(out, p, w);

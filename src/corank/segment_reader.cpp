@@ -27,19 +27,28 @@ void SegmentReader::read(std::span<const Segment> segments) {
       requests.push_back(r);
     }
   }
+  // A failure stops new submissions, but the requests already in flight are
+  // reaped before anything is thrown: they point into the caller's memory,
+  // which the caller may free as soon as read() returns or throws.
   std::vector<io::IoCompletion> done(engine_->depth());
-  std::size_t next = 0, completed = 0;
-  while (completed < requests.size()) {
-    while (next < requests.size() && engine_->in_flight() < engine_->depth()) engine_->submit(requests[next++]);
+  std::size_t next = 0;
+  int error = 0;
+  const char* short_read = nullptr;
+  while (engine_->in_flight() > 0 || (next < requests.size() && !error && !short_read)) {
+    while (!error && !short_read && next < requests.size() && engine_->in_flight() < engine_->depth())
+      engine_->submit(requests[next++]);
     const std::size_t n = engine_->reap(done, 1);
     for (std::size_t i = 0; i < n; ++i) {
       const io::IoRequest& r = requests[done[i].tag];
-      if (done[i].result < 0) io::throw_io_error("read failed", name_, static_cast<int>(-done[i].result));
-      if (static_cast<std::size_t>(done[i].result) != r.len)
-        throw io::IoError("read failed", name_, "unexpected end of file");
+      if (done[i].result < 0) {
+        if (!error) error = static_cast<int>(-done[i].result);
+      } else if (static_cast<std::size_t>(done[i].result) != r.len) {
+        short_read = "unexpected end of file";
+      }
     }
-    completed += n;
   }
+  if (error) io::throw_io_error("read failed", name_, error);
+  if (short_read) throw io::IoError("read failed", name_, short_read);
 }
 
 }  // namespace corank

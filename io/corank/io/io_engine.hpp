@@ -9,6 +9,17 @@
 // file system refuses (-EINVAL) is retried on the buffered descriptor. So a
 // completion is final: all `len` bytes, fewer only when a read hit end of
 // file, or a negative errno.
+//
+// Ownership and lifetime. An engine belongs to one thread and to one owner (a
+// reader or writer: ReadAheadSource, BlockReader, WriteBehindSink,
+// SegmentReader), which also owns the buffers its requests point into, or
+// holds the caller's memory only between a read's start and its wait. The
+// owner declares its buffers before its engine, so that the engine is
+// destroyed first; the destructor reaps every request still in flight. An
+// owner that fails a read reaps the requests already issued before it throws,
+// so no request outlives the call that issued it. Registered buffers are fixed
+// for the engine's life; a request that names one must lie inside it (checked
+// on submit).
 #include <sys/uio.h>
 
 #include <cstddef>

@@ -1,6 +1,7 @@
 #include "corank/io/uring_engine.hpp"
 
 #include <cerrno>
+#include <stdexcept>
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
@@ -35,15 +36,16 @@ UringEngine::~UringEngine() {
       --in_flight_;
     }
   }
-  if (registered_) io_uring_unregister_buffers(&ring_);
+  if (!registered_.empty()) io_uring_unregister_buffers(&ring_);
   io_uring_queue_exit(&ring_);
 }
 
 bool UringEngine::register_buffers(std::span<const iovec> bufs) {
-  if (registered_ || bufs.empty()) return false;
+  if (!registered_.empty() || bufs.empty()) return false;
   // Fails with ENOMEM under a small RLIMIT_MEMLOCK; plain reads still work.
-  registered_ = io_uring_register_buffers(&ring_, bufs.data(), static_cast<unsigned>(bufs.size())) == 0;
-  return registered_;
+  if (io_uring_register_buffers(&ring_, bufs.data(), static_cast<unsigned>(bufs.size())) != 0) return false;
+  registered_.assign(bufs.begin(), bufs.end());
+  return true;
 }
 
 io_uring_sqe* UringEngine::get_sqe() {
@@ -66,12 +68,12 @@ void UringEngine::queue(Slot& s) {
   unsigned n = static_cast<unsigned>(q.len - s.done);
   auto off = q.offset + s.done;
   if (q.op == IoOp::read) {
-    if (registered_ && q.buf_index >= 0)
+    if (fixed(q))
       io_uring_prep_read_fixed(sqe, s.fd, p, n, off, q.buf_index);
     else
       io_uring_prep_read(sqe, s.fd, p, n, off);
   } else {
-    if (registered_ && q.buf_index >= 0)
+    if (fixed(q))
       io_uring_prep_write_fixed(sqe, s.fd, p, n, off, q.buf_index);
     else
       io_uring_prep_write(sqe, s.fd, p, n, off);
@@ -79,9 +81,21 @@ void UringEngine::queue(Slot& s) {
   io_uring_sqe_set_data(sqe, &s);
 }
 
+bool UringEngine::fixed(const IoRequest& q) const noexcept {
+  return q.buf_index >= 0 && static_cast<std::size_t>(q.buf_index) < registered_.size();
+}
+
 void UringEngine::submit(const IoRequest& req) {
   if (req.len > (std::size_t{1} << 31))
     throw IoError("submit failed", "io_uring", "request larger than 2 GiB");
+  if (fixed(req)) {
+    // The kernel answers a fixed-buffer request outside its buffer with
+    // -EFAULT ("Bad address"), long after the mistake: catch it here.
+    const iovec& b = registered_[static_cast<std::size_t>(req.buf_index)];
+    const auto* lo = static_cast<const std::byte*>(b.iov_base);
+    if (req.buf < lo || req.buf + req.len > lo + b.iov_len)
+      throw std::logic_error("io_uring request outside its registered buffer");
+  }
   ++in_flight_;
   if (req.op == IoOp::write ? inject_write_failure() : inject_read_failure()) {
     injected_.push_back({req.tag, req.op == IoOp::write ? -ENOSPC : -EIO});
@@ -110,8 +124,12 @@ bool UringEngine::complete(Slot& s, int res, IoCompletion& out) {
     queue(s);
     return false;
   }
-  if (res == -EINVAL && s.fd != q.buffered_fd && q.buffered_fd >= 0) {
-    s.fd = q.buffered_fd;  // direct I/O refused here: buffered takes the rest
+  if ((res == -EINVAL || res == -EFAULT) && s.fd != q.buffered_fd && q.buffered_fd >= 0) {
+    // Direct I/O refused here: buffered takes the rest. -EFAULT is among the
+    // refusals because a direct request's first, non-blocking attempt may fail
+    // to pin destination pages the kernel is reclaiming or migrating; a buffered
+    // retry faults them in, and a bad address fails there too.
+    s.fd = q.buffered_fd;
     queue(s);
     return false;
   }

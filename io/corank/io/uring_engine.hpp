@@ -37,11 +37,12 @@ private:
   io_uring_sqe* get_sqe();
   // Handles one CQE; true when its request is final and stored in `out`.
   bool complete(Slot& s, int res, IoCompletion& out);
+  bool fixed(const IoRequest& q) const noexcept;  // names a registered buffer
 
   io_uring ring_{};
   unsigned depth_;
   unsigned in_flight_ = 0;
-  bool registered_ = false;
+  std::vector<iovec> registered_;  // the fixed buffers, empty when none are registered
   std::vector<Slot> slots_;
   std::vector<Slot*> free_;
   std::vector<IoCompletion> injected_;  // writes failed by fault injection, never issued

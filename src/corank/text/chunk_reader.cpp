@@ -60,8 +60,9 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
   // prefixes here, where all threads share the work (the parallel split gives
   // them as it goes); on two cores they are computed during the split, from cache.
   RecordEntry* r = chunk.records.data();
-  for (auto [lo, hi] : deferred_) {
-    hi = std::min(hi, chunk.records.size());
+  for (const auto& range : deferred_) {
+    // Plain variables, not structured bindings: lambdas capture these in every compiler.
+    const std::size_t lo = range.first, hi = std::min(range.second, chunk.records.size());
     if (lo >= hi) continue;
     const std::size_t n = hi - lo;
     const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 16384, 1, threads_));
@@ -86,7 +87,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
   chunk.used = 0;
   if (done_) return false;
   chunk.reserve(std::max<std::uint64_t>(budget, carry_.size() + 1));
-  std::memcpy(chunk.data(), carry_.data(), carry_.size());
+  if (!carry_.empty()) std::memcpy(chunk.data(), carry_.data(), carry_.size());
   chunk.used = carry_.size();
   carry_.clear();
   std::uint64_t scan = 0;  // the start of the first record not yet split off

@@ -16,7 +16,8 @@ namespace {
 constexpr std::size_t kPrefixBytes = Prefix::kBytes;
 
 int bytes_compare(std::string_view a, std::string_view b) noexcept {
-  const int c = std::memcmp(a.data(), b.data(), std::min(a.size(), b.size()));
+  const std::size_t n = std::min(a.size(), b.size());
+  const int c = n ? std::memcmp(a.data(), b.data(), n) : 0;  // an empty view may have no data
   if (c) return c < 0 ? -1 : 1;
   return (a.size() > b.size()) - (a.size() < b.size());
 }

@@ -13,6 +13,7 @@ namespace {
 
 // The key up to its first NUL: GNU compares these keys as C strings.
 std::string_view c_string(std::string_view s) noexcept {
+  if (s.empty()) return s;  // an empty view may have no data
   const void* nul = std::memchr(s.data(), '\0', s.size());
   return nul ? s.substr(0, static_cast<std::size_t>(static_cast<const char*>(nul) - s.data())) : s;
 }

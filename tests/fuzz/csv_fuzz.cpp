@@ -1,0 +1,42 @@
+// CSV rows: splitting any bytes into fields, finding where a row ends, and
+// comparing two rows by typed column keys, which must be antisymmetric and
+// agree with the rows' prefixes (compare(a, b) < 0 never with prefix(b) < prefix(a)).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corank/format.hpp"
+#include "corank/text/csv_format.hpp"
+#include "fuzz_util.hpp"
+
+namespace {
+
+const std::vector<std::vector<std::string>> kKeySets = {
+    {}, {"1"}, {"2:n", "1"}, {"1:g:desc"}, {"3:h", "2:M"}, {"2:V:desc", "1:fd"}, {"1:b:i"}};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 1) return 0;
+  const char delimiter = (data[0] & 1) ? '\t' : ',';
+  const auto& keys = kKeySets[(data[0] >> 1) % kKeySets.size()];
+  const std::string input(reinterpret_cast<const char*>(data + 1), size - 1);
+  (void)corank::text::parse_csv_row(input, delimiter);
+
+  corank::text::CsvOptions o;
+  o.delimiter = delimiter;
+  o.keys = keys;
+  corank::text::CsvFormat f(o);
+  const char* p = input.data();
+  const char* end = p + input.size();
+  const std::size_t len = f.record_length(p, end);
+  corank::fuzz::require(len <= input.size(), "a record within its bytes");
+
+  const auto [a, b] = corank::fuzz::split_once(input, '\0');
+  const int ab = corank::fuzz::sign(f.compare(a, b)), ba = corank::fuzz::sign(f.compare(b, a));
+  corank::fuzz::require(ab == -ba, "compare is antisymmetric");
+  if (ab < 0) corank::fuzz::require(!(f.prefix(b) < f.prefix(a)), "prefixes agree with compare");
+  if (ab > 0) corank::fuzz::require(!(f.prefix(a) < f.prefix(b)), "prefixes agree with compare");
+  return 0;
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer target of a build configured with
+# -DCORANK_BUILD_FUZZERS=ON for a bounded time, each from a small seed corpus
+# made here (text seeds, and short compressed streams for the decompressor).
+#   tools/fuzz-smoke.sh BUILD_DIR [SECONDS_EACH=30] [OUT_DIR]
+# A crash, leak or broken invariant exits non-zero; the input that caused it
+# is saved in OUT_DIR (default BUILD_DIR/fuzz-out) and becomes a regression test.
+set -euo pipefail
+B=${1:?usage: fuzz-smoke.sh BUILD_DIR [SECONDS_EACH] [OUT_DIR]}
+secs=${2:-30}
+out=${3:-$B/fuzz-out}
+mkdir -p "$out"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+seed() {  # target name content...
+  local dir=$work/$1
+  mkdir -p "$dir"
+  shift
+  local i=0
+  for s in "$@"; do printf '%b' "$s" > "$dir/seed$i"; i=$((i + 1)); done
+}
+seed key_spec '2,2n\n0:4:u32:desc' '1.3b,1.5\n8:8:i64be' 'fixed:16\n4:8:f64:desc' '3r,4.2Mb\n0:2:u16' '\\0\n1:3:bytes'
+seed size '100M' '1G' '50%' '0' '12345' '7T' '1b' '3K'
+seed csv ',a,1,x\0b,2,y' '\x03"q,uo",2.5e3,Mar\0"q""x",1e3,Jan' '\x02id\tname\n1\tb\0002\ta' '\x0b1.5.2,x\0001.10,y'
+seed line_compare '\x01\x00 2,2\nb 10\na 9' '\x02\x41 1.2,1.3\nx:5:q\ny:4:p' '\x07\x00 \nApple\napple' '\x04\x00 \n JAN\nfeb' '\x05\x03 1\n1.2.10\n1.2.9'
+mkdir -p "$work/decompress"
+printf 'corank fuzz seed\n%.0s' {1..50} > "$work/plain"
+gzip -c "$work/plain" > "$work/decompress/seed.gz"
+bzip2 -c "$work/plain" > "$work/decompress/seed.bz2"
+xz -c "$work/plain" > "$work/decompress/seed.xz"
+zstd -q -c "$work/plain" > "$work/decompress/seed.zst"
+cp "$work/plain" "$work/decompress/seed.txt"
+
+status=0
+for t in key_spec size csv line_compare decompress; do
+  exe=$B/tests/fuzz/${t}_fuzz
+  if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
+      -artifact_prefix="$out/$t-" "$work/$t" > "$out/$t.log" 2>&1; then
+    echo "fuzz $t: FAILED (see $out/$t.log)"
+    tail -20 "$out/$t.log"
+    status=1
+  else
+    echo "fuzz $t: $(grep -E '^#[0-9]+.*(DONE|pulse)' "$out/$t.log" | tail -1)"
+  fi
+done
+exit $status

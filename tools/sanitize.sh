@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The sanitizer job: builds corank with clang, AddressSanitizer and
+# UndefinedBehaviorSanitizer over the whole tree (CORANK_BUILD_FUZZERS=ON), runs
+# every test, then every libFuzzer target for FUZZ_SECONDS each.
+#   tools/sanitize.sh [BUILD_DIR=build-sanitize]
+# Installs clang and libFuzzer's runtime when missing (Debian: clang-14,
+# libclang-rt-14-dev, or the default clang). Any report fails the job.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-sanitize}
+secs=${FUZZ_SECONDS:-30}
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+cxx=$(command -v clang++-14 || command -v clang++ || true)
+if [ -z "$cxx" ] || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang-14 libclang-rt-14-dev >/dev/null
+  cxx=$(command -v clang++-14)
+fi
+cc=${cxx/clang++/clang}
+# Release-like speed with line numbers in reports; the tests need the tools.
+CC=$cc CXX=$cxx cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCORANK_ENABLE_CUDA=OFF \
+  -DCORANK_BUILD_FUZZERS=ON >/dev/null
+cmake --build "$build" -j"$(nproc)"
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 1500
+tools/fuzz-smoke.sh "$build" "$secs"
