@@ -145,12 +145,21 @@ private:
     return buf.get();
   }
 
+  // out[j] = entry of record j at `records`, with position base + j.
+  void normalize_in_parallel(const std::byte* records, std::uint64_t n, std::uint64_t base, E* out) {
+    const unsigned t = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads_, n / 4096 + 1)));
+    parallel_for(t, [&](unsigned i) {
+      normalize_records(job_.norm, records, R_, n * i / t, n * (i + 1) / t, base, out);
+    });
+  }
+
   void sort_in_memory() {
     const std::uint64_t n = *job_.input.total_records();
     const std::uint64_t run = job_.plan.run_records;
+    const bool single = job_.plan.single_sort;
     auto records = allocate<std::byte>(n * R_);
     auto entries = allocate<E>(n);
-    auto scratch = allocate<E>(std::min(n, run));
+    auto scratch = allocate<E>(single ? n : std::min(n, run));
     job_.progress.phase("sort", n * R_);
 
     auto read_at = [&](std::uint64_t base) {
@@ -166,10 +175,19 @@ private:
       next.get();
       if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
       // pos = global index: the tie-breaker and the record's place in `records`.
-      sort_run<W>(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, scratch.get(), threads_);
+      if (single)
+        normalize_in_parallel(records.get() + base * R_, count, base, entries.get() + base);
+      else
+        sort_run<W>(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, scratch.get(), threads_);
       runs.emplace_back(entries.get() + base, count);
     }
     if (n == 0) next.get();
+    if (single) {
+      // Entries made in position order, radix sorted: (key, position) order, one run.
+      radix_sort(entries.get(), scratch.get(), n, threads_);
+      scratch.reset();
+      runs.assign(1, std::span<const E>(entries.get(), n));
+    }
     job_.stats.runs = runs.size();
     job_.stats.seconds.run_formation = seconds_since(t_runs);
 
@@ -420,8 +438,8 @@ private:
 
 void sort_on_cpu(const CpuSortJob& cpu) {
   const unsigned entry_bytes = 8 * cpu.format.key_words() + 8;
-  const SortPlan plan = make_plan(cpu.input.total_records(), cpu.format.record_size, entry_bytes,
-                                  cpu.stats.memory_budget, cpu.stats.threads);
+  const SortPlan plan = make_plan(cpu.input.total_records(), cpu.format.record_size, entry_bytes, cpu.array_budget,
+                                  cpu.stats.threads);
   cpu.stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
   if (cpu.options.verbose) std::fprintf(stderr, "corank: plan: %s\n", plan.describe().c_str());
   Job job{cpu.options, cpu.format, cpu.norm, plan, cpu.input, cpu.output, cpu.stats, cpu.progress, cpu.input_checksum};

@@ -21,6 +21,7 @@ struct CpuSortJob {
   SortStats& stats;  // threads and memory_budget set; filled with the rest
   Progress& progress;
   RecordChecksum* input_checksum;  // non-null: sum every record read (--verify)
+  std::uint64_t array_budget;      // -S less the I/O buffers and the process's own memory (plan_memory)
 };
 
 void sort_on_cpu(const CpuSortJob& job);

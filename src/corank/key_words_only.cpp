@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "corank/parallel.hpp"
+#include "corank/radix_sort.hpp"
 
 namespace corank {
 
@@ -158,20 +159,8 @@ void words_to_records(const std::uint64_t* words, std::uint64_t n, const RecordF
   });
 }
 
-void sort_words(std::uint64_t* words, std::uint64_t n, unsigned threads) {
-  const unsigned t = piece_count(n, threads);
-  std::vector<std::uint64_t> bounds(t + 1);
-  for (unsigned i = 0; i <= t; ++i) bounds[i] = n * i / t;
-  parallel_for(t, [&](unsigned i) { std::sort(words + bounds[i], words + bounds[i + 1]); });
-  for (std::size_t width = 1; width < t; width *= 2) {
-    std::vector<std::size_t> lefts;
-    for (std::size_t i = 0; i + width < t; i += 2 * width) lefts.push_back(i);
-    parallel_for(static_cast<unsigned>(lefts.size()), [&](unsigned j) {
-      const std::size_t i = lefts[j];
-      std::inplace_merge(words + bounds[i], words + bounds[i + width],
-                         words + bounds[std::min<std::size_t>(i + 2 * width, t)]);
-    });
-  }
+void sort_words(std::uint64_t* words, std::uint64_t* scratch, std::uint64_t n, unsigned threads) {
+  radix_sort(words, scratch, n, threads);
 }
 
 std::uint64_t unique_words(std::uint64_t* words, std::uint64_t n) noexcept {

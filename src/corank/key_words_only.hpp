@@ -41,9 +41,9 @@ WordsSum records_to_words(const std::byte* records, std::uint64_t n, const Recor
 void words_to_records(const std::uint64_t* words, std::uint64_t n, const RecordFormat& format, std::byte* records,
                       unsigned threads);
 
-// Sorts n words ascending on `threads` threads (pieces sorted in parallel,
-// then merged pairwise).
-void sort_words(std::uint64_t* words, std::uint64_t n, unsigned threads);
+// Sorts n words ascending on `threads` threads (radix_sort.hpp); `scratch`
+// holds n words and is overwritten.
+void sort_words(std::uint64_t* words, std::uint64_t* scratch, std::uint64_t n, unsigned threads);
 
 // Drops repeats of equal adjacent words in a sorted array; returns how many remain.
 std::uint64_t unique_words(std::uint64_t* words, std::uint64_t n) noexcept;

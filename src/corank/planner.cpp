@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace corank {
 
@@ -34,6 +35,9 @@ SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t rec
       p.mode = SortPlan::Mode::InMemory;
       p.run_records = std::max<std::uint64_t>(run, 1);
       p.slab_records = std::max<std::uint64_t>(slab, 1);
+      // One radix sort of every entry beats sorting runs and merging them
+      // whenever scratch for all the entries fits too.
+      p.single_sort = need - run * E + n * E <= budget;
       return p;
     }
   }
@@ -49,8 +53,32 @@ SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t rec
   return p;
 }
 
+std::uint64_t resident_bytes() {
+  std::FILE* f = std::fopen("/proc/self/statm", "r");
+  if (!f) return 0;
+  unsigned long long size = 0, resident = 0;
+  const int got = std::fscanf(f, "%llu %llu", &size, &resident);
+  std::fclose(f);
+  return got == 2 ? resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) : 0;
+}
+
+MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned streams) {
+  MemoryPlan m;
+  m.io = io;
+  const std::uint64_t per_stream = budget / 8 / std::max(1u, streams) / std::max(1u, io.queue_depth);
+  // Whole 64 KiB multiples (direct I/O alignment), from 64 KiB up to the default.
+  const std::uint64_t block = std::clamp<std::uint64_t>(per_stream / (64 << 10) * (64 << 10), 64 << 10, io.block_size);
+  m.io.block_size = static_cast<std::size_t>(block);
+  m.io_bytes = block * io.queue_depth * streams;
+  m.resident = resident_bytes();
+  const std::uint64_t taken = m.io_bytes + m.resident;
+  // Tiny budgets (tests force spills with a few KiB) keep a quarter for arrays.
+  m.arrays = std::max<std::uint64_t>(budget > taken ? budget - taken : 0, budget / 4);
+  return m;
+}
+
 std::string SortPlan::describe() const {
-  std::string s = mode == Mode::InMemory ? "in-memory" : "external";
+  std::string s = mode == Mode::InMemory ? (single_sort ? "in-memory, one sort" : "in-memory") : "external";
   s += ", runs of " + std::to_string(run_records) + " records, slabs of " + std::to_string(slab_records) +
        " records";
   if (mode == Mode::External) s += ", sparse index every " + std::to_string(sample_stride) + " records";

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "corank/io/options.hpp"
+
 namespace corank {
 
 struct SortPlan {
@@ -14,6 +16,10 @@ struct SortPlan {
   std::uint64_t run_records = 0;   // records per sorted run
   std::uint64_t slab_records = 0;  // target records per merge slab
   std::uint64_t sample_stride = 0; // External: a spilled run keeps every this-many-th key in RAM
+  // InMemory: the entries of the whole input are sorted at once (radix sort,
+  // scratch for all of them), so the "runs" are only read-ahead pieces and
+  // nothing is merged. Otherwise each run is sorted and the runs merged.
+  bool single_sort = false;
   unsigned threads = 1;
 
   std::string describe() const;
@@ -25,5 +31,21 @@ SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t rec
 
 // Half of physical memory: the default for -S.
 std::uint64_t default_memory_budget();
+
+// -S counts everything the sort holds, not only its planned arrays: the I/O
+// engine's buffers (queue_depth blocks for each of `streams` files open at
+// once) and what the process already holds (code, libraries, heap). Under
+// budgets of a few hundred MiB the blocks shrink, so that the engine takes at
+// most an eighth of the budget; `arrays` is what is left for the plan.
+struct MemoryPlan {
+  io::IoOptions io;          // with block_size fitted to the budget
+  std::uint64_t io_bytes = 0;
+  std::uint64_t resident = 0;
+  std::uint64_t arrays = 0;  // budget - io_bytes - resident, at least a quarter of the budget
+};
+MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned streams);
+
+// The process's resident memory now (/proc/self/statm), 0 where unknown.
+std::uint64_t resident_bytes();
 
 }  // namespace corank

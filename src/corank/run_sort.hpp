@@ -1,16 +1,15 @@
 #pragma once
-// Run formation on the CPU: normalize every record's key into an entry, sort the
-// entries on all threads (each sorts a piece, then a k-way merge joins the
-// pieces), and gather the records in the entries' order.
+// Run formation on the CPU: normalize every record's key into an entry, radix
+// sort the entries on all threads, and gather the records in the entries' order.
 #include <algorithm>
 #include <cstring>
 #include <span>
 #include <vector>
 
 #include "corank/key_entry.hpp"
-#include "corank/kway_merge.hpp"
 #include "corank/normalize.hpp"
 #include "corank/parallel.hpp"
+#include "corank/radix_sort.hpp"
 
 namespace corank {
 
@@ -24,24 +23,15 @@ void normalize_records(const KeyNormalizer& norm, const std::byte* records, std:
   }
 }
 
-// Sorts the keys of n records into `out` (n entries); `scratch` holds n entries too.
+// Sorts the keys of n records into `out` (n entries); `scratch` holds n entries
+// too. Normalizing is split over the threads; the entries, made in position
+// order, are radix sorted (radix_sort.hpp), which keeps them in (key, position) order.
 template <unsigned W>
 void sort_run(const KeyNormalizer& norm, const std::byte* records, std::uint32_t record_size, std::uint64_t n,
               std::uint64_t pos_base, KeyEntry<W>* out, KeyEntry<W>* scratch, unsigned threads) {
-  threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 4096 + 1)));
-  if (threads == 1) {
-    normalize_records(norm, records, record_size, 0, n, pos_base, out);
-    std::sort(out, out + n);
-    return;
-  }
-  std::vector<std::span<const KeyEntry<W>>> pieces(threads);
-  parallel_for(threads, [&](unsigned t) {
-    std::uint64_t b = n * t / threads, e = n * (t + 1) / threads;
-    normalize_records(norm, records, record_size, b, e, pos_base, scratch);
-    std::sort(scratch + b, scratch + e);
-    pieces[t] = std::span<const KeyEntry<W>>(scratch + b, e - b);
-  });
-  merge_kway_parallel(std::span<const std::span<const KeyEntry<W>>>(pieces), out, threads);
+  const unsigned t = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 4096 + 1)));
+  parallel_for(t, [&](unsigned i) { normalize_records(norm, records, record_size, n * i / t, n * (i + 1) / t, pos_base, out); });
+  radix_sort(out, scratch, n, t);
 }
 
 // out[j] = the record at entries[j].pos - pos_base.

@@ -20,7 +20,9 @@
 #include "corank/io/worker_pool.hpp"
 #include "corank/planner.hpp"
 #include "corank/record_source.hpp"
+#include "corank/output_writer.hpp"
 #include "corank/verify_output.hpp"
+#include "corank/words_sort.hpp"
 
 namespace corank {
 
@@ -104,15 +106,16 @@ SortStats sort_files(const SortOptions& options) {
   if (auto device = open_record_device(options, format, request, &setup)) {
     try {
       // Inputs are opened before the output is created, so an unreadable input fails first.
-      RecordSource source(options.inputs, R, options.io);
-      io::OutputFile output(options.output, options.io);
+      const MemoryPlan memory = plan_memory(options.io, stats.memory_budget, 1);  // the output's write-behind
+      RecordSource source(options.inputs, R, memory.io);
+      io::OutputFile output(options.output, memory.io);
       io::WorkerPool pool(stats.threads);
       Progress progress(options.progress);
       RecordChecksum input_sum;
       stats.gpu_seconds.setup = setup;
       const std::uint64_t staging = device->staging_bytes();
       DeviceSortJob job{options, format, norm, *device, source, output, pool, progress, stats,
-                        stats.memory_budget > staging ? stats.memory_budget - staging : 0,
+                        memory.arrays > staging ? memory.arrays - staging : 0,
                         options.verify ? &input_sum : nullptr};
       sort_on_device(job);
       progress.finish();
@@ -125,12 +128,33 @@ SortStats sort_files(const SortOptions& options) {
     }
   }
 
-  RecordInput input(options.inputs, R, options.io);
-  io::OutputFile output(options.output, options.io);
+  // The input's read-ahead, the output's or a run's write-behind and the
+  // merge's reads hold engine buffers at once.
+  const MemoryPlan memory = plan_memory(options.io, stats.memory_budget, 3);
+  if (words_sort_applies(format, request.total_records, memory.arrays)) {
+    RecordSource source(options.inputs, R, memory.io);
+    io::OutputFile output(options.output, memory.io);
+    io::WorkerPool pool(stats.threads);
+    OutputWriter writer(output, pool, source.total_records().value_or(0) * R);
+    Progress progress(options.progress);
+    RecordChecksum input_sum;
+    sort_words_on_cpu(WordsSortJob{options, format, source, writer, pool, progress, stats,
+                                   options.verify ? &input_sum : nullptr});
+    progress.finish();
+    finish(output, options, format, norm, input_sum, stats);
+    stats.seconds.total = seconds_since(t0);
+    return stats;
+  }
+  SortOptions cpu_options = options;
+  cpu_options.io = memory.io;
+  // Cached input files are read by every thread at once (read_ahead_source.hpp).
+  cpu_options.io.read_threads = stats.threads;
+  RecordInput input(options.inputs, R, cpu_options.io);
+  io::OutputFile output(options.output, memory.io);
   Progress progress(options.progress);
   RecordChecksum input_sum;
-  sort_on_cpu(CpuSortJob{options, format, norm, input, output.sink(), stats, progress,
-                         options.verify ? &input_sum : nullptr});
+  sort_on_cpu(CpuSortJob{cpu_options, format, norm, input, output.sink(), stats, progress,
+                         options.verify ? &input_sum : nullptr, memory.arrays});
   progress.finish();
   finish(output, options, format, norm, input_sum, stats);
   stats.seconds.total = seconds_since(t0);

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -549,7 +550,8 @@ TEST_F(Cli, FailedReadAtEveryStageLeavesNothing) {
   write_file(path("b"), recs.data() + 6000, 6000 * 100);
   const auto want = stable_sorted(recs);
   // In memory: the two inputs' reads; -S 1M: 11 runs spilled, then read back.
-  for (const auto& [budget, min_reads] : {std::pair{"", 2L}, std::pair{"-S 1M", 13L}}) {
+  for (const auto& [budget_option, min_reads] : {std::pair{"", 2L}, std::pair{"-S 1M", 13L}}) {
+    const std::string budget = budget_option;  // a lambda cannot capture a structured binding in C++20
     auto sort_failing_at = [&](long nth) {
       write_file(path("out"), "old", 3);
       std::string cmd = "CORANK_IO_FAIL_READ_AFTER=" + std::to_string(nth) + " " + corank_bin() +
@@ -679,6 +681,68 @@ TEST_F(Cli, OutputOwnerAndUnwritableDirectory) {
   EXPECT_EQ(std::system(cmd.c_str()), 0) << read_file(path("err")).data();
   EXPECT_EQ(read_file(path("ro/f")), std::vector<char>({'a', '\n', 'b', '\n'}));
   ASSERT_EQ(::chmod(path("ro").c_str(), 0755), 0);
+}
+
+}  // namespace
+
+namespace {
+
+// Runs corank with argv (no shell) and returns its peak resident memory in
+// bytes (wait4's ru_maxrss), or -1 when it did not exit 0.
+long long peak_rss_of(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  std::string bin = corank_bin();
+  argv.push_back(bin.data());
+  std::vector<std::string> copy = args;
+  for (auto& a : copy) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  struct rusage ru {};
+  if (::wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return static_cast<long long>(ru.ru_maxrss) * 1024;
+}
+
+// -S counts everything the sort holds (arrays, engine buffers, the process's
+// own memory): peak RSS stays within 10% of the budget, for binary records in
+// memory and spilled, words-only records and text lines.
+TEST_F(Cli, PeakMemoryStaysWithinTheBudget) {
+  {
+    // In a scope: a child's ru_maxrss starts from the RSS of the process that
+    // forked it, so the test's own copy of the data is freed first.
+    auto recs = gensort_records(400000, 21);  // 40 MB
+    write_file(path("g"), recs.data(), recs.size() * sizeof(Rec));
+    std::vector<std::uint64_t> words(5000000);  // 40 MB
+    std::mt19937_64 rng(3);
+    for (auto& w : words) w = rng();
+    write_file(path("u"), words.data(), words.size() * 8);
+    std::string text;
+    for (std::size_t i = 0; i < 600000; ++i) text += std::to_string(rng()) + " line " + std::to_string(i) + "\n";
+    write_file(path("t"), text.data(), text.size());
+  }
+  struct Case {
+    const char* budget;
+    std::vector<std::string> args;
+  };
+  const std::vector<Case> cases = {
+      {"64M", {"--format", "gensort", path("g")}},  // in memory
+      {"24M", {"--format", "gensort", path("g")}},  // spilled
+      {"64M", {"--format", "u64", path("u")}},      // in memory
+      {"24M", {"--format", "u64", path("u")}},      // spilled
+      {"24M", {path("t")}},                          // text, spilled
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> args = {"-S", c.budget, "-T", path("tmp"), "-o", path("out")};
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const long long rss = peak_rss_of(args);
+    const long long budget = std::stoll(c.budget) << 20;
+    ASSERT_GT(rss, 0) << "-S " << c.budget << " " << c.args[0];
+    EXPECT_LE(rss, budget + budget / 10) << "-S " << c.budget << " " << c.args[0] << ": peak RSS " << rss;
+  }
 }
 
 }  // namespace

@@ -136,11 +136,11 @@ TEST(KeyWordsOnly, SortWordsOnSeveralThreads) {
   for (unsigned threads : {1u, 2u, 3u, 7u})
     for (std::uint64_t n : {0ull, 1ull, 65535ull, 65536ull * 3 + 17, 1'000'003ull}) {
       SCOPED_TRACE("threads=" + std::to_string(threads) + " n=" + std::to_string(n));
-      std::vector<std::uint64_t> v(n);
+      std::vector<std::uint64_t> v(n), scratch(n);
       for (auto& x : v) x = rng() % 4 == 0 ? rng() % 16 : rng();
       auto expect = v;
       std::sort(expect.begin(), expect.end());
-      sort_words(v.data(), n, threads);
+      sort_words(v.data(), scratch.data(), n, threads);
       ASSERT_EQ(v, expect);
     }
 }

@@ -47,9 +47,15 @@ public:
   TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats)
       : opt_(options), format_(format), stats_(stats), progress_(options.progress) {
     threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-    budget_ = options.memory_budget ? options.memory_budget : default_memory_budget();
+    const std::uint64_t budget = options.memory_budget ? options.memory_budget : default_memory_budget();
     stats_.threads = threads_;
-    stats_.memory_budget = budget_;
+    stats_.memory_budget = budget;
+    // The read-ahead, the output's or a run's write-behind and a merge's
+    // output hold engine buffers besides the chunks.
+    const MemoryPlan memory = plan_memory(options.io, budget, 3);
+    io_ = memory.io;
+    budget_ = memory.arrays;
+    gather_buffer_ = static_cast<std::size_t>(std::min<std::uint64_t>(kGatherBuffer, budget_ / 16));
     // Each merge input holds a buffer (a compressed run also its decompressor's
     // window); the fan-in keeps them within the budget (and small budgets,
     // which tests use, exercise several merge passes).
@@ -62,8 +68,8 @@ public:
   }
 
   void sort() {
-    ChunkReader reader(opt_.inputs, format_, opt_.io, threads_);
-    io::OutputFile output(opt_.output, opt_.io);
+    ChunkReader reader(opt_.inputs, format_, io_, threads_);
+    io::OutputFile output(opt_.output, io_);
     const auto total = reader.total_size();
     // Two chunks alternate, one being read while the other is sorted; each
     // holds a third of the budget in record bytes and entries, and the sort's
@@ -93,7 +99,7 @@ public:
       if (!header_done) {
         header_done = true;
         out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format(),
-                                             threads_ > 2 ? kGatherBuffer : kCacheBuffer);
+                                             threads_ > 2 ? std::max(gather_buffer_, kCacheBuffer) : kCacheBuffer);
         if (opt_.debug) out->show_debug_view(format_);
         if (format_.has_header() && reader.saw_header()) out->write_raw(reader.header() + '\n');
       }
@@ -159,8 +165,8 @@ public:
   void merge_inputs() {
     std::vector<std::unique_ptr<io::ByteSource>> sources;
     std::vector<std::string> names = opt_.inputs.empty() ? std::vector<std::string>{"-"} : opt_.inputs;
-    for (const auto& n : names) sources.push_back(io::open_source(n, opt_.io));
-    io::OutputFile output(opt_.output, opt_.io);
+    for (const auto& n : names) sources.push_back(io::open_source(n, io_));
+    io::OutputFile output(opt_.output, io_);
     stats_.mode = "merge";
     std::vector<std::unique_ptr<RecordReader>> readers;
     for (auto& s : sources) {
@@ -192,7 +198,7 @@ public:
 private:
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
   std::uint64_t chunk_bytes() const { return std::max<std::uint64_t>(budget_ / 3, 1024); }
-  io::Codec run_codec() const { return opt_.io.temp_codec; }
+  io::Codec run_codec() const { return io_.temp_codec; }
   bool compressed_runs() const { return run_codec() != io::Codec::none; }
 
   bool timed_get(std::future<bool>& f) {
@@ -411,7 +417,7 @@ private:
   // run), or for the output (written direct).
   ParallelMerge parallel_merge(std::vector<RunSample>* samples) {
     const bool output = samples == nullptr;
-    return ParallelMerge{.io = opt_.io,
+    return ParallelMerge{.io = io_,
                          .direct = output,
                          .threads = threads_,
                          .memory = budget_ / 2,
@@ -470,6 +476,8 @@ private:
   }
 
   const TextSortOptions& opt_;
+  io::IoOptions io_;  // opt_.io with blocks fitted to the budget
+  std::size_t gather_buffer_ = kCacheBuffer;
   TextFormat& format_;
   SortStats& stats_;
   Progress progress_;
