@@ -7,7 +7,8 @@
 # and tools/bench/corank-bench (a build tree does). Parts (PARTS, default all):
 #   shm   N_GENSORT (100M) gensort records, /dev/shm to /dev/shm: copy,
 #         --gpu=on twice, --gpu=off once; outputs compared and validated
-#   u64   N_U64 (1000M) u64 keys, /dev/shm to /dev/shm: copy, --gpu=on twice
+#   u64   N_U64 (1000M) u64 keys, /dev/shm to /dev/shm: copy, --gpu=on twice,
+#         --gpu=off twice
 #   big   N_BIG (300M) gensort records in /dev/shm with --gpu-memory BIG_GPU
 #         (8G): runs merged slab by slab; copy, --gpu=on, validated
 #   disk  N_DISK (100M) gensort records in DISK_DIR (/tmp): copy, --gpu=on
@@ -61,9 +62,14 @@ if [[ " $parts " == *" u64 "* ]]; then
     t=$(wall "$B/src/corank" --format u64 --gpu=on -v --stats "$OUT/u64-gpu-$rep.json" -o "$out" "$in" 2> "$OUT/u64-gpu-$rep.err")
     note "u64 gpu=on rep $rep: $t  copy ratio $(awk -v a="${t%% *}" -v b="$c" 'BEGIN{printf "%.2f", a / b}')  $(stats "$OUT/u64-gpu-$rep.json")"
   done
+  for rep in 1 2; do
+    t=$(wall "$B/src/corank" --format u64 --gpu=off --stats "$OUT/u64-cpu-$rep.json" -o /dev/shm/u.cpu "$in")
+    note "u64 gpu=off rep $rep: $t  copy ratio $(awk -v a="${t%% *}" -v b="$c" 'BEGIN{printf "%.2f", a / b}')  $(stats "$OUT/u64-cpu-$rep.json")"
+  done
+  cmp -s "$out" /dev/shm/u.cpu && note "u64 outputs identical (gpu=on, gpu=off)" || note "u64 outputs DIFFER"
   "$B/tools/validate/corank-validate" --format u64 --input "$in" "$out" > "$OUT/u64-validate.log" 2>&1 \
     && note "u64 validate: $(tail -1 "$OUT/u64-validate.log")" || note "u64 validate FAILED: $(tail -3 "$OUT/u64-validate.log")"
-  rm -f "$in" "$out"
+  rm -f "$in" "$out" /dev/shm/u.cpu
 fi
 
 if [[ " $parts " == *" big "* ]]; then

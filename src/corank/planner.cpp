@@ -62,6 +62,10 @@ std::uint64_t resident_bytes() {
   return got == 2 ? resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
+unsigned threads_within(std::uint64_t budget, unsigned threads) {
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(budget / 4 / kThreadBytes, 1, std::max(1u, threads)));
+}
+
 MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned streams) {
   MemoryPlan m;
   m.io = io;

@@ -45,6 +45,13 @@ struct MemoryPlan {
 };
 MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned streams);
 
+// Each sorting thread holds memory of its own besides the planned arrays (its
+// stack, its malloc arena, the buffers of a range it merges): about this much.
+inline constexpr std::uint64_t kThreadBytes = std::uint64_t{1} << 20;
+// The threads a budget affords: at most a quarter of it goes to the threads'
+// own memory, so tiny budgets sort on fewer threads.
+unsigned threads_within(std::uint64_t budget, unsigned threads);
+
 // The process's resident memory now (/proc/self/statm), 0 where unknown.
 std::uint64_t resident_bytes();
 

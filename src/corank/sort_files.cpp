@@ -90,8 +90,9 @@ SortStats sort_files(const SortOptions& options) {
   const KeyNormalizer norm(format);
   const std::uint32_t R = format.record_size;
   SortStats fresh;
-  fresh.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   fresh.memory_budget = options.memory_budget ? options.memory_budget : default_memory_budget();
+  fresh.threads = threads_within(fresh.memory_budget,
+                                 options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
   SortStats stats = fresh;
 
   // Many spilled runs mean many open files; allow as many as the hard limit does.

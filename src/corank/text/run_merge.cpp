@@ -140,10 +140,12 @@ MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& 
     for (std::size_t i = 0; i < k; ++i) start[r + 1] += cut[r + 1][i] - cut[r][i];
   }
   allocate(fd, at, start[ranges] - at, name);
-  // Each thread's write-behind sink keeps a few MiB of blocks in flight.
+  // Each thread's write-behind sink keeps four blocks in flight; all threads'
+  // blocks together take at most half of `memory` (blocks of 64 KiB to 1 MiB).
   io::IoOptions write_io = options.io;
-  write_io.block_size = std::size_t{1} << 20;
   write_io.queue_depth = 4;
+  write_io.block_size = static_cast<std::size_t>(std::clamp<std::uint64_t>(
+      options.memory / 2 / (ranges * write_io.queue_depth) / (64 << 10) * (64 << 10), 64 << 10, 1 << 20));
   const auto buffer = static_cast<std::size_t>(
       std::clamp<std::uint64_t>(options.memory / (ranges * (k + 1)), 4 << 10, 256 << 10));
   std::vector<std::vector<RunSample>> samples(ranges);

@@ -46,8 +46,8 @@ class TextSorter {
 public:
   TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats)
       : opt_(options), format_(format), stats_(stats), progress_(options.progress) {
-    threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     const std::uint64_t budget = options.memory_budget ? options.memory_budget : default_memory_budget();
+    threads_ = threads_within(budget, options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
     stats_.threads = threads_;
     stats_.memory_budget = budget;
     // The read-ahead, the output's or a run's write-behind and a merge's
