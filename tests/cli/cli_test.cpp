@@ -734,7 +734,7 @@ TEST_F(Cli, PeakMemoryStaysWithinTheBudget) {
       {"64M", {"--format", "u64", path("u")}},      // in memory
       {"24M", {"--format", "u64", path("u")}},      // spilled
       // Text on two threads: with more, its run formation still overshoots
-      // small budgets (a known gap, see BENCHMARKS.md's memory notes).
+      // small budgets (a known gap, see BENCHMARKS.md, "Peak memory against -S").
       {"24M", {"--parallel", "2", path("t")}},       // text, spilled
   };
   for (const auto& c : cases) {

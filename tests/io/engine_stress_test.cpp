@@ -176,6 +176,36 @@ TEST(UringEngine, RequestOutsideItsRegisteredBufferIsRefused) {
   EXPECT_EQ(std::memcmp(b.data(), std::string(4096, 'x').data(), 4096), 0);
 }
 
+// A read into memory that cannot be written is answered -EFAULT, also by the
+// synchronous retry the engine makes for that answer; the engine goes on.
+TEST(UringEngine, BadAddressIsReportedAfterItsRetry) {
+  if (!uring_available()) GTEST_SKIP() << "io_uring is not available here (io_uring_queue_init failed)";
+  test::ScratchDir dir;
+  test::spit(dir.file("f"), std::string(8192, 'y'));
+  auto fd = FileDesc::open(dir.file("f"), O_RDONLY);
+  void* ro = ::mmap(nullptr, 8192, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(ro, MAP_FAILED);
+  UringEngine engine(2);
+  IoRequest r;
+  r.fd = r.buffered_fd = fd.get();
+  r.buf = static_cast<std::byte*>(ro);
+  r.len = 8192;
+  r.tag = 1;
+  engine.submit(r);
+  IoCompletion c[1];
+  ASSERT_EQ(engine.reap(c, 1), 1u);
+  EXPECT_EQ(c[0].tag, 1u);
+  EXPECT_EQ(c[0].result, -EFAULT);
+  ::munmap(ro, 8192);
+  std::string good(8192, '\0');
+  r.buf = reinterpret_cast<std::byte*>(good.data());
+  r.tag = 2;
+  engine.submit(r);
+  ASSERT_EQ(engine.reap(c, 1), 1u);
+  EXPECT_EQ(c[0].result, 8192);
+  EXPECT_EQ(good, std::string(8192, 'y'));
+}
+
 INSTANTIATE_TEST_SUITE_P(Engines, EngineStress, ::testing::Values(Engine::uring, Engine::pread),
                          [](const auto& info) { return std::string(test::engine_label(info.param)) == "io_uring" ? std::string("uring") : std::string("pread"); });
 

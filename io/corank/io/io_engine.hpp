@@ -6,7 +6,8 @@
 //
 // The engine finishes each request itself: short transfers are requeued for
 // the remainder, -EAGAIN/-EINTR are retried, and a direct-I/O request that the
-// file system refuses (-EINVAL) is retried on the buffered descriptor. So a
+// file system refuses (-EINVAL) is retried on the buffered descriptor; an
+// io_uring completion of -EFAULT is retried once with pread/pwrite. So a
 // completion is final: all `len` bytes, fewer only when a read hit end of
 // file, or a negative errno.
 //

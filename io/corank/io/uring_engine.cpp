@@ -1,5 +1,7 @@
 #include "corank/io/uring_engine.hpp"
 
+#include <unistd.h>
+
 #include <cerrno>
 #include <stdexcept>
 
@@ -106,6 +108,7 @@ void UringEngine::submit(const IoRequest& req) {
   s->req = req;
   s->done = 0;
   s->fd = req.fd;
+  s->synchronous = false;
   if (req.len == 0) {
     // Nothing to transfer; a zero-length read would look like end of file anyway.
     injected_.push_back({req.tag, 0});
@@ -132,6 +135,18 @@ bool UringEngine::complete(Slot& s, int res, IoCompletion& out) {
     s.fd = q.buffered_fd;
     queue(s);
     return false;
+  }
+  if (res == -EFAULT && !s.synchronous) {
+    // Seen intermittently on buffered requests into valid, owned buffers while
+    // other I/O-heavy processes ran. The remainder is transferred once more
+    // by a plain pread/pwrite from this thread; a truly bad address fails
+    // there too, and that answer is final.
+    s.synchronous = true;
+    const int fd = q.buffered_fd >= 0 ? q.buffered_fd : s.fd;
+    const std::size_t n = q.len - s.done;
+    const auto off = static_cast<off_t>(q.offset + s.done);
+    const ssize_t r = q.op == IoOp::read ? ::pread(fd, q.buf + s.done, n, off) : ::pwrite(fd, q.buf + s.done, n, off);
+    return complete(s, r < 0 ? -errno : static_cast<int>(r), out);
   }
   if (res < 0) {
     out = {q.tag, res};

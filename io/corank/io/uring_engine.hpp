@@ -32,6 +32,7 @@ private:
     IoRequest req;
     std::size_t done = 0;  // bytes transferred so far
     int fd = -1;           // the descriptor the next attempt uses
+    bool synchronous = false;  // an -EFAULT was retried with pread/pwrite
   };
   void queue(Slot& s);
   io_uring_sqe* get_sqe();
