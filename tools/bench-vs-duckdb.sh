@@ -39,7 +39,7 @@ run_corank() {  # case args...
   t0=$(date +%s.%N)
   "$corank" "$@" -o "$work/out"
   t1=$(date +%s.%N)
-  echo "corank $name $(echo "$t1 - $t0" | bc -l | xargs printf '%.3f')"
+  echo "corank $name $(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", b - a}')"
   rm -f "$work/out"
 }
 for r in $(seq 1 "$repeats"); do

@@ -331,6 +331,7 @@ private:
   void take_from_cursor(RunCursor& c, std::uint64_t upto, std::byte* dst) {
     fill_cursor(c, upto);
     const std::size_t n = (upto - c.begin) * R_;
+    if (n == 0) return;
     std::memcpy(dst, c.buffer.data(), n);
     c.buffer.erase(c.buffer.begin(), c.buffer.begin() + static_cast<std::ptrdiff_t>(n));
     c.begin = upto;

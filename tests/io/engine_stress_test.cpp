@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "corank/io/block_reader.hpp"
+#include "corank/io/error.hpp"
+#include "corank/io/file_desc.hpp"
 #include "corank/io/read_ahead_source.hpp"
 #include "corank/io/uring_engine.hpp"
 #include "corank/io/write_behind_sink.hpp"
@@ -204,6 +206,26 @@ TEST(UringEngine, BadAddressIsReportedAfterItsRetry) {
   ASSERT_EQ(engine.reap(c, 1), 1u);
   EXPECT_EQ(c[0].result, 8192);
   EXPECT_EQ(good, std::string(8192, 'y'));
+}
+
+// pread_full into memory that cannot be written: EFAULT, after its retry.
+TEST(PreadFull, BadAddressIsReportedAfterItsRetry) {
+  test::ScratchDir dir;
+  test::spit(dir.file("f"), std::string(8192, 'z'));
+  auto fd = FileDesc::open(dir.file("f"), O_RDONLY);
+  void* ro = ::mmap(nullptr, 8192, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(ro, MAP_FAILED);
+  try {
+    pread_full(fd.get(), ro, 8192, 0, "f");
+    ADD_FAILURE() << "a read into read-only memory succeeded";
+  } catch (const IoError& e) {
+    EXPECT_EQ(e.error_code(), EFAULT) << e.what();
+  }
+  ::munmap(ro, 8192);
+  // Fresh, never touched memory reads fine.
+  Mapping fresh(8192);
+  EXPECT_EQ(pread_full(fd.get(), fresh.data(), 8192, 0, "f"), 8192u);
+  EXPECT_EQ(std::memcmp(fresh.data(), std::string(8192, 'z').data(), 8192), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Engines, EngineStress, ::testing::Values(Engine::uring, Engine::pread),

@@ -116,7 +116,7 @@ protected:
     std::ifstream f(p, std::ios::binary);
     std::vector<char> c((std::istreambuf_iterator<char>(f)), {});
     std::vector<std::byte> v(c.size());
-    std::memcpy(v.data(), c.data(), c.size());
+    if (!c.empty()) std::memcpy(v.data(), c.data(), c.size());
     return v;
   }
 

@@ -30,14 +30,18 @@ const Keys kAll[] = {Keys::random, Keys::small_values, Keys::one_byte_varies, Ke
 TEST(RadixSort, WordsMatchStdSort) {
   for (std::uint64_t n : {0ULL, 1ULL, 2ULL, 47ULL, 48ULL, 49ULL, 1000ULL, 70000ULL, 300000ULL}) {
     for (Keys k : kAll) {
-      for (unsigned threads : {1u, 2u, 3u, 8u}) {
+      for (unsigned threads : {1u, 2u, 3u, 8u, 9u}) {
         std::mt19937_64 rng(n * 31 + static_cast<unsigned>(k));
         std::vector<std::uint64_t> v(n), scratch(n);
         for (std::uint64_t i = 0; i < n; ++i) v[i] = draw(k, rng, i);
         auto want = v;
         std::sort(want.begin(), want.end());
+        auto wide = v;
         radix_sort(v.data(), scratch.data(), n, threads);
         ASSERT_EQ(v, want) << "n=" << n << " keys=" << static_cast<int>(k) << " threads=" << threads;
+        // The top levels by 11-bit digits, as large inputs are sorted.
+        radix_sort(wide.data(), scratch.data(), n, threads, 1 << 17);
+        ASSERT_EQ(wide, want) << "wide digits, n=" << n << " keys=" << static_cast<int>(k) << " threads=" << threads;
       }
     }
   }
@@ -54,7 +58,8 @@ void check_entries(std::uint64_t n, Keys k, unsigned threads) {
   }
   auto want = v;
   std::stable_sort(want.begin(), want.end(), [](const auto& a, const auto& b) { return key_less(a, b); });
-  radix_sort(v.data(), scratch.data(), n, threads);
+  // Large inputs take 11-bit digits at the top: lowered here to reach them.
+  radix_sort(v.data(), scratch.data(), n, threads, n % 2 ? 1 << 17 : radix_detail::kWideLevel);
   for (std::uint64_t i = 0; i < n; ++i) {
     ASSERT_EQ(v[i].pos, want[i].pos) << "W=" << W << " n=" << n << " keys=" << static_cast<int>(k) << " at " << i;
     for (unsigned w = 0; w < W; ++w) ASSERT_EQ(v[i].key[w], want[i].key[w]);
@@ -62,9 +67,9 @@ void check_entries(std::uint64_t n, Keys k, unsigned threads) {
 }
 
 TEST(RadixSort, EntriesAreStable) {
-  for (std::uint64_t n : {0ULL, 5ULL, 100ULL, 5000ULL, 200000ULL})
+  for (std::uint64_t n : {0ULL, 5ULL, 100ULL, 5000ULL, 200000ULL, 200001ULL})
     for (Keys k : kAll)
-      for (unsigned threads : {1u, 4u}) {
+      for (unsigned threads : {1u, 4u, 8u}) {
         check_entries<1>(n, k, threads);
         check_entries<2>(n, k, threads);
         check_entries<3>(n, k, threads);

@@ -1,6 +1,7 @@
 #include "corank/io/buffer_allocator.hpp"
 
 #include <cstdlib>
+#include <cstring>
 #include <new>
 
 namespace corank::io {
@@ -13,6 +14,9 @@ public:
     std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
     void* p = std::aligned_alloc(alignment, rounded ? rounded : alignment);
     if (!p) throw std::bad_alloc();
+    // Touched now, from user space: the kernel never has to allocate these
+    // pages inside a read (see prefault_for_write in file_desc.hpp).
+    std::memset(p, 0, rounded ? rounded : alignment);
     return p;
   }
   void deallocate(void* p, std::size_t) noexcept override { std::free(p); }

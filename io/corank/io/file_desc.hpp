@@ -35,6 +35,21 @@ private:
 // Whole-buffer positional I/O: retries EINTR and short transfers; throws
 // IoError naming the syscall and `path`. pread_full returns fewer bytes only at EOF.
 std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, const std::string& path);
+
+// Faults in [p, p + n) for writing from user space; returns 0 or an errno
+// (ENOMEM when the memory cannot be had, EFAULT when it cannot be written).
+//
+// Why: reads into valid buffers have been seen to answer EFAULT, "Bad
+// address", now and then (a few in thousands of sorts, through pread and
+// io_uring alike, at small budgets and while other memory- and I/O-heavy
+// processes ran), never twice in a row. Such a read makes the kernel allocate
+// destination pages never touched inside its copy; touched from user space
+// first, a failed allocation is the process's to handle as out of memory,
+// not a bad address. So every read that answers EFAULT (pread_full, the pread
+// and io_uring engines) populates its destination with this and is retried
+// once, and the engines' own buffers are touched when allocated; a truly bad
+// address fails again.
+int prefault_for_write(void* p, std::size_t n) noexcept;
 void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, const std::string& path);
 // Sequential variants for pipes and terminals.
 std::size_t read_full(int fd, void* dst, std::size_t n, const std::string& path);

@@ -6,8 +6,9 @@
 //
 // The engine finishes each request itself: short transfers are requeued for
 // the remainder, -EAGAIN/-EINTR are retried, and a direct-I/O request that the
-// file system refuses (-EINVAL) is retried on the buffered descriptor; an
-// io_uring completion of -EFAULT is retried once with pread/pwrite. So a
+// file system refuses (-EINVAL) is retried on the buffered descriptor; a read
+// answered -EFAULT has its destination populated and is retried once
+// (prefault_for_write in file_desc.hpp says why). So a
 // completion is final: all `len` bytes, fewer only when a read hit end of
 // file, or a negative errno.
 //

@@ -6,6 +6,7 @@
 #include <cerrno>
 
 #include "corank/io/fault_injection.hpp"
+#include "corank/io/file_desc.hpp"
 
 namespace corank::io {
 
@@ -14,6 +15,7 @@ std::int64_t run_request_sync(const IoRequest& req) noexcept {
   if (req.op == IoOp::read && inject_read_failure()) return -EIO;
   std::size_t done = 0;
   int fd = req.fd;
+  bool prefaulted = false;
   while (done < req.len) {
     ssize_t r = req.op == IoOp::read
                     ? ::pread(fd, req.buf + done, req.len - done, static_cast<off_t>(req.offset + done))
@@ -23,6 +25,11 @@ std::int64_t run_request_sync(const IoRequest& req) noexcept {
       // Direct I/O refused for this range: the buffered descriptor takes it.
       if (errno == EINVAL && fd != req.buffered_fd && req.buffered_fd >= 0) {
         fd = req.buffered_fd;
+        continue;
+      }
+      if (errno == EFAULT && req.op == IoOp::read && !prefaulted) {
+        prefaulted = true;  // see prefault_for_write
+        if (const int e = prefault_for_write(req.buf + done, req.len - done); e != 0) return -e;
         continue;
       }
       return -errno;

@@ -7,6 +7,7 @@
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
+#include "corank/io/file_desc.hpp"
 
 namespace corank::io {
 
@@ -127,21 +128,20 @@ bool UringEngine::complete(Slot& s, int res, IoCompletion& out) {
     queue(s);
     return false;
   }
-  if ((res == -EINVAL || res == -EFAULT) && s.fd != q.buffered_fd && q.buffered_fd >= 0) {
-    // Direct I/O refused here: buffered takes the rest. -EFAULT is among the
-    // refusals because a direct request's first, non-blocking attempt may fail
-    // to pin destination pages the kernel is reclaiming or migrating; a buffered
-    // retry faults them in, and a bad address fails there too.
-    s.fd = q.buffered_fd;
+  if (res == -EINVAL && s.fd != q.buffered_fd && q.buffered_fd >= 0) {
+    s.fd = q.buffered_fd;  // direct I/O refused here: buffered takes the rest
     queue(s);
     return false;
   }
   if (res == -EFAULT && !s.synchronous) {
-    // Seen intermittently on buffered requests into valid, owned buffers while
-    // other I/O-heavy processes ran. The remainder is transferred once more
-    // by a plain pread/pwrite from this thread; a truly bad address fails
-    // there too, and that answer is final.
+    // A read into pages never touched may fail so when the memory cgroup is
+    // at its limit (see prefault_for_write): the destination is populated from
+    // user space and the remainder transferred once more by a plain
+    // pread/pwrite from this thread; a truly bad address fails again, and
+    // that answer is final.
     s.synchronous = true;
+    if (q.op == IoOp::read)
+      if (const int e = prefault_for_write(q.buf + s.done, q.len - s.done); e != 0) return complete(s, -e, out);
     const int fd = q.buffered_fd >= 0 ? q.buffered_fd : s.fd;
     const std::size_t n = q.len - s.done;
     const auto off = static_cast<off_t>(q.offset + s.done);

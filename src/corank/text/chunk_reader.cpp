@@ -108,7 +108,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
       if (!room) return false;
     }
     for (;;) {
-      if (!chunk.records.empty() && scan + chunk.records.size() * record_overhead() >= budget) return false;
+      if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
       const std::size_t n = format_.record_length(base + scan, base + chunk.used);
       if (n == 0) return true;
       if (format_.counts_lines())
@@ -212,13 +212,13 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
       at += length + 1;
     }
   });
-  // The i-th record of the chunk fits while offset + i * record_overhead() < budget,
+  // The i-th record of the chunk fits while offset + i * kRecordOverhead < budget,
   // a condition that only grows with i: find the first record that fails it.
   const std::size_t before = chunk.records.size();
   std::vector<std::size_t> first(parts + 1, before);
   for (unsigned p = 0; p < parts; ++p) first[p + 1] = first[p] + found[p].size();
   std::size_t take = first[parts];
-  auto over = [&](const RecordEntry& e, std::size_t i) { return i > 0 && e.offset + i * record_overhead() >= budget; };
+  auto over = [&](const RecordEntry& e, std::size_t i) { return i > 0 && e.offset + i * kRecordOverhead >= budget; };
   for (unsigned p = 0; p < parts && take == first[parts]; ++p) {
     const auto& f = found[p];
     if (f.empty() || !over(f.back(), first[p + 1] - 1)) continue;

@@ -49,10 +49,8 @@ public:
   ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io, unsigned threads = 1);
 
   // Memory a record costs besides its bytes: its entry, and its share of the
-  // merge scratch the sort needs (RecordEntry-sized, for half the records at most);
-  // split by several threads, also its entry in the threads' lists of found records.
+  // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
   static constexpr std::uint64_t kRecordOverhead = sizeof(RecordEntry) * 3 / 2;
-  static constexpr std::uint64_t kParallelRecordOverhead = kRecordOverhead + sizeof(RecordEntry);
   // Split by several threads: pieces read at once, and the least worth splitting so.
   static constexpr std::size_t kParallelPieceBytes = std::size_t{256} << 20;
   static constexpr std::uint64_t kParallelSplitBytes = std::uint64_t{1} << 20;
@@ -73,7 +71,6 @@ public:
   std::optional<std::uint64_t> total_size() const noexcept { return total_size_; }
 
 private:
-  std::uint64_t record_overhead() const noexcept { return threads_ > 2 ? kParallelRecordOverhead : kRecordOverhead; }
   bool fill_records(Chunk& chunk, std::uint64_t budget);
   bool split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
   bool open_next();
