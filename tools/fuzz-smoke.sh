@@ -32,6 +32,12 @@ xz -c "$work/plain" > "$work/decompress/seed.xz"
 zstd -q -c "$work/plain" > "$work/decompress/seed.zst"
 cp "$work/plain" "$work/decompress/seed.txt"
 
+# Inputs that once failed (tests/fuzz/corpus/TARGET/) are seeds too.
+corpus=$(cd "$(dirname "$0")/.." && pwd)/tests/fuzz/corpus
+for d in "$corpus"/*/; do
+  [ -d "$d" ] && mkdir -p "$work/$(basename "$d")" && cp "$d"* "$work/$(basename "$d")/"
+done
+
 status=0
 for t in key_spec size csv line_compare decompress; do
   exe=$B/tests/fuzz/${t}_fuzz

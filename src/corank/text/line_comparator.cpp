@@ -185,7 +185,7 @@ Prefix LineComparator::prefix(std::string_view line) const {
     return key_prefix(o_.keys.front(), {span.begin, span.size()});
   }
   unsigned char p[kPrefixBytes] = {};
-  std::memcpy(p, line.data(), std::min(line.size(), kPrefixBytes));
+  if (!line.empty()) std::memcpy(p, line.data(), std::min(line.size(), kPrefixBytes));  // an empty view may have no data
   return make_prefix(p, o_.reverse);
 }
 

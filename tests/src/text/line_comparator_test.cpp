@@ -29,6 +29,13 @@ TEST(LineComparator, LastResortComparesWholeLinesUnlessStableOrUnique) {
 }
 
 // The prefix never contradicts the full comparison: a < b implies prefix(a) <= prefix(b).
+// Found by line_compare_fuzz: the prefix of an empty line whose view has no
+// data (a memcpy from null under UBSan).
+TEST(LineComparator, PrefixOfAnEmptyViewWithoutData) {
+  const LineComparator c = make({}, "");
+  EXPECT_EQ(c.prefix(std::string_view{}), c.prefix(std::string_view("", 0)));
+}
+
 TEST(LineComparator, PrefixIsConsistentWithTheFullComparison) {
   std::mt19937 rng(3);
   const char* pieces[] = {"-", "0", "1", "9", ".", "5", "e", "K", "M", " ", "\t", "a", "B", "jan", "FEB", "x",
