@@ -145,14 +145,6 @@ private:
     return buf.get();
   }
 
-  // out[j] = entry of record j at `records`, with position base + j.
-  void normalize_in_parallel(const std::byte* records, std::uint64_t n, std::uint64_t base, E* out) {
-    const unsigned t = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads_, n / 4096 + 1)));
-    parallel_for(t, [&](unsigned i) {
-      normalize_records(job_.norm, records, R_, n * i / t, n * (i + 1) / t, base, out);
-    });
-  }
-
   void sort_in_memory() {
     const std::uint64_t n = *job_.input.total_records();
     const std::uint64_t run = job_.plan.run_records;
@@ -176,7 +168,7 @@ private:
       if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
       // pos = global index: the tie-breaker and the record's place in `records`.
       if (single)
-        normalize_in_parallel(records.get() + base * R_, count, base, entries.get() + base);
+        normalize_records_parallel(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, threads_);
       else
         sort_run<W>(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, scratch.get(), threads_);
       runs.emplace_back(entries.get() + base, count);

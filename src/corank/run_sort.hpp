@@ -26,12 +26,24 @@ void normalize_records(const KeyNormalizer& norm, const std::byte* records, std:
 // Sorts the keys of n records into `out` (n entries); `scratch` holds n entries
 // too. Normalizing is split over the threads; the entries, made in position
 // order, are radix sorted (radix_sort.hpp), which keeps them in (key, position) order.
+// How many threads n records are worth: one per 4096 records at most.
+inline unsigned threads_for(std::uint64_t n, unsigned threads) {
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 4096 + 1)));
+}
+
+// normalize_records of records [0, n) split over the threads.
+template <unsigned W>
+void normalize_records_parallel(const KeyNormalizer& norm, const std::byte* records, std::uint32_t record_size,
+                                std::uint64_t n, std::uint64_t pos_base, KeyEntry<W>* out, unsigned threads) {
+  const unsigned t = threads_for(n, threads);
+  parallel_for(t, [&](unsigned i) { normalize_records(norm, records, record_size, n * i / t, n * (i + 1) / t, pos_base, out); });
+}
+
 template <unsigned W>
 void sort_run(const KeyNormalizer& norm, const std::byte* records, std::uint32_t record_size, std::uint64_t n,
               std::uint64_t pos_base, KeyEntry<W>* out, KeyEntry<W>* scratch, unsigned threads) {
-  const unsigned t = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 4096 + 1)));
-  parallel_for(t, [&](unsigned i) { normalize_records(norm, records, record_size, n * i / t, n * (i + 1) / t, pos_base, out); });
-  radix_sort(out, scratch, n, t);
+  normalize_records_parallel(norm, records, record_size, n, pos_base, out, threads);
+  radix_sort(out, scratch, n, threads_for(n, threads));
 }
 
 // out[j] = the record at entries[j].pos - pos_base.

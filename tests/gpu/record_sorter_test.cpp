@@ -24,6 +24,7 @@
 #include "corank/normalize.hpp"
 
 #include "gpu_skip.hpp"
+#include "../record_reference.hpp"
 
 namespace corank {
 namespace {
@@ -115,22 +116,6 @@ TEST(GpuKeyExtraction, MatchesKeyNormalizerForEveryKeyType) {
   }
 }
 
-// Stable order of records by key; with `keep`, the first of each key only.
-std::vector<std::byte> reference(const RecordFormat& format, const std::vector<std::byte>& in, bool unique) {
-  const KeyNormalizer norm(format);
-  const std::uint32_t R = format.record_size;
-  const std::uint64_t n = in.size() / R;
-  std::vector<std::uint64_t> order(n);
-  for (std::uint64_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint64_t a, std::uint64_t b) { return norm.compare(&in[a * R], &in[b * R]) < 0; });
-  std::vector<std::byte> out;
-  for (std::uint64_t j = 0; j < n; ++j) {
-    if (unique && j > 0 && norm.compare(&in[order[j] * R], &in[order[j - 1] * R]) == 0) continue;
-    out.insert(out.end(), in.begin() + order[j] * R, in.begin() + (order[j] + 1) * R);
-  }
-  return out;
-}
 
 // Uploads `in` piece by piece, sorts it (segments: sorted input to merge),
 // and downloads the result, checking the pieces come in order.
@@ -173,8 +158,8 @@ TEST(GpuRecordSorter, WholeRecordsEqualAStableSort) {
       for (std::uint64_t n : {0, 1, 999, 1000, 1001, 100000}) {
         SCOPED_TRACE(std::string(kind) + " n=" + std::to_string(n));
         const auto in = make_records(R, n, n * 3 + R, kind);
-        EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::all) == reference(format, in, false));
-        EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::first) == reference(format, in, true));
+        EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::all) == test::reference_sort(format, in, false));
+        EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::first) == test::reference_sort(format, in, true));
       }
     EXPECT_GT(d->times().sort, 0.0);
   }
@@ -208,12 +193,12 @@ TEST(GpuRecordSorter, SortedSegmentsMergeStably) {
         std::vector<std::uint64_t> ends;
         for (unsigned s = 0; s < k; ++s) {
           const std::uint64_t len = s == 3 ? 0 : 500 * s + 77;
-          const auto seg = reference(format, make_records(R, len, 100 * k + s, kind), false);
+          const auto seg = test::reference_sort(format, make_records(R, len, 100 * k + s, kind), false);
           in.insert(in.end(), seg.begin(), seg.end());
           ends.push_back(in.size() / R);
         }
-        EXPECT_TRUE(device_sort(*d, R, in, ends, KeepEqual::all) == reference(format, in, false));
-        EXPECT_TRUE(device_sort(*d, R, in, ends, KeepEqual::first) == reference(format, in, true));
+        EXPECT_TRUE(device_sort(*d, R, in, ends, KeepEqual::all) == test::reference_sort(format, in, false));
+        EXPECT_TRUE(device_sort(*d, R, in, ends, KeepEqual::first) == test::reference_sort(format, in, true));
       }
     EXPECT_GT(d->times().merge, 0.0);
   }
@@ -246,7 +231,7 @@ TEST(GpuRecordSorter, UniqueSelectsInPieces) {
     const RecordFormat format = parse_format(f, {});
     const std::uint32_t R = format.record_size;
     const auto in = make_records(R, 54321, 5, kind);
-    auto want = reference(format, in, true);
+    auto want = test::reference_sort(format, in, true);
     gpu::TransferRing ring(1 << 20, 3);
     gpu::RecordSorter sorter(to_key_layout(format), in.size() / R, ring, 1000);
     const std::uint64_t n = in.size() / R;
@@ -279,8 +264,8 @@ TEST(GpuRecordSorter, WordsOnlyRecordsComeBackByteForByte) {
     EXPECT_NE(d->describe().find("words only"), std::string::npos) << d->describe();
     for (const char* kind : {"random", "duplicates"}) {
       const auto in = make_records(R, 200000, 9, kind);
-      EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::all) == reference(format, in, false));
-      EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::first) == reference(format, in, true));
+      EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::all) == test::reference_sort(format, in, false));
+      EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::first) == test::reference_sort(format, in, true));
     }
   }
 }

@@ -16,6 +16,7 @@
 
 #include "corank/device_pipeline.hpp"
 #include "corank/key_entry.hpp"
+#include "../record_reference.hpp"
 
 namespace corank {
 namespace {
@@ -130,22 +131,6 @@ protected:
     return v;
   }
 
-  // The expected output: stable order by key, only the first of equal keys with -u.
-  static std::vector<std::byte> reference(const RecordFormat& format, const std::vector<std::byte>& in, bool unique) {
-    const KeyNormalizer norm(format);
-    const std::uint32_t R = format.record_size;
-    const std::uint64_t n = in.size() / R;
-    std::vector<std::uint64_t> order(n);
-    for (std::uint64_t i = 0; i < n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint64_t a, std::uint64_t b) { return norm.compare(&in[a * R], &in[b * R]) < 0; });
-    std::vector<std::byte> out;
-    for (std::uint64_t j = 0; j < n; ++j) {
-      if (unique && j > 0 && norm.compare(&in[order[j] * R], &in[order[j - 1] * R]) == 0) continue;
-      out.insert(out.end(), in.begin() + order[j] * R, in.begin() + (order[j] + 1) * R);
-    }
-    return out;
-  }
 
   struct Outcome {
     SortStats stats;
@@ -188,7 +173,7 @@ TEST_F(DevicePipeline, EveryPlanEqualsAStableSort) {
       const auto in = records(R, n, dups, 7 + R);
       std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(in.data()), in.size());
       for (bool unique : {false, true}) {
-        const auto want = reference(format, in, unique);
+        const auto want = test::reference_sort(format, in, unique);
         // One run; runs in memory; runs spilled; more runs than one slab merges.
         struct Plan {
           std::uint64_t capacity, slot, budget;
@@ -229,7 +214,7 @@ TEST_F(DevicePipeline, SeveralAndSequentialInputs) {
   ASSERT_EQ(std::system(("gzip -c " + path("b") + " > " + path("b.gz")).c_str()), 0);
   std::vector<std::byte> all = a;
   all.insert(all.end(), b.begin(), b.end());
-  const auto want = reference(format, all, false);
+  const auto want = test::reference_sort(format, all, false);
   for (std::uint64_t capacity : {std::uint64_t{1} << 20, std::uint64_t{500}, std::uint64_t{2011}}) {
     SCOPED_TRACE(capacity);
     sort(format, {path("a"), path("b")}, capacity, 50, 1 << 30, false);
