@@ -119,6 +119,7 @@ CsvFormat::CsvFormat(CsvOptions options) : TextFormat('\n', options.unique), opt
     ck.key.reverse = ck.key.reverse != desc;
     ck.key.reverse = ck.key.reverse != options_.global.reverse;
     ck.key.sword = ck.key.eword = kNoPosition;
+    ck.key.random_salt = options_.global.random_salt;  // the seed of :R, set with the global letters
     KeyField shown = ck.key;
     shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
     if (shown.numeric + shown.general_numeric + shown.human_numeric + shown.month + (shown.version || shown.ignore) > 1)
