@@ -371,7 +371,8 @@ TEST_F(Lines, FullDiskWhileWritingLeavesNothing) {
 TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
   LineGenerator gen(31);
   write_file(path("in"), gen.text(3000));
-  for (const char* codec : {"--compress-temp", "--compress-temp=gzip", "--compress-program=zstd"}) {
+  for (const char* codec : {"--compress-temp", "--compress-temp=gzip", "--compress-program=zstd", "--compress-temp=xz",
+                            "--compress-program=/usr/bin/pbzip2"}) {
     for (const char* opts : {"", "-k2,2n -k1,1", "-u -k1,1", "-s -t, -k2,2", "-z"}) {
       SCOPED_TRACE(std::string(codec) + " " + opts);
       ASSERT_EQ(gnu(std::string(opts) + " " + path("in") + " > " + path("want")).status, 0);
@@ -527,7 +528,7 @@ TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   }
   for (const char* opts : {"-k0", "-k1.0", "-k1,0", "-kx", "-k1,1z", "-nM", "-dn", "-k1,1nV", "-t ab",
                            "-Rn", "--sort=bogus", "--batch-size=1", "+1 -2x", "--format gensort -n", "--format u32 -k2,2", "--verify", "--gpu=yes",
-                           "--compress-temp=lz4", "--compress-program=lz4"}) {
+                           "--compress-temp=lz4", "--compress-program=lz4", "--compress-program=/bin/sh"}) {
     SCOPED_TRACE(opts);
     Result r = corank(std::string(opts) + " " + path("in") + " -o " + path("out"));
     EXPECT_EQ(r.status, 2);

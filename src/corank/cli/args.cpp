@@ -10,6 +10,7 @@
 
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
+#include "corank/io/codec.hpp"
 #include "corank/text/key_spec.hpp"
 
 namespace corank::cli {
@@ -144,6 +145,22 @@ char sort_word_letter(const std::string& word) {
          : w == "numeric" ? 'n' : w == "random" ? 'R' : 'V';
 }
 
+// GNU runs --compress-program's PROG (and PROG -d); corank compresses its
+// temporary files itself, so PROG (a name or a path) picks one of its codecs.
+io::Codec codec_for_program(const std::string& prog) {
+  const std::string name = prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1);
+  const std::pair<const char*, io::Codec> known[] = {
+      {"zstd", io::Codec::zstd},   {"pzstd", io::Codec::zstd},  {"zstdmt", io::Codec::zstd},
+      {"gzip", io::Codec::gzip},   {"pigz", io::Codec::gzip},   {"bzip2", io::Codec::bzip2},
+      {"pbzip2", io::Codec::bzip2}, {"lbzip2", io::Codec::bzip2}, {"xz", io::Codec::xz},
+      {"pxz", io::Codec::xz}};
+  for (const auto& [n, codec] : known)
+    if (name == n) return codec;
+  throw UsageError("--compress-program '" + prog +
+                   "': temporary files are compressed by corank itself, as zstd, gzip, bzip2 or xz; "
+                   "PROG names one of those (or pzstd, zstdmt, pigz, pbzip2, lbzip2, pxz)");
+}
+
 bool is_obsolete_end(const char* arg) {
   return arg[0] == '-' && std::isdigit(static_cast<unsigned char>(arg[1]));
 }
@@ -231,17 +248,11 @@ Invocation parse_args(int argc, char** argv) {
         if (!r.random_source.empty() && r.random_source != arg) throw UsageError("multiple random sources specified");
         r.random_source = arg;
         break;
-      case kCompressProgram: {
-        // The codecs are built in; GNU's usual programs map onto them.
-        const std::string m =
-            match_argument("--compress-program", arg, {{"zstd", 0}, {"gzip", 1}, {"pzstd", 0}, {"pigz", 1}});
-        r.io.temp_codec = m == "gzip" || m == "pigz" ? io::Codec::gzip : io::Codec::zstd;
-        break;
-      }
+      case kCompressProgram: r.io.temp_codec = codec_for_program(arg); break;
       case kCompressTemp:
-        r.io.temp_codec = !optarg || match_argument("--compress-temp", arg, {{"zstd", 0}, {"gzip", 1}}) == "zstd"
-                              ? io::Codec::zstd
-                              : io::Codec::gzip;
+        r.io.temp_codec =
+            optarg ? *io::parse_codec(match_argument("--compress-temp", arg, {{"zstd", 0}, {"gzip", 1}, {"bzip2", 2}, {"xz", 3}}))
+                   : io::Codec::zstd;
         break;
       case kDebug: r.debug = true; break;
       case kDelimiter: r.delimiter = arg; break;
@@ -317,9 +328,11 @@ Other options:
                               check for sorted input; do not sort
   -C, --check=quiet, --check=silent
                               like -c, but do not report the first bad line
-      --compress-program=PROG  compress temporaries with PROG: zstd, gzip,
-                                pzstd or pigz (built in, not run)
-      --compress-temp[=CODEC]  compress temporaries with zstd (default) or gzip
+      --compress-program=PROG  compress temporaries as PROG would: zstd, gzip,
+                                bzip2, xz (or pzstd, pigz, pbzip2, pxz ...;
+                                the codecs are built in, PROG is not run)
+      --compress-temp[=CODEC]  compress temporaries with zstd (default), gzip,
+                                bzip2 or xz
       --debug                 annotate the part of the line used to sort, and
                                 warn about questionable usage (lines)
       --files0-from=F         read input from the files specified by
