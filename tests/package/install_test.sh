@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The installed package relocates: installs BUILD_DIR into a prefix, moves the
 # prefix, then builds and runs tests/package/consumer against the moved prefix,
-# once with find_package(corank) and once with pkg-config --static.
+# once with find_package(corank) and once with pkg-config --static (CXX,
+# CXXFLAGS and LDFLAGS apply to both).
 #   tests/package/install_test.sh BUILD_DIR
 set -euo pipefail
 build=$(realpath "$1")
@@ -28,7 +29,7 @@ cmake --build "$work/cmake-build" >/dev/null
 "$work/cmake-build/consumer" "$work"
 
 # pkg-config, with the compiler alone.
-# shellcheck disable=SC2046
-c++ -std=c++20 -O1 -o "$work/consumer-pc" "$consumer/main.cpp" \
-  $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs --static corank)
+# shellcheck disable=SC2046,SC2086
+"${CXX:-c++}" -std=c++20 -O1 ${CXXFLAGS:-} -o "$work/consumer-pc" "$consumer/main.cpp" \
+  $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs --static corank) ${LDFLAGS:-}
 "$work/consumer-pc" "$work"
