@@ -6,6 +6,7 @@
 // with 4 KiB pages, 0.08 s with huge pages, on the 2-core development VM).
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <new>
 #include <type_traits>

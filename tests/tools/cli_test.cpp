@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <string>
 
 namespace {
@@ -22,6 +23,7 @@ protected:
     if (bin == nullptr) GTEST_SKIP() << "CORANK_BIN_DIR is not set (run through ctest)";
     gen_ = std::string(bin) + "/tools/gen/corank-gen";
     validate_ = std::string(bin) + "/tools/validate/corank-validate";
+    bin_path_ = std::string(bin) + "/src:" + bin + "/tools/gen:" + bin + "/tools/validate";
     dir_ = fs::temp_directory_path() / ("corank_cli_test_" + std::to_string(::getpid()));
     fs::create_directories(dir_);
   }
@@ -41,6 +43,7 @@ protected:
   }
 
   std::string gen_, validate_;
+  std::string bin_path_;  // the built corank, corank-gen and corank-validate, for PATH
   fs::path dir_;
 };
 
@@ -111,6 +114,25 @@ TEST_F(Cli, AsciiRecordsSortWithGnuSort) {
   ASSERT_EQ(sh("LC_ALL=C sort " + path("in") + " > " + path("out")), 0);
   EXPECT_EQ(sh(validate_ + " --input " + path("in") + " " + path("out") + " >/dev/null"), 0);
   EXPECT_EQ(sh(validate_ + " -r " + path("out") + " >/dev/null"), 1);
+}
+
+// The commands under "Example:" in corank-validate --help run and succeed
+// (with 10M records made 2000).
+TEST_F(Cli, ValidatorHelpExampleRuns) {
+  ASSERT_EQ(sh(validate_ + " --help > " + path("help")), 0);
+  std::istringstream help(slurp(path("help")));
+  std::string line;
+  while (std::getline(help, line) && line != "Example:") {
+  }
+  int commands = 0;
+  while (std::getline(help, line) && !line.empty()) {
+    const std::size_t big = line.find("10M");
+    if (big != std::string::npos) line.replace(big, 3, "2000");
+    EXPECT_EQ(sh("cd " + dir_.string() + " && export PATH=" + bin_path_ + ":$PATH && " + line + " >/dev/null"), 0)
+        << line;
+    ++commands;
+  }
+  EXPECT_GT(commands, 0) << "no Example: in corank-validate --help";
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ records differ from --input); 2 usage or I/O error, or a file whose size is
 not a multiple of the record size.
 
 Example:
-  corank-gen -n 10M -o in && corank -o out in
+  corank-gen -n 10M -o in && corank --format gensort -o out in
   corank-validate --input in out
 )";
 

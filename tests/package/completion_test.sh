@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The bash completion, sourced into bash alone, completes as it should for the
+# corank binary given (its long options come from that binary's --help).
+#   tests/package/completion_test.sh corank.bash /path/to/corank
+set -uo pipefail
+completion=$1 corank=$2
+# shellcheck source=/dev/null
+source "$completion"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir "$work/dir1" "$work/dir2" && touch "$work/data1.txt"
+cd "$work" || exit 1
+
+failures=0
+# expect "WORD..." "EXPECTED REPLIES": completes the last word (empty: a new one)
+# and compares the sorted replies.
+expect() {
+  local line=$1 want=$2
+  read -r -a COMP_WORDS <<<"$line"
+  COMP_WORDS[0]=$corank
+  [[ $line == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMP_LINE="corank ${line#* }" COMP_POINT=${#COMP_LINE}
+  COMPREPLY=()
+  _corank
+  local got
+  got=$(printf '%s\n' "${COMPREPLY[@]}" | sort | xargs)
+  if [[ $got != "$want" ]]; then
+    echo "completion_test: '$line<TAB>' gave '$got', expected '$want'" >&2
+    failures=$((failures + 1))
+  fi
+}
+# contains "WORD..." REPLY: the replies include REPLY.
+contains() {
+  local line=$1 want=$2
+  read -r -a COMP_WORDS <<<"$line"
+  COMP_WORDS[0]=$corank
+  [[ $line == *" " ]] && COMP_WORDS+=("")
+  COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+  COMPREPLY=()
+  _corank
+  if ! printf '%s\n' "${COMPREPLY[@]}" | grep -qxF -- "$want"; then
+    echo "completion_test: '$line<TAB>' gave '${COMPREPLY[*]}', lacking '$want'" >&2
+    failures=$((failures + 1))
+  fi
+}
+
+expect "corank --for" "--format"
+expect "corank --no-fs" "--no-fsync"               # from --help
+contains "corank --" "--buffer-size"
+contains "corank --format " "jsonl"
+expect "corank --format fi" "fixed:"
+expect "corank --gpu o" "off on"
+expect "corank --gpu = o" "off on"                  # --gpu=o, as bash splits it
+expect "corank --io-engine " "auto pread uring"
+contains "corank --sort " "version"
+expect "corank --nulls " "first last"
+expect "corank --compress-temp = " "gzip zstd"
+expect "corank --compress-temp d" "data1.txt dir1 dir2"  # an input file
+expect "corank -T d" "dir1 dir2"
+expect "corank --temporary-directory = d" "dir1 dir2"
+expect "corank -o da" "data1.txt"
+expect "corank --stats d" "data1.txt dir1 dir2"
+expect "corank -k " ""
+expect "corank -u d" "data1.txt dir1 dir2"
+
+if ((failures)); then
+  echo "completion_test: $failures failed" >&2
+  exit 1
+fi
+echo "completion_test: all passed"
