@@ -26,7 +26,10 @@ std::string redraw_sequence(std::string_view line, std::size_t previous_width) {
 void Progress::phase(std::string name, std::uint64_t total) {
   if (!enabled_) return;
   std::lock_guard lock(mutex_);
-  if (drawn_) std::fputc('\n', out_);
+  if (drawn_) {
+    draw(true);  // the finished phase's line shows where it ended
+    std::fputc('\n', out_);
+  }
   last_width_ = 0;
   name_ = std::move(name);
   total_ = total;
@@ -66,10 +69,17 @@ void Progress::draw(bool force) {
     const int bar_width = 24, filled = static_cast<int>(frac * bar_width + 0.5);
     std::string bar(static_cast<std::size_t>(filled > bar_width ? bar_width : filled), '#');
     bar.resize(static_cast<std::size_t>(bar_width), '.');
-    double eta = rate > 0 ? (static_cast<double>(total_ - std::min(done_, total_))) / rate : 0;
-    width = std::snprintf(line, sizeof line, "corank: %-8s [%s] %3.0f%% %s/%s %s/s ETA %d:%02d", name_.c_str(),
-                  bar.c_str(), frac * 100, human_bytes(done_).c_str(), human_bytes(total_).c_str(),
-                  human_bytes(rate).c_str(), static_cast<int>(eta) / 60, static_cast<int>(eta) % 60);
+    // ETA as h:mm:ss or m:ss; unknown ("-:--") until something has moved.
+    const std::uint64_t left = total_ - std::min(done_, total_);
+    char eta[32] = "-:--";
+    if (rate > 0 || left == 0) {
+      const auto s = static_cast<long long>(rate > 0 ? static_cast<double>(left) / rate : 0);
+      if (s >= 3600) std::snprintf(eta, sizeof eta, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+      else std::snprintf(eta, sizeof eta, "%lld:%02lld", s / 60, s % 60);
+    }
+    width = std::snprintf(line, sizeof line, "corank: %-8s [%s] %3.0f%% %s/%s %s/s ETA %s", name_.c_str(), bar.c_str(),
+                          frac * 100, human_bytes(done_).c_str(), human_bytes(total_).c_str(),
+                          human_bytes(rate).c_str(), eta);
   } else {
     width = std::snprintf(line, sizeof line, "corank: %-8s %s %s/s", name_.c_str(), human_bytes(done_).c_str(),
                           human_bytes(rate).c_str());

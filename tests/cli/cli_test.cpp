@@ -403,6 +403,28 @@ TEST_F(Cli, SigtermRemovesTheTemporaryOutput) {
   EXPECT_EQ(entries(), (std::vector<std::string>{"fifo", "tmp"}));
 }
 
+// Progress is on by default when stderr is a terminal (a pseudo-terminal from
+// script(1) here) and off otherwise; --no-progress and --progress override.
+TEST_F(Cli, ProgressByDefaultOnATerminalOnly) {
+  std::vector<std::uint64_t> v(100000);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = (i * 2654435761u) % 100003;
+  write_file(path("in"), v.data(), v.size() * 8);
+  const std::string sort = "--format u64 -o " + path("out") + " " + path("in");
+  EXPECT_EQ(run_corank(sort).err, "");  // stderr is a file
+  const std::string forced = run_corank("--progress " + sort).err;
+  EXPECT_NE(forced.find("ETA"), std::string::npos) << forced;
+  auto on_terminal = [&](const std::string& args) {
+    const std::string cmd = "script -qec \"" + corank_bin() + " " + args + "\" /dev/null > " + path("tty") + " 2>&1";
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    auto text = read_file(path("tty"));
+    return std::string(text.begin(), text.end());
+  };
+  const std::string shown = on_terminal(sort);
+  EXPECT_NE(shown.find("ETA"), std::string::npos) << shown;
+  EXPECT_NE(shown.find("100%"), std::string::npos) << shown;
+  EXPECT_EQ(on_terminal("--no-progress " + sort).find("corank:"), std::string::npos);
+}
+
 TEST_F(Cli, HelpAndVersion) {
   Result h = run_corank("--help > " + path("help"));
   EXPECT_EQ(h.status, 0);
