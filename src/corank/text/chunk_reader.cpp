@@ -141,7 +141,10 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
       chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
     // Pieces of 256 KiB are split into records while they are still in cache;
     // split by several threads, pieces are larger.
-    const std::size_t piece = parallel ? kParallelPieceBytes : std::size_t{256} << 10;
+    const std::size_t piece =
+        parallel ? static_cast<std::size_t>(std::clamp<std::uint64_t>(budget / kParallelPieceShare, kParallelSplitBytes,
+                                                                      kParallelPieceBytes))
+                 : std::size_t{256} << 10;
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece));
     const auto t_read = Clock::now();
     const std::size_t got = source_->read(chunk.data() + chunk.used, want);

@@ -51,8 +51,12 @@ public:
   // Memory a record costs besides its bytes: its entry, and its share of the
   // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
   static constexpr std::uint64_t kRecordOverhead = sizeof(RecordEntry) * 3 / 2;
-  // Split by several threads: pieces read at once, and the least worth splitting so.
+  // Split by several threads: pieces read at once (at most an eighth of the
+  // chunk's budget: the threads' lists of a piece's records, merged into the
+  // chunk's afterwards, take up to 3/4 of its bytes besides), and the least
+  // worth splitting so.
   static constexpr std::size_t kParallelPieceBytes = std::size_t{256} << 20;
+  static constexpr std::uint64_t kParallelPieceShare = 8;
   static constexpr std::uint64_t kParallelSplitBytes = std::uint64_t{1} << 20;
 
   // Fills `chunk` with the next records while their bytes plus kRecordOverhead

@@ -90,10 +90,14 @@ std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& g
       // GNU's wording, which names fields only: "+A -B" and "-k A+1,B+1" with
       // the positions as stored (the line's start counts as field 0).
       const std::uint64_t sword = k.sword == kNoPosition ? 0 : k.sword;
-      std::string old = "+" + std::to_string(sword), now = "-k " + std::to_string(sword + 1);
+      std::string old = "+", now = "-k ";
+      old += std::to_string(sword);
+      now += std::to_string(sword + 1);
       if (k.eword != kNoPosition) {
-        old += " -" + std::to_string(k.eword + 1);
-        now += "," + std::to_string(k.eword + 1);
+        old += " -";
+        old += std::to_string(k.eword + 1);
+        now += ',';
+        now += std::to_string(k.eword + 1);
       }
       w.push_back("obsolescent key '" + old + "' used; consider '" + now + "' instead");
     }
