@@ -119,10 +119,7 @@ CsvFormat::CsvFormat(CsvOptions options) : TextFormat('\n', options.unique), opt
     ck.key.reverse = ck.key.reverse != desc;
     ck.key.reverse = ck.key.reverse != options_.global.reverse;
     ck.key.sword = ck.key.eword = kNoPosition;
-    KeyField shown = ck.key;
-    shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
-    if (shown.numeric + shown.general_numeric + shown.human_numeric + shown.month + (shown.version || shown.ignore) > 1)
-      throw UsageError("options '-" + shown.letters() + "' are incompatible");
+    check_compatible(ck.key);
     keys_.push_back(std::move(ck));
   }
 }

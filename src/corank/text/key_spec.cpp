@@ -35,6 +35,7 @@ std::string KeyField::letters() const {
   if (month) s += 'M';
   if (numeric) s += 'n';
   if (reverse) s += 'r';
+  if (time) s += 'T';
   if (version) s += 'V';
   return s;
 }
@@ -57,6 +58,7 @@ std::size_t apply_ordering_letters(std::string_view s, KeyField& key, BlankSide 
       case 'M': key.month = true; break;
       case 'n': key.numeric = true; break;
       case 'r': key.reverse = true; break;
+      case 'T': key.time = true; break;
       case 'V': key.version = true; break;
       case 'R': throw UsageError("random order (-R) is not supported");
       default: return i;
@@ -102,14 +104,8 @@ LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global
     }
   }
   if (keys.empty() && !global.is_default()) keys.push_back(global);  // positions: the whole line
-  for (const auto& k : keys) {
-    const int kinds = k.numeric + k.general_numeric + k.human_numeric + k.month + (k.version || k.ignore);
-    if (kinds > 1) {
-      KeyField shown = k;
-      shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
-      throw UsageError("options '-" + shown.letters() + "' are incompatible");
-    }
-  }
+  for (auto& k : keys) k.syslog_year = global.syslog_year;  // a setting, not a letter
+  for (const auto& k : keys) check_compatible(k);
   o.keys = std::move(keys);
   o.tab = tab;
   o.reverse = global.reverse;
@@ -117,6 +113,15 @@ LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global
   o.unique = unique;
   o.eol = eol;
   return o;
+}
+
+void check_compatible(const KeyField& k) {
+  const int kinds = k.numeric + k.general_numeric + k.human_numeric + k.month + k.time + (k.version || k.ignore);
+  if (kinds > 1) {
+    KeyField shown = k;
+    shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
+    throw UsageError("options '-" + shown.letters() + "' are incompatible");
+  }
 }
 
 int parse_tab(std::string_view arg) {

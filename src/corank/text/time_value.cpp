@@ -210,7 +210,7 @@ std::optional<std::int64_t> days_from_civil(int year, unsigned month, unsigned d
   return sys_days{ymd}.time_since_epoch().count();
 }
 
-std::optional<Instant> parse_time(std::string_view s, int syslog_year) noexcept {
+std::optional<Instant> parse_time(std::string_view s, int syslog_year, std::size_t* end) noexcept {
   std::size_t i = 0;
   while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
   if (at(s, i, '[')) ++i;
@@ -227,8 +227,9 @@ std::optional<Instant> parse_time(std::string_view s, int syslog_year) noexcept 
   } else if (c == '-') {
     t = epoch(s, i);
   }
-  if (t && (i == s.size() || is_blank(static_cast<unsigned char>(s[i])) || s[i] == ']')) return t;
-  return std::nullopt;
+  if (!t || !(i == s.size() || is_blank(static_cast<unsigned char>(s[i])) || s[i] == ']')) return std::nullopt;
+  if (end) *end = i;
+  return t;
 }
 
 std::optional<std::int64_t> parse_date(std::string_view s) noexcept {

@@ -31,8 +31,9 @@ struct Instant {
 };
 
 // The instant `text` names, or nullopt. `syslog_year` is the year of syslog
-// timestamps, which carry none.
-std::optional<Instant> parse_time(std::string_view text, int syslog_year) noexcept;
+// timestamps, which carry none. `end`, where given, receives the index just
+// past the timestamp (for --debug's marks).
+std::optional<Instant> parse_time(std::string_view text, int syslog_year, std::size_t* end = nullptr) noexcept;
 
 // Days from 1970-01-01 of a proleptic Gregorian date, or nullopt when the
 // date does not exist (2026-02-30).
