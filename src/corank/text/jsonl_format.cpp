@@ -26,9 +26,11 @@ std::string_view trim_trailing_blanks(std::string_view s) {
 }
 
 // A copy of a record with the padding simdjson's vector loads read past its
-// end (SIMDJSON_PADDING bytes, simdjson's padded_string rule).
+// end (SIMDJSON_PADDING bytes, zeros as in simdjson's padded_string: On
+// Demand reads malformed records into it, and the bytes a longer record left
+// there would make their reads differ from one call to the next).
 std::string_view padded(std::string_view record, std::string& buf) {
-  buf.resize(record.size() + simdjson::SIMDJSON_PADDING);
+  buf.assign(record.size() + simdjson::SIMDJSON_PADDING, '\0');
   if (!record.empty()) std::memcpy(buf.data(), record.data(), record.size());
   return {buf.data(), record.size()};
 }
@@ -38,48 +40,71 @@ std::string_view padded(std::string_view record, std::string& buf) {
 class OpenRecord {
 public:
   void open(std::string_view record) {
-    const std::string_view json = padded(record, buf_);
-    ok_ = !parser_.iterate(json.data(), json.size(), buf_.size()).get(doc_);
+    json_ = padded(record, buf_);
+    iterate();
   }
 
   // The field at `pointer`. A string's view lives until the next field() or open().
   JsonField field(const std::string& pointer) {
+    if (stale_) iterate();
     if (!ok_) return {};
-    simdjson::ondemand::value v;
-    simdjson::ondemand::json_type type;
-    if (doc_.at_pointer(pointer).get(v) || v.type().get(type)) return {};
-    std::string_view s;
-    switch (type) {
-      case simdjson::ondemand::json_type::string:
-        if (v.get_string().get(s)) return {};
-        return {Kind::String, s};
-      case simdjson::ondemand::json_type::number:
-        return {Kind::Number, trim_trailing_blanks(v.raw_json_token())};
-      case simdjson::ondemand::json_type::boolean: {
-        bool b = false;
-        if (v.get_bool().get(b)) return {};
-        return b ? JsonField{Kind::True, "true"} : JsonField{Kind::False, "false"};
-      }
-      case simdjson::ondemand::json_type::array: {
-        simdjson::ondemand::array a;
-        if (v.get_array().get(a) || a.raw_json().get(s)) return {};
-        return {Kind::Array, trim_trailing_blanks(s)};
-      }
-      case simdjson::ondemand::json_type::object: {
-        simdjson::ondemand::object o;
-        if (v.get_object().get(o) || o.raw_json().get(s)) return {};
-        return {Kind::Object, trim_trailing_blanks(s)};
-      }
-      case simdjson::ondemand::json_type::null: return {};
-    }
+    JsonField f;
+    if (read(pointer, f)) return f;
+    // After an error (a missing field too) On Demand may have abandoned the
+    // document, and a later at_pointer() would read through a null token
+    // (malformed records crash so): the next field opens it afresh.
+    stale_ = true;
     return {};
   }
 
 private:
+  void iterate() {
+    ok_ = !parser_.iterate(json_.data(), json_.size(), buf_.size()).get(doc_);
+    stale_ = false;
+  }
+
+  // False on any error: missing, or not readable as its type says.
+  bool read(const std::string& pointer, JsonField& f) {
+    simdjson::ondemand::value v;
+    simdjson::ondemand::json_type type;
+    if (doc_.at_pointer(pointer).get(v) || v.type().get(type)) return false;
+    std::string_view s;
+    switch (type) {
+      case simdjson::ondemand::json_type::string:
+        if (v.get_string().get(s)) return false;
+        f = {Kind::String, s};
+        return true;
+      case simdjson::ondemand::json_type::number:
+        f = {Kind::Number, trim_trailing_blanks(v.raw_json_token())};
+        return true;
+      case simdjson::ondemand::json_type::boolean: {
+        bool b = false;
+        if (v.get_bool().get(b)) return false;
+        f = b ? JsonField{Kind::True, "true"} : JsonField{Kind::False, "false"};
+        return true;
+      }
+      case simdjson::ondemand::json_type::array: {
+        simdjson::ondemand::array a;
+        if (v.get_array().get(a) || a.raw_json().get(s)) return false;
+        f = {Kind::Array, trim_trailing_blanks(s)};
+        return true;
+      }
+      case simdjson::ondemand::json_type::object: {
+        simdjson::ondemand::object o;
+        if (v.get_object().get(o) || o.raw_json().get(s)) return false;
+        f = {Kind::Object, trim_trailing_blanks(s)};
+        return true;
+      }
+      case simdjson::ondemand::json_type::null: f = {}; return true;
+    }
+    return false;
+  }
+
   simdjson::ondemand::parser parser_;
   simdjson::ondemand::document doc_;
   std::string buf_;
-  bool ok_ = false;
+  std::string_view json_;
+  bool ok_ = false, stale_ = false;
 };
 
 // Two per thread: compare() holds both of its records open at once.

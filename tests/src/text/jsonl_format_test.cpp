@@ -112,6 +112,18 @@ TEST(JsonlFormat, MalformedLinesAreErrorsWithTheirLine) {
   }
 }
 
+// Found by jsonl_fuzz: after the first key's read failed on a malformed
+// record, On Demand's next read went through a null token (SEGV). The sort
+// never compares unchecked records, but the format must not crash on them.
+TEST(JsonlFormat, MalformedRecordsCompareWithoutCrashing) {
+  const JsonlFormat f = format({"a:decimal:desc", "b.0:date"});
+  const std::string bad = R"({"a"","""a":"x")";
+  EXPECT_EQ(f.compare(bad, ""), -f.compare("", bad));
+  EXPECT_EQ(f.compare(bad, bad), 0);
+  // A missing first key, then a present second one, in a valid record.
+  EXPECT_LT(format({"x", "b.0:date"}).compare(R"({"b":["2026-01-01"]})", R"({"b":["2026-01-02"]})"), 0);
+}
+
 class JsonlSort : public ::testing::Test {
 protected:
   void SetUp() override {
