@@ -64,7 +64,4 @@ struct SortStats {
 // file remains.
 SortStats sort_files(const SortOptions& options);
 
-// Writes stats as one JSON object.
-std::string stats_to_json(const SortStats& stats);
-
 }  // namespace corank

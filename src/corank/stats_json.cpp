@@ -1,35 +1,73 @@
-#include <cstdio>
-#include <string>
+// The --stats document, built with nlohmann::json: what was asked (inputs,
+// format, keys, budgets) next to what it cost, so that a file of statistics
+// stands on its own when compared with another run's.
+#include <iterator>
+#include <nlohmann/json.hpp>
 
-#include "corank/sort_options.hpp"
+#include "corank/sort.hpp"
+#include "corank/version.hpp"
 
 namespace corank {
 
-std::string stats_to_json(const SortStats& s) {
-  auto rate = [&](std::uint64_t bytes) { return s.seconds.total > 0 ? bytes / s.seconds.total : 0.0; };
-  char buf[2048];
-  std::snprintf(buf, sizeof buf,
-                "{\n"
-                "  \"mode\": \"%s\",\n  \"backend\": \"%s\",\n  \"threads\": %u,\n  \"memory_budget\": %llu,\n"
-                "  \"records_in\": %llu,\n  \"records_out\": %llu,\n  \"bytes_in\": %llu,\n  \"bytes_out\": %llu,\n"
-                "  \"runs\": %llu,\n  \"spilled_runs\": %llu,\n  \"spill_bytes\": %llu,\n  \"merge_slabs\": %llu,\n"
-                "  \"seconds\": {\"read\": %.6f, \"run_formation\": %.6f, \"merge\": %.6f, \"write\": %.6f, "
-                "\"verify\": %.6f, \"total\": %.6f},\n"
-                "  \"gpu_seconds\": {\"setup\": %.6f, \"h2d\": %.6f, \"sort\": %.6f, \"d2h\": %.6f, \"merge\": %.6f, "
-                "\"pin\": %.6f, \"busy\": %.6f, \"overlapped\": %.6f},\n"
-                "  \"gpu_bytes\": {\"h2d\": %.0f, \"d2h\": %.0f},\n"
-                "  \"throughput_bytes_per_second\": %.1f\n"
-                "}\n",
-                s.mode.c_str(), s.backend.c_str(), s.threads, static_cast<unsigned long long>(s.memory_budget),
-                static_cast<unsigned long long>(s.records_in), static_cast<unsigned long long>(s.records_out),
-                static_cast<unsigned long long>(s.bytes_in), static_cast<unsigned long long>(s.bytes_out),
-                static_cast<unsigned long long>(s.runs), static_cast<unsigned long long>(s.spilled_runs),
-                static_cast<unsigned long long>(s.spill_bytes), static_cast<unsigned long long>(s.merge_slabs),
-                s.seconds.read, s.seconds.run_formation, s.seconds.merge, s.seconds.write, s.seconds.verify,
-                s.seconds.total, s.gpu_seconds.setup, s.gpu_seconds.h2d, s.gpu_seconds.sort, s.gpu_seconds.d2h, s.gpu_seconds.merge,
-                s.gpu_seconds.pin, s.gpu_seconds.busy, s.gpu_seconds.overlapped(), s.gpu_seconds.h2d_bytes, s.gpu_seconds.d2h_bytes,
-                rate(s.bytes_in));
-  return buf;
+namespace {
+
+const char* gpu_mode_name(GpuMode m) { return m == GpuMode::On ? "on" : m == GpuMode::Off ? "off" : "auto"; }
+
+}  // namespace
+
+std::string stats_to_json(const SortStats& s, const SortRequest& r) {
+  using nlohmann::ordered_json;
+  const double rate = s.seconds.total > 0 ? static_cast<double>(s.bytes_in) / s.seconds.total : 0.0;
+  ordered_json options = {
+      {"format", r.format},         {"keys", r.keys},
+      {"ordering", r.ordering},     {"reverse", r.reverse},
+      {"stable", r.stable},         {"unique", r.unique},
+      {"memory_budget", r.memory_budget},
+      {"threads", r.threads},       {"temporary_directories", r.temp_dirs},
+      {"gpu", gpu_mode_name(r.gpu)}, {"gpu_memory", r.gpu_memory},
+      {"io_engine", r.io.use_uring ? "auto" : "pread"},
+      {"merge_only", r.merge_only}, {"verify", r.verify}};
+  ordered_json doc = {
+      {"corank_version", version()},
+      {"inputs", r.inputs.empty() ? std::vector<std::string>{"-"} : r.inputs},
+      {"output", r.output},
+      {"options", options},
+      {"mode", s.mode},
+      {"backend", s.backend},
+      {"threads", s.threads},
+      {"memory_budget", s.memory_budget},
+      {"records_in", s.records_in},
+      {"records_out", s.records_out},
+      {"bytes_in", s.bytes_in},
+      {"bytes_out", s.bytes_out},
+      {"runs", s.runs},
+      {"spilled_runs", s.spilled_runs},
+      {"spill_bytes", s.spill_bytes},
+      {"merge_slabs", s.merge_slabs},
+      {"seconds",
+       {{"read", s.seconds.read},
+        {"run_formation", s.seconds.run_formation},
+        {"merge", s.seconds.merge},
+        {"write", s.seconds.write},
+        {"verify", s.seconds.verify},
+        {"total", s.seconds.total}}},
+      {"gpu_seconds",
+       {{"setup", s.gpu_seconds.setup},
+        {"h2d", s.gpu_seconds.h2d},
+        {"sort", s.gpu_seconds.sort},
+        {"d2h", s.gpu_seconds.d2h},
+        {"merge", s.gpu_seconds.merge},
+        {"pin", s.gpu_seconds.pin},
+        {"busy", s.gpu_seconds.busy},
+        {"overlapped", s.gpu_seconds.overlapped()}}},
+      {"gpu_bytes", {{"h2d", s.gpu_seconds.h2d_bytes}, {"d2h", s.gpu_seconds.d2h_bytes}}},
+      {"throughput_bytes_per_second", rate}};
+  // One member per line, values compact: readable, and a line-based grep of a
+  // member ("seconds": {...}) sees all of it.
+  std::string out = "{\n";
+  for (auto it = doc.begin(); it != doc.end(); ++it)
+    out += "  " + ordered_json(it.key()).dump() + ": " + it.value().dump() + (std::next(it) == doc.end() ? "\n" : ",\n");
+  return out + "}\n";
 }
 
 }  // namespace corank

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -242,6 +243,10 @@ const char* const kOptionMatrix[] = {
     "-t ' ' -k3", "-k2,2 -k1,1 -k3,3r -s", "--sort=numeric -k2", "-bnk2", "-dfr", "-k2,2.0",
     "-t \"$(printf '\\t')\" -k2,2n", "-k2.5b,3.2nr", "-bt, -k2", "-k1,1 -k1,1r", "-g -k2", "-h -s",
     "-M -u", "-V -u", "-fu -k2,2", "-i -u", "-d -s -r", "-k2,2g -s -r", "-t, -k2,2h -k1,1V",
+    // GNU's other forms: obsolete +POS keys, long-option prefixes, clustered
+    // letters, -f before numeric orderings, --batch-size.
+    "+1", "+1 -2", "+0.2 -1.3n", "+1n -2 +0r", "--rev --num", "--sort=num -k2", "-nrk2", "-fh", "-k2,2fh",
+    "-fn -k2", "-fM", "-fg -s", "--batch-size=2", "--batch=3 -k2,2n", "--ignore-c --dict",
 };
 
 TEST_F(Lines, MatchesGnuSortUnderOptionMatrix) {
@@ -567,7 +572,8 @@ TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
     EXPECT_EQ(gnu(std::string(opts) + " " + path("in") + " > /dev/null").status, 2);
   }
   for (const char* opts : {"-k0", "-k1.0", "-k1,0", "-kx", "-k1,1z", "-nM", "-dn", "-k1,1nV", "-t ab",
-                           "-R", "-k4,5nT", "-k1,1TV", "--sort=bogus", "--format gensort -n", "--format u32 -k2,2", "--verify", "--gpu=yes",
+                           "-Rn", "-k4,5nT", "-k1,1TV", "-k1,1RT", "--sort=bogus", "--batch-size=1", "+1 -2x", "--format gensort -n",
+                           "--format u32 -k2,2", "--verify", "--gpu=yes",
                            "--compress-temp=lz4", "--compress-program=lz4"}) {
     SCOPED_TRACE(opts);
     Result r = corank(std::string(opts) + " " + path("in") + " -o " + path("out"));
@@ -579,6 +585,93 @@ TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("missing"), std::string::npos);
   EXPECT_FALSE(fs::exists(path("out")));
+}
+
+// A bad command line gets GNU sort's message, word for word (getopt's and
+// sort's own), with corank's name.
+TEST_F(Lines, BadCommandLinesGetGnusMessages) {
+  write_file(path("in"), "x\n");
+  for (const char* opts : {"--bogus", "-x", "-k", "-k1.x", "-k1,x", "-k0", "+1 -2x", "+1 -x", "--sort=bogus",
+                           "-S x", "-S 1Q", "--parallel=x", "--parallel=0", "-t ab", "-t ''", "-t a -t b",
+                           "-c -C", "-o a -o b", "-nM", "-k1,1Rn", "--check=bogus",
+                           "--random-source=a --random-source=b", "--batch-size=x", "--sort"}) {
+    SCOPED_TRACE(opts);
+    Result g = gnu(std::string(opts) + " " + path("in") + " > /dev/null");
+    Result r = corank(std::string(opts) + " " + path("in") + " > /dev/null");
+    ASSERT_NE(g.status, 0);
+    EXPECT_EQ(r.status, 2);  // GNU exits 1 after a bad --sort or --check value; corank's errors are all 2
+    std::string want = g.err;
+    auto replace_all = [&](const std::string& from, const std::string& to) {
+      for (std::size_t at = 0; (at = want.find(from, at)) != std::string::npos; at += to.size()) want.replace(at, from.size(), to);
+    };
+    replace_all("\nsort: ", "\ncorank: ");
+    replace_all("Try 'sort --help'", "Try 'corank --help'");
+    if (want.starts_with("sort: ")) want.replace(0, 4, "corank");
+    EXPECT_EQ(r.err, want);
+  }
+}
+
+// -R: a shuffle that keeps equal keys together; --random-source fixes it.
+TEST_F(Lines, RandomSortGroupsEqualKeysAndFollowsTheRandomSource) {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += std::to_string(i) + " k" + std::to_string(i % 97) + "\n";
+  write_file(path("in"), text);
+  std::string seed1(64, 'a'), seed2(64, 'b');
+  write_file(path("seed1"), seed1);
+  write_file(path("seed2"), seed2);
+  auto run = [&](const std::string& opts) {
+    Result r = corank(opts + " -T " + path("tmp") + " " + path("in") + " > " + path("out"));
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_file(path("out"));
+  };
+  const std::string a = run("-k2,2R --random-source=" + path("seed1"));
+  EXPECT_EQ(run("-S 8K --parallel 2 -k2,2R --random-source=" + path("seed1")), a);  // spilled runs: the same order
+  EXPECT_NE(run("-k2,2R --random-source=" + path("seed2")), a);
+  EXPECT_NE(a, text);
+  // A permutation of the input, each key's lines together, those in byte order
+  // (the last-resort comparison).
+  std::vector<std::string> lines, input;
+  for (std::size_t s = 0, e; (e = a.find('\n', s)) != std::string::npos; s = e + 1) lines.push_back(a.substr(s, e - s));
+  for (std::size_t s = 0, e; (e = text.find('\n', s)) != std::string::npos; s = e + 1) input.push_back(text.substr(s, e - s));
+  std::vector<std::string> sorted_out = lines;
+  std::sort(sorted_out.begin(), sorted_out.end());
+  std::sort(input.begin(), input.end());
+  EXPECT_EQ(sorted_out, input);
+  std::set<std::string> finished;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const std::string key = lines[i].substr(lines[i].find(' ') + 1);
+    if (i > 0) {
+      const std::string prev = lines[i - 1].substr(lines[i - 1].find(' ') + 1);
+      if (prev != key) {
+        EXPECT_TRUE(finished.insert(prev).second) << "key " << prev << " appears twice apart";
+      } else {
+        EXPECT_LT(lines[i - 1], lines[i]);
+      }
+    }
+  }
+  // An empty random source is an error.
+  write_file(path("empty"), "");
+  Result r = corank("-R --random-source=" + path("empty") + " " + path("in") + " -o " + path("o2"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("end of file"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(path("o2")));
+}
+
+// --stats - writes the document to standard output, with the request in it.
+TEST_F(Lines, StatsOnStandardOutput) {
+  write_file(path("in"), "b\na\n");
+  Result r = corank("--stats - -k1,1 -o " + path("out") + " " + path("in") + " > " + path("stats"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string s = read_file(path("stats"));
+  EXPECT_NE(s.find("\"corank_version\": "), std::string::npos) << s;
+  EXPECT_NE(s.find("\"inputs\": [\"" + path("in") + "\"]"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"keys\":[\"1,1\"]"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"records_in\": 2"), std::string::npos) << s;
+  EXPECT_EQ(read_file(path("out")), "a\nb\n");
+  EXPECT_FALSE(fs::exists(path("-")));
+  r = corank("--stats - " + path("in"));  // both on standard output: refused before sorting
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--stats -"), std::string::npos) << r.err;
 }
 
 }  // namespace

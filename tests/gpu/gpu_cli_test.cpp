@@ -73,7 +73,7 @@ protected:
     EXPECT_EQ(err.find("failed"), std::string::npos) << err;
     EXPECT_NE(stats_json().find("\"backend\": \"gpu\""), std::string::npos) << stats_json();
     // Every input record goes to the device at least once.
-    EXPECT_GE(stat("\"gpu_bytes\": {\"h2d\": "), static_cast<double>(read_file(path("in")).size())) << stats_json();
+    EXPECT_GE(stat("\"gpu_bytes\": {\"h2d\":"), static_cast<double>(read_file(path("in")).size())) << stats_json();
     const auto cpu = read_file(path("cpu")), gpu = read_file(path("gpu"));
     if (args.find(" -u") == std::string::npos) EXPECT_EQ(cpu.size(), read_file(path("in")).size());
     EXPECT_TRUE(cpu == gpu) << "outputs differ";
@@ -282,7 +282,7 @@ TEST_F(GpuCli, LinesSortEqualsCpu) {
     EXPECT_EQ(err.find("failed"), std::string::npos) << err;
     EXPECT_NE(stats_json().find("\"backend\": \"gpu\""), std::string::npos) << stats_json();
     // Every line's prefix goes to the device once.
-    EXPECT_GE(stat("\"gpu_bytes\": {\"h2d\": "), 32.0 * kLines) << stats_json();
+    EXPECT_GE(stat("\"gpu_bytes\": {\"h2d\":"), 32.0 * kLines) << stats_json();
     if (std::string(args).find("-S 4M") != std::string::npos) EXPECT_GT(stat("\"spilled_runs\": "), 1.0) << stats_json();
     if (std::string(args).find("--gpu-memory") != std::string::npos) {
       const auto at = err.find("up to ");

@@ -26,7 +26,7 @@ struct CsvOptions {
   char delimiter = ',';
   bool header = false;
   std::vector<std::string> keys;  // as given on the command line
-  KeyField global;                // the global ordering letters, for keys without a TYPE
+  KeyField global;                // the global ordering letters, for keys without a TYPE, and the seed of R
   bool stable = false;            // accepted: CSV sorting is always stable
   bool unique = false;
   NullOrder nulls = NullOrder::Last;

@@ -93,6 +93,17 @@ std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& g
   for (std::size_t i = 0; i < o.keys.size(); ++i) {
     const KeyField& k = o.keys[i];
     const std::string n = std::to_string(i + 1);
+    if (k.obsolete_form) {
+      // GNU's wording, which names fields only: "+A -B" and "-k A+1,B+1" with
+      // the positions as stored (the line's start counts as field 0).
+      const std::uint64_t sword = k.sword == kNoPosition ? 0 : k.sword;
+      std::string old = "+" + std::to_string(sword), now = "-k " + std::to_string(sword + 1);
+      if (k.eword != kNoPosition) {
+        old += " -" + std::to_string(k.eword + 1);
+        now += "," + std::to_string(k.eword + 1);
+      }
+      w.push_back("obsolescent key '" + old + "' used; consider '" + now + "' instead");
+    }
     (k.general_numeric ? general_numeric : basic_numeric) |= k.any_numeric();
     const bool zero_width = k.sword != kNoPosition && k.eword < k.sword;
     if (zero_width) w.push_back("key " + n + " has zero width and will be ignored");

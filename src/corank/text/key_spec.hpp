@@ -4,6 +4,7 @@
 // with no ordering letters of its own inherits the global ones, and global
 // options with no -k make one key that spans the whole line.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,15 +28,20 @@ struct KeyField {
   bool numeric = false, general_numeric = false, human_numeric = false;  // n g h
   bool month = false, version = false;                      // M V
   bool time = false;                                        // T: timestamps as instants (time_value.hpp)
+  bool random = false;                                      // R
   bool reverse = false;                                     // r
+  // R: the seed of the hash that orders keys; the same seed gives the same order.
+  std::uint64_t random_salt = 0;
+  bool obsolete_form = false;  // given as +POS1 [-POS2] (--debug warns about it)
   int syslog_year = 0;  // the year of T's syslog timestamps; 0: the current UTC year
 
   bool any_numeric() const noexcept { return numeric || general_numeric || human_numeric; }
   // GNU's default_key_compare: no ordering letter other than r.
   bool is_default() const noexcept {
-    return !(ignore || fold || skip_start_blanks || skip_end_blanks || any_numeric() || month || version || time);
+    return !(ignore || fold || skip_start_blanks || skip_end_blanks || any_numeric() || month || version || random ||
+             time);
   }
-  // The ordering letters GNU would print for this key ("bdfghiMnrV" order,
+  // The ordering letters GNU would print for this key ("bdfghiMnRrV" order,
   // corank's T before V).
   std::string letters() const;
 };
@@ -43,11 +49,24 @@ struct KeyField {
 enum class BlankSide { Start, End, Both };
 
 // Applies the ordering letters at the front of s to key; returns how many it used.
-// Throws UsageError for R (random order is not supported).
 std::size_t apply_ordering_letters(std::string_view s, KeyField& key, BlankSide side);
 
 // Parses a KEYDEF: F[.C][OPTS][,F[.C][OPTS]]. Throws UsageError naming the spec.
 KeyField parse_keydef(std::string_view spec);
+
+// The obsolete key form of POSIX 1992, which GNU sort still accepts: +POS1
+// [-POS2], fields and characters counted from 0. `pos1` is the operand after
+// its '+', `pos2` the one after its '-' (empty when there is none). Returns the
+// equivalent KEYDEF ("+1 -2" is "2,2"), or nothing when pos1 is not a valid
+// POS1 (the operand is a file name then). Throws UsageError for a bad POS2.
+std::optional<std::string> obsolete_keydef(std::string_view pos1, std::string_view pos2);
+
+// A key given in the obsolete form, as the text "+POS1" or "+POS1 -POS2"
+// (what a SortRequest holds for it). Throws UsageError when it is not one.
+KeyField parse_obsolete_key(std::string_view text);
+
+// Gives every R key of `keys` the seed `salt`.
+void seed_random_keys(std::vector<KeyField>& keys, std::uint64_t salt);
 
 // What decides the order of two lines.
 struct LineOrdering {

@@ -10,6 +10,11 @@
 #include "corank/text/time_value.hpp"
 #include "corank/text/version_compare.hpp"
 
+// xxHash's XXH3, inlined: a fast seeded hash for -R (GNU uses salted MD5; any
+// well-mixed seeded hash gives a random order that keeps equal keys together).
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 namespace corank::text {
 
 namespace {
@@ -33,6 +38,16 @@ std::string_view transformed(std::string_view s, const KeyField& key, std::strin
     buf.push_back(key.fold ? static_cast<char>(to_upper(u)) : c);
   }
   return buf;
+}
+
+// GNU applies -f and -d/-i to a key's text before -n -g -h -M -V -R compare
+// it ("1m" is "1M" to -h under -f).
+bool transforms_first(const KeyField& key) noexcept {
+  return key.any_numeric() || key.month || key.version || key.random;
+}
+
+std::uint64_t random_code(std::string_view s, std::uint64_t salt) noexcept {
+  return XXH3_64bits_withSeed(s.empty() ? "" : s.data(), s.size(), salt);
 }
 
 // Writes a decimal number's order-preserving code into out[0..n): sign class,
@@ -86,8 +101,17 @@ int syslog_year(const KeyField& key) noexcept { return key.syslog_year ? key.sys
 LineComparator::LineComparator(LineOrdering ordering) : o_(std::move(ordering)) {}
 
 int compare_key_text(const KeyField& key, std::string_view a, std::string_view b) {
+  if (transforms_first(key)) {
+    thread_local std::string ba, bb;
+    a = transformed(a, key, ba);
+    b = transformed(b, key, bb);
+  }
   int diff;
-  if (key.numeric) {
+  if (key.random) {
+    // By the keys' hashes; equal hashes (equal keys, or a collision) by bytes.
+    const std::uint64_t ha = random_code(a, key.random_salt), hb = random_code(b, key.random_salt);
+    diff = ha != hb ? (ha < hb ? -1 : 1) : bytes_compare(a, b);
+  } else if (key.numeric) {
     diff = compare_numeric(a, b);
   } else if (key.general_numeric) {
     diff = compare_general(a, b);
@@ -99,8 +123,7 @@ int compare_key_text(const KeyField& key, std::string_view a, std::string_view b
   } else if (key.time) {
     diff = compare_time(a, b, syslog_year(key));
   } else if (key.version) {
-    thread_local std::string ba, bb;
-    diff = compare_version(transformed(a, key, ba), transformed(b, key, bb));
+    diff = compare_version(a, b);
   } else if (key.ignore || key.fold) {
     // Compared byte by byte without copies: ignored bytes are skipped in both.
     std::size_t i = 0, j = 0;
@@ -151,7 +174,14 @@ int LineComparator::compare(std::string_view a, std::string_view b) const {
 
 Prefix key_prefix(const KeyField& key, std::string_view k) {
   unsigned char p[kPrefixBytes] = {};
-  if (key.numeric) {
+  thread_local std::string buf;
+  if (transforms_first(key)) k = transformed(k, key, buf);
+  if (key.random) {
+    // The hash, then the key's first bytes: the order compare_key_text uses.
+    const std::uint64_t h = random_code(k, key.random_salt);
+    for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(h >> (56 - 8 * i));
+    if (!k.empty()) std::memcpy(p + 8, k.data(), std::min(k.size(), kPrefixBytes - 8));
+  } else if (key.numeric) {
     encode_decimal(parse_decimal(k), p, kPrefixBytes);
   } else if (key.human_numeric) {
     p[0] = static_cast<unsigned char>(0x80 + human_unit_order(skip_blanks(k)));

@@ -61,6 +61,7 @@ public:
     // which tests use, exercise several merge passes).
     const std::uint64_t per_input = compressed_runs() ? std::uint64_t{1} << 20 : std::uint64_t{64} << 10;
     fan_in_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / per_input, 2, 256));
+    if (options.batch_size >= 2) fan_in_ = std::min<std::size_t>(fan_in_, options.batch_size);
     // Samples of spilled runs for the parallel merge: a few thousand per run.
     sample_stride_ = std::clamp<std::uint64_t>(chunk_bytes() / 4096, 4 << 10, 4 << 20);
     // Reads of a few hundred KiB: the records are parsed while still in cache.

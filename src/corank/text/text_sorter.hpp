@@ -23,6 +23,7 @@ struct TextSortOptions {
   std::uint64_t memory_budget = 0;  // 0: half of physical memory
   std::vector<std::string> temp_dirs;
   unsigned threads = 0;  // 0: every hardware thread
+  unsigned batch_size = 0;  // GNU's --batch-size: most runs merged at once (>= 2); 0: from the budget
   bool merge_only = false;  // -m: the inputs are sorted already
   bool debug = false;       // --debug: the output shows where each record's keys lie (lines only)
   bool progress = false;

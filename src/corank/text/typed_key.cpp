@@ -66,7 +66,7 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
     } else {
       if (part.empty() || apply_ordering_letters(part, tk.key, BlankSide::Both) != part.size())
         bad_key(spec, "unknown type '" + std::string(part) +
-                          "' (ordering letters b d f g h i M n T V, or time, date, decimal; asc, desc)");
+                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal; asc, desc)");
       letters = true;
     }
   }
@@ -86,6 +86,7 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
   tk.key.reverse = tk.key.reverse != global.reverse;
   tk.key.sword = tk.key.eword = kNoPosition;
   tk.key.syslog_year = global.syslog_year;
+  tk.key.random_salt = global.random_salt;  // the seed of R, set with the global letters
   if (tk.type == ValueType::Letters && tk.key.numeric) tk.type = ValueType::Number;
   check_compatible(tk.key);
   return out;

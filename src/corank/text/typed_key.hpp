@@ -2,7 +2,7 @@
 // The keys of formats whose records hold named or numbered values, CSV/TSV
 // columns and JSON lines fields: KEY[:TYPE][:asc|:desc], compared SQL-like.
 //
-// TYPE is GNU's ordering letters (b d f g h i M n V, and T for time), or one
+// TYPE is GNU's ordering letters (b d f g h i M n R V, and T for time), or one
 // of the words
 //   n        exact decimal numbers with an exponent (1e3 = 1000); text that
 //            starts with no number reads as 0, as under GNU's -n

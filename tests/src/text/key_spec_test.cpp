@@ -102,5 +102,42 @@ TEST(KeySpec, Tabs) {
   EXPECT_THROW(parse_tab("ab"), UsageError);
 }
 
+TEST(KeySpec, ObsoletePositionsBecomeTheKeydefsGnuMakesOfThem) {
+  // GNU's table: +A.x -B.y is -k A+1.x+1,B.y (y = 0) or -k A+1.x+1,B+1.y.
+  EXPECT_EQ(obsolete_keydef("1", ""), "2");
+  EXPECT_EQ(obsolete_keydef("1", "2"), "2,2");
+  EXPECT_EQ(obsolete_keydef("0.2", "1.3"), "1.3,2.3");
+  EXPECT_EQ(obsolete_keydef("1n", "2r"), "2n,2r");
+  EXPECT_EQ(obsolete_keydef("0", "0"), "1,1");
+  EXPECT_EQ(obsolete_keydef("2b", ""), "3b");
+  // Not a POS1: the operand is a file name.
+  for (const char* file : {"", "x", "1x", "1.", ".1", "1.2.3"}) EXPECT_FALSE(obsolete_keydef(file, "").has_value()) << file;
+  // A bad POS2 is an error, as in GNU.
+  EXPECT_THROW(obsolete_keydef("1", "2x"), UsageError);
+  EXPECT_THROW(obsolete_keydef("1", "2.x"), UsageError);
+  // Each result is a KEYDEF parse_keydef takes.
+  for (const char* ok : {"1", "0.2", "1n"}) EXPECT_NO_THROW(parse_keydef(*obsolete_keydef(ok, "3.1"))) << ok;
+}
+
+TEST(KeySpec, RandomOrderIsAKindOfItsOwn) {
+  KeyField k = parse_keydef("2,2R");
+  EXPECT_TRUE(k.random);
+  EXPECT_FALSE(k.is_default());
+  EXPECT_EQ(k.letters(), "R");
+  // GNU counts R, V and d/i as one kind: -RV and -Rd are accepted, -Rn is not.
+  for (const char* bad : {"1Rn", "1Rg", "1Rh", "1RM"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(resolve_ordering({parse_keydef(bad)}, KeyField{}, kNoTab, false, false, '\n'), UsageError);
+  }
+  for (const char* ok : {"1Rf", "1RV", "1Rd", "1Ri"}) {
+    SCOPED_TRACE(ok);
+    EXPECT_NO_THROW(resolve_ordering({parse_keydef(ok)}, KeyField{}, kNoTab, false, false, '\n'));
+  }
+  std::vector<KeyField> keys{parse_keydef("1R"), parse_keydef("2")};
+  seed_random_keys(keys, 42);
+  EXPECT_EQ(keys[0].random_salt, 42u);
+  EXPECT_EQ(keys[1].random_salt, 0u);
+}
+
 }  // namespace
 }  // namespace corank::text

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -50,7 +51,8 @@ TEST(LineComparator, PrefixIsConsistentWithTheFullComparison) {
   }
   lines.push_back(std::string(100, '9'));
   lines.push_back("-" + std::string(100, '9'));
-  for (const char* opts : {"", "n", "nr", "g", "h", "M", "V", "f", "d", "i", "fd", "b", "r"}) {
+  for (const char* opts : {"", "n", "nr", "g", "h", "M", "V", "f", "d", "i", "fd", "b", "r", "R", "Rf", "Rr", "fh",
+                           "fn", "fM", "fg"}) {
     for (const auto& keys : std::vector<std::vector<std::string>>{{}, {"1.2"}, {"2,2"}}) {
       auto cmp = make(keys, opts);
       for (const auto& a : lines)
@@ -134,6 +136,44 @@ TEST(LineComparator, TimePrefixIsConsistentWithTheFullComparison) {
         }
     EXPECT_GT(ordered, 1000);
   }
+}
+
+// GNU folds (-f) and drops characters (-d, -i) before the numeric, month,
+// version and random comparisons see the key: "1m" is "1M" to -h under -f.
+TEST(LineComparator, FoldingComesBeforeNumericComparisons) {
+  EXPECT_LT(make({}, "h").compare("1m", "2K"), 0);  // "m" is no unit: 1 < 2K
+  EXPECT_GT(make({}, "fh").compare("1m", "2K"), 0);  // 1M > 2K
+  EXPECT_FALSE(make({}, "fh").prefix("1m") < make({}, "fh").prefix("2K"));
+  EXPECT_EQ(make({}, "fM", true).compare("feb", "FEB"), 0);
+}
+
+// -R orders by a seeded hash of the key: equal keys are neighbours, the seed
+// fixes the order, and a different seed gives another.
+TEST(LineComparator, RandomOrderGroupsEqualKeysAndFollowsTheSeed) {
+  auto ordered = [](std::uint64_t salt) {
+    std::vector<KeyField> k{parse_keydef("2,2R")};
+    LineOrdering o = resolve_ordering(std::move(k), KeyField{}, kNoTab, false, false, '\n');
+    seed_random_keys(o.keys, salt);
+    LineComparator cmp(std::move(o));
+    std::vector<std::string> lines;
+    for (int i = 0; i < 300; ++i) lines.push_back(std::to_string(i) + " k" + std::to_string(i % 50));
+    std::sort(lines.begin(), lines.end(), [&](const auto& a, const auto& b) { return cmp.compare(a, b) < 0; });
+    for (std::size_t i = 1; i < lines.size(); ++i)
+      EXPECT_FALSE(cmp.prefix(lines[i]) < cmp.prefix(lines[i - 1]));
+    std::vector<std::string> keys;
+    for (const auto& l : lines) keys.push_back(l.substr(l.find(' ') + 1));
+    return keys;
+  };
+  const auto a = ordered(1), again = ordered(1), b = ordered(2);
+  EXPECT_EQ(a, again);
+  EXPECT_NE(a, b);
+  // Each key's 6 lines are together: the sequence of keys has 50 runs.
+  const auto runs = 1 + std::inner_product(a.begin() + 1, a.end(), a.begin(), 0, std::plus<>(),
+                                           [](const auto& x, const auto& y) { return x != y ? 1 : 0; });
+  EXPECT_EQ(runs, 50);
+  std::vector<std::string> sorted_keys = a;
+  std::sort(sorted_keys.begin(), sorted_keys.end());
+  EXPECT_NE(a, sorted_keys);  // not byte order
 }
 
 }  // namespace

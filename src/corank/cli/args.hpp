@@ -1,0 +1,40 @@
+#pragma once
+// The command line, parsed the way GNU sort parses its own: glibc's
+// getopt_long, so that clustered short options (-nrk2), attached arguments
+// (-S1G, --buffer=1G), unambiguous prefixes of long options (--rev), "--",
+// options after operands and GNU's own error messages all behave as they do
+// for `sort`. CLI11 cannot do the prefixes, GNU's messages or the obsolete
+// +POS keys, which need operands and options seen in order.
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "corank/sort.hpp"
+
+namespace corank::cli {
+
+enum class Action { Sort, Check, CheckQuiet, Help, Version };
+
+struct Invocation {
+  Action action = Action::Sort;
+  SortRequest request;
+  std::string files0_from;     // --files0-from: read the input names from this file
+  std::string stats_file;      // --stats: "" none, "-" standard output
+  std::optional<bool> progress;  // --progress / --no-progress; unset: when stderr is a terminal
+};
+
+// A command line that cannot be parsed. `what` is the message without the
+// program name; empty when getopt has printed its own already. Either way the
+// caller adds GNU's "Try 'corank --help'" line and exits 2.
+struct BadCommandLine : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Parses argv. Throws BadCommandLine, or UsageError for a bad option value.
+// Not reentrant (getopt's state is global).
+Invocation parse_args(int argc, char** argv);
+
+// --help's text.
+std::string help_text();
+
+}  // namespace corank::cli

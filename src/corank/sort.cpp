@@ -1,0 +1,201 @@
+#include "corank/sort.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <random>
+
+#include "corank/check.hpp"
+#include "corank/errors.hpp"
+#include "corank/format.hpp"
+#include "corank/io/error.hpp"
+#include "corank/io/source.hpp"
+#include "corank/text/csv_format.hpp"
+#include "corank/text/debug_view.hpp"
+#include "corank/text/key_spec.hpp"
+#include "corank/text/text_format.hpp"
+#include "corank/text/text_sorter.hpp"
+
+namespace corank {
+
+namespace {
+
+// Options that only mean something for text, named in the error for a binary format.
+void reject_text_options(const SortRequest& r) {
+  const std::pair<bool, std::string> text_only[] = {
+      {!r.ordering.empty(), "-" + r.ordering},
+      {r.stable, "-s"},
+      {r.field_separator.has_value(), "-t"},
+      {r.zero_terminated, "-z"},
+      {r.merge_only, "-m"},
+      {r.debug, "--debug"},
+      {!r.random_source.empty(), "--random-source"},
+      {r.batch_size != 0, "--batch-size"},
+      {!r.delimiter.empty(), "--delimiter"},
+      {r.header, "--header"}};
+  for (const auto& [set, name] : text_only)
+    if (set)
+      throw UsageError("option " + name + " applies to text formats (lines, csv, tsv), not '" + r.format + "'");
+}
+
+// The seed of -R's order: the first 8 bytes of --random-source, or fresh ones.
+std::uint64_t random_salt(const SortRequest& r) {
+  if (r.random_source.empty()) {
+    std::random_device rd;
+    return (std::uint64_t{rd()} << 32) ^ rd();
+  }
+  auto src = io::open_source(r.random_source, io::IoOptions{});
+  unsigned char bytes[8];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const std::size_t n = src->read(bytes + got, sizeof bytes - got);
+    if (n == 0) throw InputError(r.random_source + ": end of file");
+    got += n;
+  }
+  std::uint64_t salt = 0;
+  for (unsigned char b : bytes) salt = salt << 8 | b;
+  return salt;
+}
+
+bool uses_random(const SortRequest& r) {
+  if (r.ordering.find('R') != std::string::npos) return true;
+  for (const auto& k : r.keys)
+    if (k.find('R') != std::string::npos) return true;  // a KEYDEF letter or a CSV :R type
+  return false;
+}
+
+text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt) {
+  text::KeyField g;
+  std::string letters = r.ordering;
+  if (r.reverse) letters += 'r';
+  if (text::apply_ordering_letters(letters, g, text::BlankSide::Both) != letters.size())
+    throw UsageError("invalid ordering letters '" + r.ordering + "'");
+  g.random_salt = salt;
+  return g;
+}
+
+text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt) {
+  std::vector<text::KeyField> keys;
+  for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
+  const int tab = r.field_separator ? text::parse_tab(*r.field_separator) : text::kNoTab;
+  text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt), tab, r.stable, r.unique,
+                                                r.zero_terminated ? '\0' : '\n');
+  text::seed_random_keys(o.keys, salt);
+  return o;
+}
+
+std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt) {
+  if (r.format == "lines") {
+    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
+    return std::make_unique<text::LineFormat>(line_ordering(r, salt));
+  }
+  if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
+  if (r.zero_terminated) throw UsageError("-z applies to --format lines");
+  text::CsvOptions o;
+  o.delimiter = r.format == "tsv" ? '\t' : ',';
+  if (!r.delimiter.empty()) {
+    if (r.delimiter.size() != 1 || r.delimiter[0] == '"' || r.delimiter[0] == '\n' || r.delimiter[0] == '\r')
+      throw UsageError("invalid --delimiter '" + r.delimiter + "': one byte other than quote, CR and LF");
+    o.delimiter = r.delimiter[0];
+  }
+  o.header = r.header;
+  o.keys = r.keys;
+  o.global = global_ordering(r, salt);
+  o.stable = r.stable;
+  o.unique = r.unique;
+  return std::make_unique<text::CsvFormat>(std::move(o));
+}
+
+// The text format, with checks of the options that only some text formats take.
+std::unique_ptr<text::TextFormat> text_format(const SortRequest& r) {
+  if (r.verify) throw UsageError("--verify applies to binary formats");
+  auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0);
+  if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines");
+  return format;
+}
+
+SortOptions binary_options(const SortRequest& r) {
+  SortOptions o;
+  o.inputs = r.inputs;
+  o.output = r.output;
+  o.format = parse_format(r.format, r.keys);
+  o.reverse = r.reverse;
+  o.unique = r.unique;
+  o.memory_budget = r.memory_budget;
+  o.temp_dirs = r.temp_dirs;
+  o.threads = r.threads;
+  o.verify = r.verify;
+  o.gpu = r.gpu;
+  o.gpu_memory = r.gpu_memory;
+  o.progress = r.progress;
+  o.verbose = r.verbose;
+  o.io = r.io;
+  return o;
+}
+
+text::TextSortOptions text_options(const SortRequest& r) {
+  text::TextSortOptions o;
+  o.inputs = r.inputs;
+  o.output = r.output;
+  o.memory_budget = r.memory_budget;
+  o.temp_dirs = r.temp_dirs;
+  o.threads = r.threads;
+  o.batch_size = r.batch_size;
+  o.merge_only = r.merge_only;
+  o.debug = r.debug;
+  o.progress = r.progress;
+  o.verbose = r.verbose;
+  o.gpu = r.gpu;
+  o.gpu_memory = r.gpu_memory;
+  o.io = r.io;
+  return o;
+}
+
+}  // namespace
+
+bool is_text_format(std::string_view f) { return f == "lines" || f == "csv" || f == "tsv"; }
+
+void validate(const SortRequest& r) {
+  if (r.batch_size == 1) throw UsageError("invalid --batch-size argument '1': the minimum is '2'");
+  if (is_text_format(r.format)) {
+    (void)make_text_format(r, 0);  // parses every key
+    if (r.verify) throw UsageError("--verify applies to binary formats");
+    return;
+  }
+  reject_text_options(r);
+  (void)parse_format(r.format, r.keys);
+}
+
+SortStats sort(const SortRequest& r) {
+  validate(r);
+  if (!is_text_format(r.format)) return sort_files(binary_options(r));
+  auto format = text_format(r);
+  return text::sort_text(text_options(r), *format);
+}
+
+CheckReport check(const SortRequest& r) {
+  validate(r);
+  if (r.inputs.size() > 1) throw UsageError("extra operand '" + r.inputs[1] + "' not allowed with -c");
+  const std::string path = r.inputs.empty() ? "-" : r.inputs[0];
+  CheckReport report;
+  if (!is_text_format(r.format)) {
+    const CheckResult c = check_sorted(path, parse_format(r.format, r.keys), r.reverse, r.unique, r.io);
+    report.sorted = c.sorted;
+    if (!c.sorted) report.diagnostic = path + ": disorder at record " + std::to_string(c.first_disorder);
+    return report;
+  }
+  auto format = text_format(r);
+  const text::TextCheckResult c = text::check_text(path, *format, r.io);
+  report.sorted = c.sorted;
+  report.terminator = format->terminator();
+  if (!c.sorted) report.diagnostic = path + ":" + std::to_string(c.record_number) + ": disorder: " + c.record;
+  return report;
+}
+
+std::vector<std::string> debug_warnings(const SortRequest& r) {
+  if (r.format != "lines") return {};
+  const std::uint64_t salt = 0;  // warnings do not depend on the order's seed
+  return text::debug_warnings(line_ordering(r, salt), global_ordering(r, salt), r.keys.empty());
+}
+
+}  // namespace corank

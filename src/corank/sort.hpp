@@ -1,0 +1,93 @@
+#pragma once
+// The library's entry point for every format: a sort stated the way a user
+// states it (a format name, key texts, GNU sort's ordering options), parsed
+// and checked here, then run by the binary-record pipeline (sort_options.hpp)
+// or the text pipeline (text/text_sorter.hpp). The command-line tool is a thin
+// layer over these functions.
+//
+//   corank::SortRequest r;
+//   r.inputs = {"access.log"};
+//   r.output = "sorted.log";
+//   r.keys = {"4,5T"};          // lines: GNU KEYDEFs
+//   corank::sort(r);
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corank/io/options.hpp"
+#include "corank/sort_options.hpp"
+
+namespace corank {
+
+struct SortRequest {
+  std::vector<std::string> inputs;  // empty, or "-": standard input
+  std::string output = "-";         // "-": standard output; may name an input
+  // lines, csv, tsv (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
+  std::string format = "lines";
+  // Keys, highest priority first: GNU KEYDEFs for lines (or the obsolete form
+  // "+POS1" / "+POS1 -POS2", as one string), COLUMN[:TYPE][:desc]
+  // for CSV/TSV, OFFSET:LENGTH[:TYPE][:desc] for fixed-size records.
+  std::vector<std::string> keys;
+  // Text formats: GNU sort's global ordering letters (b d f g h i M n R V), for
+  // keys that have none of their own; "" compares bytes.
+  std::string ordering;
+  bool reverse = false;  // -r: every format
+  bool stable = false;   // -s: no last-resort comparison of whole lines
+  bool unique = false;   // -u: the first of each run of equal keys
+  // Lines: -t's argument (one byte, or "\0"), -z.
+  std::optional<std::string> field_separator;
+  bool zero_terminated = false;
+  // -R: a file whose first bytes fix the random order; empty: a fresh one each run.
+  std::string random_source;
+  // CSV/TSV: the delimiter (default ',' or tab) and whether row 1 is a header.
+  std::string delimiter;
+  bool header = false;
+
+  bool merge_only = false;  // -m: the inputs are sorted already (text formats)
+  bool debug = false;       // --debug: underline each output line's keys (lines)
+  bool verify = false;      // re-read the output before committing it (binary formats)
+  std::uint64_t memory_budget = 0;  // host bytes; 0: half of physical memory
+  std::vector<std::string> temp_dirs;
+  unsigned threads = 0;     // 0: every hardware thread
+  unsigned batch_size = 0;  // GNU's --batch-size: most runs merged at once; 0: planned from the budget
+  GpuMode gpu = GpuMode::Auto;
+  std::uint64_t gpu_memory = 0;
+  bool progress = false;  // a progress line on standard error
+  bool verbose = false;
+  io::IoOptions io;
+};
+
+bool is_text_format(std::string_view format);
+
+// Checks the request as a whole, the way GNU sort does before reading
+// anything (incompatible options, options of another format, bad keys).
+// Throws UsageError. sort() and check() call it too.
+void validate(const SortRequest& request);
+
+// Sorts request.inputs into request.output. Throws UsageError, InputError or
+// io::IoError; on any throw the output target is untouched and no temporary
+// file remains.
+SortStats sort(const SortRequest& request);
+
+struct CheckReport {
+  bool sorted = true;
+  // GNU's message for the first disorder, without the program name:
+  // "FILE:LINE: disorder: TEXT" for text, "FILE: disorder at record N" for binary.
+  std::string diagnostic;
+  char terminator = '\n';  // what ends the diagnostic: the record's own terminator (NUL under -z)
+};
+
+// -c / -C: whether the one input (request.inputs[0], or standard input) is in
+// order; strictly so under -u.
+CheckReport check(const SortRequest& request);
+
+// --debug's warnings about dubious key definitions, as GNU sort words them.
+std::vector<std::string> debug_warnings(const SortRequest& request);
+
+// The --stats document: the request's inputs and options, the version, and
+// what the sort did (records, runs, per-stage times, GPU share).
+std::string stats_to_json(const SortStats& stats, const SortRequest& request);
+
+}  // namespace corank
