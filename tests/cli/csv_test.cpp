@@ -237,6 +237,22 @@ TEST_F(Csv, SqlLikeTypesNullsAndByteOrderMark) {
   EXPECT_EQ(err.rfind("corank: ", 0), 0u);
 }
 
+TEST_F(Csv, NullOptions) {
+  write_file(path("in"), "a,3\nb,\nc,NULL\nd,\"\"\ne,-1\n");
+  ASSERT_EQ(corank("--format csv --key 2:n -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "e,-1\nc,NULL\nd,\"\"\na,3\nb,\n");  // NULL and "" read as 0
+  ASSERT_EQ(corank("--format csv --key 2:n --null NULL -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "e,-1\nd,\"\"\na,3\nb,\nc,NULL\n");
+  ASSERT_EQ(corank("--format csv --key 2:n:desc --null NULL --nulls first -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "b,\nc,NULL\na,3\nd,\"\"\ne,-1\n");
+  ASSERT_EQ(corank("--format csv --key 2:n --nulls=l -o " + path("out") + " " + path("in")), 0);  // a prefix, as GNU's
+  EXPECT_EQ(read_file(path("out")), "e,-1\nc,NULL\nd,\"\"\na,3\nb,\n");
+  std::string err;
+  EXPECT_EQ(corank("--nulls first " + path("in"), &err), 2);  // lines have no NULLs
+  EXPECT_EQ(err.rfind("corank: ", 0), 0u);
+  EXPECT_EQ(corank("--format u32 --null x " + path("in"), &err), 2);
+}
+
 TEST_F(Csv, UniqueKeepsTheFirstRowOfEachKey) {
   write_file(path("in"), "k,v\nb,1\na,2\nb,3\na,4\n");
   ASSERT_EQ(corank("--format csv --header -u --key k -o " + path("out") + " " + path("in")), 0);

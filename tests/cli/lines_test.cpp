@@ -563,6 +563,24 @@ TEST_F(Lines, TimeKeysOrderLogLinesByInstant) {
   }
 }
 
+// --sort=time is the global T; --time-year dates syslog lines, which name no
+// year: Feb 29 exists in 2024 only, so in 2025 it is unparsable and first.
+TEST_F(Lines, SortTimeAndTheSyslogYear) {
+  write_file(path("in"), "Mar  1 00:00:00 host c\nFeb 29 12:00:00 host b\nJan 31 23:59:59 host a\n");
+  Result r = corank("--sort=time --time-year 2024 -o " + path("out") + " " + path("in"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "Jan 31 23:59:59 host a\nFeb 29 12:00:00 host b\nMar  1 00:00:00 host c\n");
+  r = corank("-k1,3T --time-year=2025 -o " + path("out") + " " + path("in"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "Feb 29 12:00:00 host b\nJan 31 23:59:59 host a\nMar  1 00:00:00 host c\n");
+  for (const char* bad : {"--time-year 0", "--time-year 10000", "--time-year x", "--sort=tim -n"}) {
+    SCOPED_TRACE(bad);
+    r = corank(std::string(bad) + " " + path("in"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("corank: ", 0), 0u) << r.err;
+  }
+}
+
 TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   write_file(path("in"), "x\n");
   // GNU rejects these too (exit 2); corank also refuses -R, which it does not implement,
