@@ -23,6 +23,7 @@ seed() {  # target name content...
 seed key_spec '2,2n\n0:4:u32:desc' '1.3b,1.5\n8:8:i64be' 'fixed:16\n4:8:f64:desc' '3r,4.2Mb\n0:2:u16' '\\0\n1:3:bytes'
 seed size '100M' '1G' '50%' '0' '12345' '7T' '1b' '3K'
 seed csv ',a,1,x\0b,2,y' '\x03"q,uo",2.5e3,Mar\0"q""x",1e3,Jan' '\x02id\tname\n1\tb\0002\ta' '\x0b1.5.2,x\0001.10,y'
+seed jsonl '\x01{"a":1}\n{"a":"x"}' '\x04{"a":"2026-10-10T13:55:36Z"}\n{"a":1791640536}' '\x83{"a":{"b":1e3}}\n{"a":{"b":null}}' '\x05{"a":"1.5","b":["2026-01-01"]}\n{"a":"x"'
 seed line_compare '\x01\x00 2,2\nb 10\na 9' '\x02\x41 1.2,1.3\nx:5:q\ny:4:p' '\x07\x00 \nApple\napple' '\x04\x00 \n JAN\nfeb' '\x05\x03 1\n1.2.10\n1.2.9'
 mkdir -p "$work/decompress"
 printf 'corank fuzz seed\n%.0s' {1..50} > "$work/plain"

@@ -12,6 +12,7 @@
 #include "corank/io/source.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/debug_view.hpp"
+#include "corank/text/jsonl_format.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
@@ -32,10 +33,13 @@ void reject_text_options(const SortRequest& r) {
       {!r.random_source.empty(), "--random-source"},
       {r.batch_size != 0, "--batch-size"},
       {!r.delimiter.empty(), "--delimiter"},
-      {r.header, "--header"}};
+      {r.header, "--header"},
+      {r.nulls_first, "--nulls"},
+      {r.null_string.has_value(), "--null"},
+      {r.time_year != 0, "--time-year"}};
   for (const auto& [set, name] : text_only)
     if (set)
-      throw UsageError("option " + name + " applies to text formats (lines, csv, tsv), not '" + r.format + "'");
+      throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, jsonl), not '" + r.format + "'");
 }
 
 // The seed of -R's order: the first 8 bytes of --random-source, or fresh ones.
@@ -71,6 +75,7 @@ text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt) {
   if (text::apply_ordering_letters(letters, g, text::BlankSide::Both) != letters.size())
     throw UsageError("invalid ordering letters '" + r.ordering + "'");
   g.random_salt = salt;
+  g.syslog_year = r.time_year;
   return g;
 }
 
@@ -85,12 +90,25 @@ text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt) {
 }
 
 std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt) {
+  if (r.time_year < 0 || r.time_year > 9999) throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
   if (r.format == "lines") {
     if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
+    if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv or jsonl");
     return std::make_unique<text::LineFormat>(line_ordering(r, salt));
   }
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (r.zero_terminated) throw UsageError("-z applies to --format lines");
+  const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;
+  if (r.format == "jsonl") {
+    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
+    if (r.null_string) throw UsageError("--null applies to --format csv or tsv (JSON has null)");
+    text::JsonlOptions o;
+    o.keys = r.keys;
+    o.global = global_ordering(r, salt);
+    o.unique = r.unique;
+    o.nulls = nulls;
+    return std::make_unique<text::JsonlFormat>(std::move(o));
+  }
   text::CsvOptions o;
   o.delimiter = r.format == "tsv" ? '\t' : ',';
   if (!r.delimiter.empty()) {
@@ -103,6 +121,8 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
   o.global = global_ordering(r, salt);
   o.stable = r.stable;
   o.unique = r.unique;
+  o.nulls = nulls;
+  o.null_string = r.null_string;
   return std::make_unique<text::CsvFormat>(std::move(o));
 }
 
@@ -153,7 +173,7 @@ text::TextSortOptions text_options(const SortRequest& r) {
 
 }  // namespace
 
-bool is_text_format(std::string_view f) { return f == "lines" || f == "csv" || f == "tsv"; }
+bool is_text_format(std::string_view f) { return f == "lines" || f == "csv" || f == "tsv" || f == "jsonl"; }
 
 void validate(const SortRequest& r) {
   if (r.batch_size == 1) throw UsageError("invalid --batch-size argument '1': the minimum is '2'");

@@ -24,14 +24,15 @@ namespace corank {
 struct SortRequest {
   std::vector<std::string> inputs;  // empty, or "-": standard input
   std::string output = "-";         // "-": standard output; may name an input
-  // lines, csv, tsv (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
+  // lines, csv, tsv, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
   std::string format = "lines";
   // Keys, highest priority first: GNU KEYDEFs for lines (or the obsolete form
   // "+POS1" / "+POS1 -POS2", as one string), COLUMN[:TYPE][:desc]
-  // for CSV/TSV, OFFSET:LENGTH[:TYPE][:desc] for fixed-size records.
+  // for CSV/TSV, PATH[:TYPE][:desc] for JSON lines (a dotted field path),
+  // OFFSET:LENGTH[:TYPE][:desc] for fixed-size records.
   std::vector<std::string> keys;
-  // Text formats: GNU sort's global ordering letters (b d f g h i M n R V), for
-  // keys that have none of their own; "" compares bytes.
+  // Text formats: GNU sort's global ordering letters (b d f g h i M n R V, and
+  // corank's T for time), for keys that have none of their own; "" compares bytes.
   std::string ordering;
   bool reverse = false;  // -r: every format
   bool stable = false;   // -s: no last-resort comparison of whole lines
@@ -44,6 +45,12 @@ struct SortRequest {
   // CSV/TSV: the delimiter (default ',' or tab) and whether row 1 is a header.
   std::string delimiter;
   bool header = false;
+  // CSV/TSV and JSON lines: where NULLs sort under every key (text/typed_key.hpp),
+  // and a CSV text that is NULL besides the unquoted empty field.
+  bool nulls_first = false;
+  std::optional<std::string> null_string;
+  // Time keys: the year of syslog timestamps, which carry none; 0: the current UTC year.
+  int time_year = 0;
 
   bool merge_only = false;  // -m: the inputs are sorted already (text formats)
   bool debug = false;       // --debug: underline each output line's keys (lines)

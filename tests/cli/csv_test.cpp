@@ -37,6 +37,7 @@ void write_file(const fs::path& p, const std::string& s) {
 struct Row {
   std::string raw;  // the row's bytes, without its newline
   std::vector<std::string> fields;
+  std::vector<bool> quoted;
 };
 
 // The reference parser: a character-level state machine written apart from corank's.
@@ -57,11 +58,15 @@ std::vector<Row> parse(const std::string& text, char delim) {
     if (c == '"' && field_start) {
       quoted = true;
       field_start = false;
+      row.quoted.resize(row.fields.size() + 1);
+      row.quoted.back() = true;
     } else if (c == delim) {
       row.fields.push_back(field), field.clear(), field_start = true;
+      row.quoted.resize(row.fields.size());
     } else if (c == '\n') {
       if (!field.empty() && field.back() == '\r' ) field.pop_back();
       row.fields.push_back(field), field.clear(), field_start = true;
+      row.quoted.resize(row.fields.size());
       row.raw = text.substr(start, i - start);
       rows.push_back(row);
       row = Row();
@@ -73,6 +78,7 @@ std::vector<Row> parse(const std::string& text, char delim) {
   }
   if (start < text.size()) {
     row.fields.push_back(field);
+    row.quoted.resize(row.fields.size());
     row.raw = text.substr(start);
     rows.push_back(row);
   }
@@ -91,7 +97,9 @@ std::string random_csv(std::mt19937& rng, int rows, char delim, bool header) {
   static const char* const kNames[] = {"ann", "bob", "Zoe", "al, jr", "say \"hi\"", "multi\nline", "", "bob"};
   std::string s = header ? std::string("name") + delim + "city" + delim + "price" + delim + "qty\n" : "";
   for (int i = 0; i < rows; ++i) {
-    const std::string price = std::to_string(static_cast<int>(rng() % 2000) - 1000) + "." + std::to_string(rng() % 100);
+    std::string price = std::to_string(static_cast<int>(rng() % 2000) - 1000) + "." + std::to_string(rng() % 100);
+    if (rng() % 8 == 0) price += "e" + std::to_string(static_cast<int>(rng() % 5) - 2);  // :n reads exponents
+    if (rng() % 16 == 0) price.clear();                                                 // NULL, or "" quoted
     const std::string fields[] = {kNames[rng() % 8], kNames[rng() % 8], price, std::to_string(rng() % 50)};
     for (int f = 0; f < 4; ++f) s += (f ? std::string(1, delim) : "") + quote_if_needed(fields[f], delim, rng);
     s += rng() % 10 == 0 ? "\r\n" : "\n";
@@ -133,9 +141,17 @@ std::string expected(const std::string& text, char delim, bool header, const std
     rows.erase(rows.begin());
   }
   auto field = [](const Row& r, int c) { return c < static_cast<int>(r.fields.size()) ? r.fields[c] : std::string(); };
+  // NULL: an unquoted empty field or a missing column; last under every key.
+  auto null = [](const Row& r, int c) {
+    return c >= static_cast<int>(r.fields.size()) || (r.fields[c].empty() && !r.quoted[c]);
+  };
   std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
     for (const auto& k : keys) {
       const std::string x = field(a, k.column), y = field(b, k.column);
+      if (null(a, k.column) || null(b, k.column)) {
+        if (null(a, k.column) != null(b, k.column)) return null(b, k.column);
+        continue;
+      }
       int c;
       if (k.numeric) {
         const double dx = std::strtod(x.c_str(), nullptr), dy = std::strtod(y.c_str(), nullptr);
@@ -188,6 +204,53 @@ TEST_F(Csv, SortsByColumnKeysLikeTheReference) {
       }
     }
   }
+}
+
+TEST_F(Csv, SqlLikeTypesNullsAndByteOrderMark) {
+  write_file(path("in"), "\xEF\xBB\xBFid,when,amount,day\n"
+                         "3,2026-10-10T15:00:00+02:00,1e3,2026-01-02\n"
+                         "10,2026-10-10T13:30:00Z,,2025-12-31\n"
+                         "2,[10/Oct/2026:13:00:00 +0000],999,\n"
+                         "1,garbage,-5,someday\n");
+  const std::string head = "\xEF\xBB\xBFid,when,amount,day\n";
+  ASSERT_EQ(corank("--format csv --header --key id:n -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), head + "1,garbage,-5,someday\n2,[10/Oct/2026:13:00:00 +0000],999,\n"
+                                           "3,2026-10-10T15:00:00+02:00,1e3,2026-01-02\n10,2026-10-10T13:30:00Z,,2025-12-31\n");
+  ASSERT_EQ(corank("--format csv --header --key when:time -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), head + "1,garbage,-5,someday\n3,2026-10-10T15:00:00+02:00,1e3,2026-01-02\n"
+                                           "2,[10/Oct/2026:13:00:00 +0000],999,\n10,2026-10-10T13:30:00Z,,2025-12-31\n");
+  for (const char* key : {"amount:n", "amount:n:desc", "amount:decimal:desc"}) {
+    SCOPED_TRACE(key);
+    const bool desc = std::string(key).find("desc") != std::string::npos;
+    ASSERT_EQ(corank(std::string("--format csv --header --key ") + key + " -o " + path("out") + " " + path("in")), 0);
+    const std::string rows = desc ? "3,2026-10-10T15:00:00+02:00,1e3,2026-01-02\n2,[10/Oct/2026:13:00:00 +0000],999,\n"
+                                    "1,garbage,-5,someday\n"
+                                  : "1,garbage,-5,someday\n2,[10/Oct/2026:13:00:00 +0000],999,\n"
+                                    "3,2026-10-10T15:00:00+02:00,1e3,2026-01-02\n";
+    EXPECT_EQ(read_file(path("out")), head + rows + "10,2026-10-10T13:30:00Z,,2025-12-31\n");  // the NULL last
+  }
+  ASSERT_EQ(corank("--format csv --header --key day:date -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), head + "1,garbage,-5,someday\n10,2026-10-10T13:30:00Z,,2025-12-31\n"
+                                           "3,2026-10-10T15:00:00+02:00,1e3,2026-01-02\n2,[10/Oct/2026:13:00:00 +0000],999,\n");
+  std::string err;
+  EXPECT_EQ(corank("--format csv --header --key day:date:n " + path("in"), &err), 2);
+  EXPECT_EQ(err.rfind("corank: ", 0), 0u);
+}
+
+TEST_F(Csv, NullOptions) {
+  write_file(path("in"), "a,3\nb,\nc,NULL\nd,\"\"\ne,-1\n");
+  ASSERT_EQ(corank("--format csv --key 2:n -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "e,-1\nc,NULL\nd,\"\"\na,3\nb,\n");  // NULL and "" read as 0
+  ASSERT_EQ(corank("--format csv --key 2:n --null NULL -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "e,-1\nd,\"\"\na,3\nb,\nc,NULL\n");
+  ASSERT_EQ(corank("--format csv --key 2:n:desc --null NULL --nulls first -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "b,\nc,NULL\na,3\nd,\"\"\ne,-1\n");
+  ASSERT_EQ(corank("--format csv --key 2:n --nulls=l -o " + path("out") + " " + path("in")), 0);  // a prefix, as GNU's
+  EXPECT_EQ(read_file(path("out")), "e,-1\nc,NULL\nd,\"\"\na,3\nb,\n");
+  std::string err;
+  EXPECT_EQ(corank("--nulls first " + path("in"), &err), 2);  // lines have no NULLs
+  EXPECT_EQ(err.rfind("corank: ", 0), 0u);
+  EXPECT_EQ(corank("--format u32 --null x " + path("in"), &err), 2);
 }
 
 TEST_F(Csv, UniqueKeepsTheFirstRowOfEachKey) {

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -518,6 +520,68 @@ TEST_F(Lines, Files0From) {
   EXPECT_EQ(corank("--files0-from=" + path("list") + " " + path("a")).status, 2);
 }
 
+// GNU sort cannot order by time (T is corank's), so the reference is the
+// instant each line was generated from: CLF lines written in many time zones,
+// sorted stably by -k4,5T, in memory and with spilled runs.
+TEST_F(Lines, TimeKeysOrderLogLinesByInstant) {
+  std::mt19937_64 rng(10);
+  struct Line {
+    std::int64_t utc;
+    std::string text;
+  };
+  std::vector<Line> lines;
+  std::string text;
+  for (int i = 0; i < 3000; ++i) {
+    const std::int64_t utc = 1791640536 + static_cast<std::int64_t>(rng() % 30000);
+    const int offset = (static_cast<int>(rng() % 113) - 56) * 15;
+    const std::int64_t local = utc + offset * 60;
+    const auto day = std::chrono::floor<std::chrono::days>(std::chrono::sys_seconds{std::chrono::seconds{local}});
+    const std::chrono::year_month_day ymd{day};
+    const std::int64_t sec = local - day.time_since_epoch().count() * 86400;
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "10.1.%d.%d - - [%02u/Oct/%d:%02d:%02d:%02d %c%02d%02d] \"GET /%d HTTP/1.1\" 200 %d",
+                  static_cast<int>(rng() % 256), static_cast<int>(rng() % 256), static_cast<unsigned>(ymd.day()),
+                  static_cast<int>(ymd.year()), static_cast<int>(sec / 3600), static_cast<int>(sec / 60 % 60),
+                  static_cast<int>(sec % 60), offset < 0 ? '-' : '+', std::abs(offset) / 60, std::abs(offset) % 60, i,
+                  static_cast<int>(rng() % 9000));
+    lines.push_back({utc, buf});
+    text += std::string(buf) + "\n";
+  }
+  write_file(path("in"), text);
+  for (const char* opts : {"-s -k4,5T", "-s -k4,5rT"}) {
+    const bool reverse = std::string(opts).find('r') != std::string::npos;
+    std::vector<Line> want = lines;
+    std::stable_sort(want.begin(), want.end(),
+                     [&](const Line& a, const Line& b) { return reverse ? a.utc > b.utc : a.utc < b.utc; });
+    std::string expected;
+    for (const auto& l : want) expected += l.text + "\n";
+    for (const char* budget : {"", "-S 16K --parallel 1", "-S 64K --parallel 3"}) {
+      SCOPED_TRACE(std::string(opts) + " " + budget);
+      Result r = corank(std::string(opts) + " " + budget + " -T " + path("tmp") + " -o " + path("out") + " " + path("in"));
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_TRUE(read_file(path("out")) == expected);
+    }
+  }
+}
+
+// --sort=time is the global T; --time-year dates syslog lines, which name no
+// year: Feb 29 exists in 2024 only, so in 2025 it is unparsable and first.
+TEST_F(Lines, SortTimeAndTheSyslogYear) {
+  write_file(path("in"), "Mar  1 00:00:00 host c\nFeb 29 12:00:00 host b\nJan 31 23:59:59 host a\n");
+  Result r = corank("--sort=time --time-year 2024 -o " + path("out") + " " + path("in"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "Jan 31 23:59:59 host a\nFeb 29 12:00:00 host b\nMar  1 00:00:00 host c\n");
+  r = corank("-k1,3T --time-year=2025 -o " + path("out") + " " + path("in"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "Feb 29 12:00:00 host b\nJan 31 23:59:59 host a\nMar  1 00:00:00 host c\n");
+  for (const char* bad : {"--time-year 0", "--time-year 10000", "--time-year x", "--sort=tim -n"}) {
+    SCOPED_TRACE(bad);
+    r = corank(std::string(bad) + " " + path("in"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("corank: ", 0), 0u) << r.err;
+  }
+}
+
 TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   write_file(path("in"), "x\n");
   // GNU rejects these too (exit 2); corank also refuses -R, which it does not implement,
@@ -527,7 +591,8 @@ TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
     EXPECT_EQ(gnu(std::string(opts) + " " + path("in") + " > /dev/null").status, 2);
   }
   for (const char* opts : {"-k0", "-k1.0", "-k1,0", "-kx", "-k1,1z", "-nM", "-dn", "-k1,1nV", "-t ab",
-                           "-Rn", "--sort=bogus", "--batch-size=1", "+1 -2x", "--format gensort -n", "--format u32 -k2,2", "--verify", "--gpu=yes",
+                           "-Rn", "-k4,5nT", "-k1,1TV", "-k1,1RT", "--sort=bogus", "--batch-size=1", "+1 -2x",
+                           "--format gensort -n", "--format u32 -k2,2", "--verify", "--gpu=yes",
                            "--compress-temp=lz4", "--compress-program=lz4", "--compress-program=/bin/sh"}) {
     SCOPED_TRACE(opts);
     Result r = corank(std::string(opts) + " " + path("in") + " -o " + path("out"));
@@ -562,6 +627,7 @@ TEST_F(Lines, BadCommandLinesGetGnusMessages) {
     replace_all("\nsort: ", "\ncorank: ");
     replace_all("Try 'sort --help'", "Try 'corank --help'");
     if (want.starts_with("sort: ")) want.replace(0, 4, "corank");
+    replace_all("  - 'random'\n", "  - 'random'\n  - 'time'\n");  // --sort's one word of corank's own
     EXPECT_EQ(r.err, want);
   }
 }

@@ -13,7 +13,8 @@
 namespace {
 
 const std::vector<std::vector<std::string>> kKeySets = {
-    {}, {"1"}, {"2:n", "1"}, {"1:g:desc"}, {"3:h", "2:M"}, {"2:V:desc", "1:fd"}, {"1:b:i"}};
+    {}, {"1"}, {"2:n", "1"}, {"1:g:desc"}, {"3:h", "2:M"}, {"2:V:desc", "1:fd"}, {"1:b:i"},
+    {"1:time", "2:decimal:desc"}, {"2:date", "1:n:desc"}, {"1:T:desc"}};
 
 }  // namespace
 
@@ -27,6 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   corank::text::CsvOptions o;
   o.delimiter = delimiter;
   o.keys = keys;
+  o.nulls = (data[0] & 0x80) ? corank::text::NullOrder::First : corank::text::NullOrder::Last;
   corank::text::CsvFormat f(o);
   const char* p = input.data();
   const char* end = p + input.size();

@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::optional<corank::text::LineComparator> made;
   try {
     if (!spec.empty()) keys.push_back(corank::text::parse_keydef(spec));
-    static const char* const kLetters[] = {"", "n", "g", "h", "M", "V", "f", "d", "i", "b", "r", "fr", "nr", "bd"};
+    static const char* const kLetters[] = {"", "n", "g", "h", "M", "V", "f", "d", "i", "b", "r", "fr", "nr", "bd", "T", "Tr"};
     corank::text::apply_ordering_letters(kLetters[data[0] % (sizeof kLetters / sizeof *kLetters)], global,
                                          corank::text::BlankSide::Both);
     // Incompatible letters (-dn) are refused here, as the command line refuses them.

@@ -20,8 +20,8 @@ namespace {
 // Long options without a short form get codes past the byte range.
 enum : int {
   kBatchSize = 256, kCheck, kCompressProgram, kCompressTemp, kDebug, kDelimiter, kFiles0From, kFormat, kGpu,
-  kGpuMemory, kHeader, kHelp, kIoEngine, kNoFsync, kNoProgress, kParallel, kProgress, kRandomSource, kSort, kStats,
-  kVerify, kVersion
+  kGpuMemory, kHeader, kHelp, kIoEngine, kNoFsync, kNoProgress, kNull, kNulls, kParallel, kProgress, kRandomSource,
+  kSort, kStats, kTimeYear, kVerify, kVersion
 };
 
 // GNU sort's short options; the leading '-' hands operands over in order, which
@@ -55,6 +55,8 @@ const option kLongOptions[] = {
     {"month-sort", no_argument, nullptr, 'M'},
     {"no-fsync", no_argument, nullptr, kNoFsync},
     {"no-progress", no_argument, nullptr, kNoProgress},
+    {"null", required_argument, nullptr, kNull},
+    {"nulls", required_argument, nullptr, kNulls},
     {"numeric-sort", no_argument, nullptr, 'n'},
     {"output", required_argument, nullptr, 'o'},
     {"parallel", required_argument, nullptr, kParallel},
@@ -66,6 +68,7 @@ const option kLongOptions[] = {
     {"stable", no_argument, nullptr, 's'},
     {"stats", required_argument, nullptr, kStats},
     {"temporary-directory", required_argument, nullptr, 'T'},
+    {"time-year", required_argument, nullptr, kTimeYear},
     {"unique", no_argument, nullptr, 'u'},
     {"verbose", no_argument, nullptr, 'v'},
     {"verify", no_argument, nullptr, kVerify},
@@ -137,12 +140,15 @@ std::uint64_t parse_count_argument(const std::string& option, const std::string&
   return v;
 }
 
-// The letter of --sort=WORD.
+// The letter of --sort=WORD (time, T, is corank's; GNU's -T is the
+// temporary directory, so the word is the global form of the key letter).
 char sort_word_letter(const std::string& word) {
-  const std::string w = match_argument("--sort", word,
-                                       {{"general-numeric", 0}, {"human-numeric", 1}, {"month", 2}, {"numeric", 3}, {"random", 4}, {"version", 5}});
+  const std::string w =
+      match_argument("--sort", word,
+                     {{"general-numeric", 0}, {"human-numeric", 1}, {"month", 2}, {"numeric", 3}, {"random", 4},
+                      {"time", 5}, {"version", 6}});
   return w == "general-numeric" ? 'g' : w == "human-numeric" ? 'h' : w == "month" ? 'M'
-         : w == "numeric" ? 'n' : w == "random" ? 'R' : 'V';
+         : w == "numeric" ? 'n' : w == "random" ? 'R' : w == "time" ? 'T' : 'V';
 }
 
 // GNU runs --compress-program's PROG (and PROG -d); corank compresses its
@@ -271,6 +277,14 @@ Invocation parse_args(int argc, char** argv) {
       case kNoFsync: r.io.sync_output = false; break;
       case kProgress: inv.progress = true; break;
       case kNoProgress: inv.progress = false; break;
+      case kNull: r.null_string = arg; break;
+      case kNulls: r.nulls_first = match_argument("--nulls", arg, {{"first", 0}, {"last", 1}}) == "first"; break;
+      case kTimeYear: {
+        const std::uint64_t y = parse_count_argument("--time-year", arg);
+        if (y < 1 || y > 9999) throw UsageError("invalid --time-year argument '" + arg + "': a year from 1 to 9999");
+        r.time_year = static_cast<int>(y);
+        break;
+      }
       case kStats: inv.stats_file = arg; break;
       case kVerify: r.verify = true; break;
       case kHelp: inv.action = Action::Help; return inv;
@@ -319,7 +333,9 @@ Ordering options (text formats):
   -r, --reverse               reverse the result of comparisons (every format)
       --sort=WORD             sort according to WORD: general-numeric -g,
                                 human-numeric -h, month -M, numeric -n,
-                                random -R, version -V
+                                random -R, version -V, time (the key letter T)
+      --time-year=YEAR        the year of syslog timestamps under time keys
+                                (default: the current year, UTC)
   -V, --version-sort          natural sort of (version) numbers within text
 
 Other options:
@@ -356,11 +372,16 @@ Other options:
       --version     output version information and exit
 
 Formats and corank's options:
-      --format=FMT            lines (default), csv, tsv, gensort, fixed:R,
+      --format=FMT            lines (default), csv, tsv, jsonl (one JSON
+                                object per line), gensort, fixed:R,
                                 u32, u64, i32, i64, f32, f64
       --delimiter=C           CSV field delimiter (default , for csv, tab for tsv)
       --header                CSV: the first row is a header, kept first; keys
                                 may name its columns
+      --nulls=WHERE           CSV, JSON lines: NULLs sort last (default) or
+                                first, under every key and direction
+      --null=STRING           CSV: an unquoted field equal to STRING is NULL
+                                too (an unquoted empty field always is)
       --verify                binary formats: re-read the output before
                                 committing it: in order, the input's records
       --gpu=WHEN              sort on the GPU: auto (default: when one works and
@@ -381,11 +402,21 @@ KEYDEF means what the format needs (highest priority first):
   lines     F[.C][OPTS][,F[.C][OPTS]] for start and stop position, where F is
             a field number and C a character position in the field; both are
             origin 1, and the stop position defaults to the line's end. OPTS is
-            one or more single-letter ordering options [bdfghiMnRrV], which
-            override global ordering options for that key. The obsolete form
-            +POS1 [-POS2] (origin 0) is accepted as GNU sort accepts it.
+            one or more single-letter ordering options [bdfghiMnRrTV], which
+            override global ordering options for that key; T (corank's)
+            compares timestamps as UTC instants: ISO 8601, Common Log Format
+            (-k4,5T), syslog (-k1,3T), epoch numbers; unparsable ones first.
+            The obsolete form +POS1 [-POS2] (origin 0) is accepted as GNU sort
+            accepts it.
   csv, tsv  COLUMN[:TYPE][:desc]: COLUMN is a number from 1 or a header name;
-            TYPE is ordering letters as for lines (default: text)
+            TYPE is ordering letters as for lines (default: text), or n
+            (exact numbers, exponents too), decimal, date (YYYY-MM-DD) or time;
+            unparsable decimals, dates and times sort first. Unquoted empty
+            fields and missing columns are NULL
+  jsonl     PATH[:TYPE][:desc]: PATH names a field, dots for nested ones
+            (user.id); TYPE as for CSV; without one, strings < numbers <
+            false < true < arrays < objects. Missing fields and null are NULL;
+            a line that is not a JSON object is an error
   binary    OFFSET:LENGTH[:TYPE][:desc]: TYPE is bytes (default, memcmp
             order), u8 u16 u32 u64 i8 i16 i32 i64 (little-endian), u16be ...
             i64be (big-endian), f32 f64 (f32be f64be; IEEE total order)
@@ -402,6 +433,8 @@ Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
 Examples:
   corank -t, -k2,2n -k1,1 -o out.txt in.txt
   corank --format csv --header --key price:n:desc --key name -o out.csv in.csv
+  corank -k4,5T -o by-time.log access.log
+  corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
 )";
 }

@@ -111,7 +111,8 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
       if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
       const std::size_t n = format_.record_length(base + scan, base + chunk.used);
       if (n == 0) return true;
-      if (format_.counts_lines())
+      const std::uint64_t line = file_lines_ + 1;
+      if (format_.counts_lines() || format_.checks_records())
         file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
       if (at_file_start_ && format_.has_header()) {
         if (!saw_header_) {
@@ -123,6 +124,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
         std::memmove(chunk.data() + scan, base + scan + n, chunk.used - scan - n);
         chunk.used -= n;
       } else {
+        if (format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
         // The prefix now, while the record is in cache.
         if (threads_ > 2) defer_prefix(chunk.records.size());
         chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});

@@ -14,12 +14,19 @@ std::string_view without_cr(std::string_view row) {
   return row;
 }
 
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+
+std::string_view without_bom(std::string_view row) {
+  if (row.starts_with(kByteOrderMark)) row.remove_prefix(kByteOrderMark.size());
+  return row;
+}
+
 // Walks the fields of a row. A quote opens a quoted field only at the field's
 // start; inside, a doubled quote is a quote and a single one closes the field
 // (bytes after it, before the next delimiter, are kept as they are).
 template <class OnField>
 void for_each_field(std::string_view row, char delim, OnField&& on_field) {
-  row = without_cr(row);
+  row = without_bom(without_cr(row));
   std::size_t i = 0;
   std::uint64_t index = 0;
   for (;;) {
@@ -81,11 +88,10 @@ std::vector<std::string> parse_csv_row(std::string_view row, char delimiter) {
 
 CsvFormat::CsvFormat(CsvOptions options) : TextFormat('\n', options.unique), options_(std::move(options)) {
   for (const auto& spec : options_.keys) {
+    ColumnKeySpec parsed = parse_column_key(spec, options_.global);
     ColumnKey ck;
-    std::string_view s = spec;
-    const std::size_t colon = s.find(':');
-    ck.name = std::string(s.substr(0, colon));
-    if (ck.name.empty()) throw UsageError("invalid key '" + spec + "': no column");
+    ck.name = std::move(parsed.column);
+    ck.key = parsed.key;
     std::uint64_t n = 0;
     auto [p, ec] = std::from_chars(ck.name.data(), ck.name.data() + ck.name.size(), n);
     if (ec == std::errc{} && p == ck.name.data() + ck.name.size()) {
@@ -96,34 +102,6 @@ CsvFormat::CsvFormat(CsvOptions options) : TextFormat('\n', options.unique), opt
       ck.named = true;
       resolved_ = false;
     }
-    bool letters = false, desc = false;
-    while (colon != std::string_view::npos && !s.empty()) {
-      s.remove_prefix(s.find(':') + 1);
-      const std::string_view part = s.substr(0, s.find(':'));
-      if (part == "desc") {
-        desc = true;
-      } else if (part == "asc") {
-      } else {
-        if (part.empty() || apply_ordering_letters(part, ck.key, BlankSide::Both) != part.size())
-          throw UsageError("invalid key '" + spec + "': unknown type '" + std::string(part) +
-                           "' (ordering letters b d f g h i M n V, desc)");
-        letters = true;
-      }
-      if (s.find(':') == std::string_view::npos) break;
-    }
-    if (!letters) {
-      const bool r = ck.key.reverse;
-      ck.key = options_.global;
-      ck.key.reverse = r;
-    }
-    ck.key.reverse = ck.key.reverse != desc;
-    ck.key.reverse = ck.key.reverse != options_.global.reverse;
-    ck.key.sword = ck.key.eword = kNoPosition;
-    ck.key.random_salt = options_.global.random_salt;  // the seed of :R, set with the global letters
-    KeyField shown = ck.key;
-    shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
-    if (shown.numeric + shown.general_numeric + shown.human_numeric + shown.month + (shown.version || shown.ignore) > 1)
-      throw UsageError("options '-" + shown.letters() + "' are incompatible");
     keys_.push_back(std::move(ck));
   }
 }
@@ -144,21 +122,22 @@ void CsvFormat::require_resolved() const {
   if (!resolved_) throw UsageError("invalid key: column names need a header row, and the input is empty");
 }
 
-std::string_view CsvFormat::field(std::string_view row, std::uint64_t column, std::string& buf) const {
-  std::string_view out;
+FieldValue CsvFormat::field(std::string_view row, std::uint64_t column, std::string& buf) const {
+  FieldValue out{{}, true};  // a missing column is NULL
   for_each_field(row, options_.delimiter,
                  [&](std::uint64_t index, std::string_view r, std::size_t, std::size_t cb, std::size_t ce,
                      std::size_t tb, std::size_t te, bool quoted, bool escaped) {
                    if (index < column) return true;
                    if (quoted && (escaped || te > tb)) {
                      buf = unquote(r, cb, ce, tb, te, escaped);
-                     out = buf;
+                     out.text = buf;
                    } else {
-                     out = r.substr(cb, ce - cb);
+                     out.text = r.substr(cb, ce - cb);
                    }
+                   out.null = !quoted && (out.text.empty() || (options_.null_string && out.text == *options_.null_string));
                    return false;
                  });
-  return out;  // a missing column is empty
+  return out;
 }
 
 namespace {
@@ -180,11 +159,8 @@ int CsvFormat::compare(std::string_view a, std::string_view b) const {
     return text.reverse ? -d : d;
   }
   require_resolved();
-  for (const auto& k : keys_) {
-    const std::string_view x = trim_blanks(field(a, k.column, ba), k.key);
-    const std::string_view y = trim_blanks(field(b, k.column, bb), k.key);
-    if (int d = compare_key_text(k.key, x, y)) return d;
-  }
+  for (const auto& k : keys_)
+    if (int d = compare_values(k.key, field(a, k.column, ba), field(b, k.column, bb), options_.nulls)) return d;
   return 0;
 }
 
@@ -192,17 +168,22 @@ Prefix CsvFormat::prefix(std::string_view record) const {
   thread_local std::string buf;
   if (keys_.empty()) {
     // Rows compare column by column, so the first column's prefix orders them.
-    return key_prefix(options_.global, trim_blanks(field(record, 0, buf), options_.global));
+    return key_prefix(options_.global, trim_blanks(field(record, 0, buf).text, options_.global));
   }
   require_resolved();
   const ColumnKey& k = keys_.front();
-  return key_prefix(k.key, trim_blanks(field(record, k.column, buf), k.key));
+  return value_prefix(k.key, field(record, k.column, buf), options_.nulls);
 }
 
 std::size_t CsvFormat::record_length(const char* p, const char* end) const {
   const char delim = options_.delimiter;
   bool at_field_start = true, in_quotes = false;
-  for (const char* q = p; q < end; ++q) {
+  // A byte order mark leaves the row's first field at its start (a quote may open it).
+  const std::size_t bom = static_cast<std::size_t>(end - p) >= kByteOrderMark.size() &&
+                          std::string_view(p, kByteOrderMark.size()) == kByteOrderMark
+                      ? kByteOrderMark.size()
+                      : 0;
+  for (const char* q = p + bom; q < end; ++q) {
     const char c = *q;
     if (in_quotes) {
       if (c == '"') {

@@ -2,17 +2,23 @@
 // CSV and TSV rows (RFC 4180): a field may be quoted, and a quoted field may
 // hold delimiters, doubled quotes and newlines, so a row ends at the first
 // newline outside quotes. Rows are ordered by column keys COLUMN[:TYPE][:desc]
-// (COLUMN a number from 1 or, with a header, a name; TYPE the ordering letters
-// of GNU sort: n g h M V f d i b), compared on the unquoted field values.
-// Without keys rows compare column by column as text. Equal rows keep their
-// input order; the global -r reverses every key.
+// (COLUMN a number from 1 or, with a header, a name; TYPE as typed_key.hpp
+// reads it), compared SQL-like on the unquoted field values: an unquoted empty
+// field, a missing column and, with a null string, an unquoted field equal to
+// it are NULL (a quoted "" is an empty string, as in PostgreSQL's CSV COPY),
+// and NULLs go last (or first) under every key. Without keys rows compare
+// column by column as text. Equal rows keep their input order; the global -r
+// reverses every key. A UTF-8 byte order mark that starts a row (a file's
+// first) is no part of its first field.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
+#include "corank/text/typed_key.hpp"
 
 namespace corank::text {
 
@@ -23,6 +29,8 @@ struct CsvOptions {
   KeyField global;                // the global ordering letters, for keys without a TYPE, and the seed of R
   bool stable = false;            // accepted: CSV sorting is always stable
   bool unique = false;
+  NullOrder nulls = NullOrder::Last;
+  std::optional<std::string> null_string;  // an unquoted field equal to it is NULL too
 };
 
 // Splits one row (without its newline; a trailing CR is dropped) into its
@@ -47,11 +55,11 @@ private:
     std::string name;            // as given, for messages
     std::uint64_t column = 0;    // 0-based; resolved from the name with the header
     bool named = false;
-    KeyField key;
+    TypedKey key;
   };
-  // The unquoted value of field `column` of `row`; `buf` backs it when the
-  // field had doubled quotes.
-  std::string_view field(std::string_view row, std::uint64_t column, std::string& buf) const;
+  // The unquoted value of field `column` of `row`, or NULL; `buf` backs it
+  // when the field had doubled quotes.
+  FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const;
   void require_resolved() const;
 
   CsvOptions options_;

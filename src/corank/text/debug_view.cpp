@@ -2,7 +2,9 @@
 
 #include "corank/text/char_classes.hpp"
 #include "corank/text/field_finder.hpp"
+#include "corank/text/line_comparator.hpp"
 #include "corank/text/numeric_compare.hpp"
+#include "corank/text/time_value.hpp"
 
 namespace corank::text {
 
@@ -39,7 +41,7 @@ const char* number_end(const char* p, const char* lim, bool unit) noexcept {
 }
 
 // One line marking the bytes of `line` that `key` compares (the whole line
-// when key is null): month names and numbers only as far as they go.
+// when key is null): month names, numbers and timestamps only as far as they go.
 void append_mark(const LineOrdering& o, std::string_view line, const KeyField* key, std::string& out) {
   const char* text = line.data();
   const char* beg = text;
@@ -48,7 +50,12 @@ void append_mark(const LineOrdering& o, std::string_view line, const KeyField* k
     const KeySpan span = find_key(line, *key, o.tab);
     beg = span.begin;
     lim = span.end;
-    if (key->month || key->any_numeric()) {
+    if (key->time) {
+      std::size_t end = 0;
+      const bool valid = parse_time(std::string_view(beg, static_cast<std::size_t>(lim - beg)), syslog_year(*key), &end).has_value();
+      while (beg < lim && is_blank(static_cast<unsigned char>(*beg))) ++beg;
+      lim = valid ? span.begin + end : beg;
+    } else if (key->month || key->any_numeric()) {
       while (beg < lim && is_blank(static_cast<unsigned char>(*beg))) ++beg;
       const std::string_view k(beg, static_cast<std::size_t>(lim - beg));
       if (key->month)
@@ -104,7 +111,7 @@ std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& g
     (k.general_numeric ? general_numeric : basic_numeric) |= k.any_numeric();
     const bool zero_width = k.sword != kNoPosition && k.eword < k.sword;
     if (zero_width) w.push_back("key " + n + " has zero width and will be ignored");
-    const bool skips_implicitly = k.any_numeric() || k.month;
+    const bool skips_implicitly = k.any_numeric() || k.month || k.time;
     const bool within_first_field = k.eword == 0 && k.echar != 0;  // -k1.x,1.y
     if (!zero_width && !global_only && o.tab == kNoTab && !within_first_field &&
         ((!k.skip_start_blanks && (!skips_implicitly || k.schar != 0)) || (!k.skip_end_blanks && k.echar != 0)))
@@ -124,6 +131,7 @@ std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& g
     unused.general_numeric &= !k.general_numeric;
     unused.human_numeric &= !k.human_numeric;
     unused.version &= !k.version;
+    unused.time &= !k.time;
     unused.reverse &= !k.reverse;
   }
   // The C locale's decimal point is '.', and it has no thousands separator.

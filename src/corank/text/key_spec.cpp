@@ -37,6 +37,7 @@ std::string KeyField::letters() const {
   if (numeric) s += 'n';
   if (random) s += 'R';
   if (reverse) s += 'r';
+  if (time) s += 'T';
   if (version) s += 'V';
   return s;
 }
@@ -59,6 +60,7 @@ std::size_t apply_ordering_letters(std::string_view s, KeyField& key, BlankSide 
       case 'M': key.month = true; break;
       case 'n': key.numeric = true; break;
       case 'r': key.reverse = true; break;
+      case 'T': key.time = true; break;
       case 'V': key.version = true; break;
       case 'R': key.random = true; break;
       default: return i;
@@ -168,15 +170,8 @@ LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global
     }
   }
   if (keys.empty() && !global.is_default()) keys.push_back(global);  // positions: the whole line
-  for (const auto& k : keys) {
-    // GNU's check_ordering_compatibility: V, R and d/i count as one kind.
-    const int kinds = k.numeric + k.general_numeric + k.human_numeric + k.month + (k.version || k.random || k.ignore);
-    if (kinds > 1) {
-      KeyField shown = k;
-      shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
-      throw UsageError("options '-" + shown.letters() + "' are incompatible");
-    }
-  }
+  for (auto& k : keys) k.syslog_year = global.syslog_year;  // a setting, not a letter
+  for (const auto& k : keys) check_compatible(k);
   o.keys = std::move(keys);
   o.tab = tab;
   o.reverse = global.reverse;
@@ -184,6 +179,17 @@ LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global
   o.unique = unique;
   o.eol = eol;
   return o;
+}
+
+void check_compatible(const KeyField& k) {
+  // GNU's check_ordering_compatibility: V, R and d/i count as one kind; T is one more.
+  const int kinds =
+      k.numeric + k.general_numeric + k.human_numeric + k.month + k.time + (k.version || k.random || k.ignore);
+  if (kinds > 1) {
+    KeyField shown = k;
+    shown.skip_start_blanks = shown.skip_end_blanks = shown.reverse = false;
+    throw UsageError("options '-" + shown.letters() + "' are incompatible");
+  }
 }
 
 int parse_tab(std::string_view arg) {

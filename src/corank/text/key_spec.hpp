@@ -27,18 +27,22 @@ struct KeyField {
   bool fold = false;                                        // f
   bool numeric = false, general_numeric = false, human_numeric = false;  // n g h
   bool month = false, version = false;                      // M V
+  bool time = false;                                        // T: timestamps as instants (time_value.hpp)
   bool random = false;                                      // R
   bool reverse = false;                                     // r
   // R: the seed of the hash that orders keys; the same seed gives the same order.
   std::uint64_t random_salt = 0;
   bool obsolete_form = false;  // given as +POS1 [-POS2] (--debug warns about it)
+  int syslog_year = 0;  // the year of T's syslog timestamps; 0: the current UTC year
 
   bool any_numeric() const noexcept { return numeric || general_numeric || human_numeric; }
   // GNU's default_key_compare: no ordering letter other than r.
   bool is_default() const noexcept {
-    return !(ignore || fold || skip_start_blanks || skip_end_blanks || any_numeric() || month || version || random);
+    return !(ignore || fold || skip_start_blanks || skip_end_blanks || any_numeric() || month || version || random ||
+             time);
   }
-  // The ordering letters GNU would print for this key ("bdfghiMnRrV" order).
+  // The ordering letters GNU would print for this key ("bdfghiMnRrV" order,
+  // corank's T before V).
   std::string letters() const;
 };
 
@@ -76,9 +80,13 @@ struct LineOrdering {
 
 // Applies GNU's inheritance and compatibility rules: keys without letters take
 // `global`'s; with no keys, a non-default `global` becomes a whole-line key.
-// Throws UsageError("options '-nM' are incompatible") like GNU.
+// Throws UsageError("options '-nM' are incompatible") like GNU; T is one more
+// kind of value, incompatible with n g h M V d i as they are with each other.
 LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global, int tab, bool stable, bool unique,
                               char eol);
+
+// Throws that UsageError where `key` combines incompatible orderings.
+void check_compatible(const KeyField& key);
 
 // Parses -t's argument: one byte, or "\0" for NUL.
 int parse_tab(std::string_view arg);

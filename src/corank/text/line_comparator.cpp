@@ -7,6 +7,7 @@
 
 #include "corank/text/field_finder.hpp"
 #include "corank/text/numeric_compare.hpp"
+#include "corank/text/time_value.hpp"
 #include "corank/text/version_compare.hpp"
 
 // xxHash's XXH3, inlined: a fast seeded hash for -R (GNU uses salted MD5; any
@@ -95,6 +96,8 @@ Prefix make_prefix(const unsigned char* p, bool reverse) noexcept {
 
 }  // namespace
 
+int syslog_year(const KeyField& key) noexcept { return key.syslog_year ? key.syslog_year : current_utc_year(); }
+
 LineComparator::LineComparator(LineOrdering ordering) : o_(std::move(ordering)) {}
 
 int compare_key_text(const KeyField& key, std::string_view a, std::string_view b) {
@@ -117,6 +120,8 @@ int compare_key_text(const KeyField& key, std::string_view a, std::string_view b
   } else if (key.month) {
     const int ma = month_of(a), mb = month_of(b);
     diff = (ma > mb) - (ma < mb);
+  } else if (key.time) {
+    diff = compare_time(a, b, syslog_year(key));
   } else if (key.version) {
     diff = compare_version(a, b);
   } else if (key.ignore || key.fold) {
@@ -196,6 +201,8 @@ Prefix key_prefix(const KeyField& key, std::string_view k) {
     for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(code >> (56 - 8 * i));
   } else if (key.month) {
     p[0] = static_cast<unsigned char>(month_of(k));
+  } else if (key.time) {
+    encode_time(parse_time(k, syslog_year(key)), p);  // unparsable: all zeros, the lowest
   } else if (key.version) {
     // No cheap order-preserving code: every pair goes to the full comparison.
   } else {

@@ -36,6 +36,8 @@ struct Prefix {
 int compare_key_text(const KeyField& key, std::string_view a, std::string_view b);
 // The prefix of one key's bytes (-r included).
 Prefix key_prefix(const KeyField& key, std::string_view key_bytes);
+// The year T gives syslog timestamps under `key`.
+int syslog_year(const KeyField& key) noexcept;
 
 class LineComparator {
 public:

@@ -7,15 +7,22 @@
 
 namespace corank::text {
 
-RecordReader::RecordReader(ReadFn read, std::string name, const TextFormat& format, std::size_t buffer_bytes)
-    : read_(std::move(read)), name_(std::move(name)), format_(format), buf_(std::max<std::size_t>(buffer_bytes, 64)) {}
+RecordReader::RecordReader(ReadFn read, std::string name, const TextFormat& format, std::size_t buffer_bytes,
+                           bool check)
+    : read_(std::move(read)),
+      name_(std::move(name)),
+      format_(format),
+      buf_(std::max<std::size_t>(buffer_bytes, 64)),
+      check_(check && format.checks_records()) {}
 
 bool RecordReader::next(std::string_view& record) {
   for (;;) {
     const std::size_t n = format_.record_length(buf_.data() + begin_, buf_.data() + end_);
     if (n) {
-      if (format_.counts_lines()) lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
       record = std::string_view(buf_.data() + begin_, n - 1);
+      if (check_) format_.check_record(record, name_, lines_ + 1);
+      if (format_.counts_lines() || check_)
+        lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
       begin_ += n;
       return true;
     }

@@ -16,7 +16,9 @@ class RecordReader {
 public:
   // read(dst, n) returns fewer than n bytes only at the end.
   using ReadFn = std::function<std::size_t(char*, std::size_t)>;
-  RecordReader(ReadFn read, std::string name, const TextFormat& format, std::size_t buffer_bytes);
+  // Records pass the format's check_record unless `check` is false (runs
+  // written by the sort itself, whose records were checked on the way in).
+  RecordReader(ReadFn read, std::string name, const TextFormat& format, std::size_t buffer_bytes, bool check = true);
 
   // False at the end of the file.
   bool next(std::string_view& record);
@@ -30,6 +32,7 @@ private:
   std::size_t begin_ = 0, end_ = 0;
   std::uint64_t lines_ = 0;  // newlines consumed, for the format's error messages
   bool eof_ = false;
+  bool check_ = true;
 };
 
 }  // namespace corank::text

@@ -26,7 +26,7 @@ int order(const TextFormat& format, const Keyed& a, const Keyed& b) {
 std::unique_ptr<RecordReader> reader_over(std::shared_ptr<io::ByteSource> src, const TextFormat& format,
                                           std::size_t buffer) {
   return std::make_unique<RecordReader>([src](char* dst, std::size_t n) { return src->read(dst, n); },
-                                        "temporary file", format, buffer);
+                                        "temporary file", format, buffer, /*check=*/false);
 }
 
 // The offset in `run` of its first record not less than s: after the last

@@ -29,6 +29,15 @@ public:
   virtual void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const {
     (void)tail, (void)file, (void)line;
   }
+  // Whether every record read from an input must pass check_record (a format
+  // whose records can be malformed); its readers count lines for it.
+  virtual bool checks_records() const { return false; }
+  // Throws InputError("FILE:LINE: why") for a record the format cannot order;
+  // `line` is the 1-based line where it starts. Called as inputs are read,
+  // before any output is committed.
+  virtual void check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
+    (void)record, (void)file, (void)line;
+  }
   // Whether the first record of every input is a header to keep apart.
   virtual bool has_header() const { return false; }
   // Receives the first input's header before any record is compared.

@@ -40,6 +40,59 @@ TEST(CsvFormat, KeysByNumberNameAndType) {
   EXPECT_FALSE(f.prefix("b,x,9") < f.prefix("a,x,10"));
 }
 
+TEST(CsvFormat, NullsAreUnquotedEmptyFieldsMissingColumnsAndTheNullString) {
+  CsvOptions o;
+  o.keys = {"2:n"};
+  CsvFormat f(o);
+  EXPECT_GT(f.compare("a,", "b,-1"), 0);        // NULL after every number
+  EXPECT_GT(f.compare("a", "b,3"), 0);          // a missing column is NULL
+  EXPECT_EQ(f.compare("a,", "b"), 0);
+  EXPECT_LT(f.compare("a,\"\"", "b,"), 0);      // a quoted "" is an empty string: 0, not NULL
+  EXPECT_EQ(f.compare("a,NULL", "b,0"), 0);     // no null string: NULL is text, reading as 0
+  EXPECT_TRUE(f.prefix("b,3") < f.prefix("a,"));
+  o.keys = {"2:n:desc"};
+  EXPECT_GT(CsvFormat(o).compare("a,", "b,-1"), 0);  // still last under :desc
+  o.global.reverse = true;
+  EXPECT_GT(CsvFormat(o).compare("a,", "b,-1"), 0);  // and under -r
+  o.global.reverse = false;
+  o.keys = {"2"};
+  o.null_string = "NULL";
+  o.nulls = NullOrder::First;
+  CsvFormat g(o);
+  EXPECT_LT(g.compare("a,NULL", "b,A"), 0);
+  EXPECT_LT(g.compare("a,", "b,A"), 0);
+  EXPECT_GT(g.compare("a,\"NULL\"", "b,A"), 0);  // quoted: the text NULL
+  EXPECT_TRUE(g.prefix("a,NULL") < g.prefix("b,A"));
+}
+
+TEST(CsvFormat, NumbersWithExponentsDatesAndDecimals) {
+  CsvOptions o;
+  o.keys = {"1:n"};
+  EXPECT_GT(CsvFormat(o).compare("1e3", "999"), 0);
+  o.keys = {"1:date", "2:decimal:desc"};
+  CsvFormat f(o);
+  EXPECT_LT(f.compare("2025-12-31,1", "2026-01-01,2"), 0);
+  EXPECT_LT(f.compare("2026-01-01,12345678901234567890.2", "2026-01-01,12345678901234567890.1"), 0);
+  EXPECT_LT(f.compare("someday,1", "2026-01-01,1"), 0);  // unparsable dates first
+}
+
+TEST(CsvFormat, ByteOrderMarkIsNoPartOfTheFirstField) {
+  CsvOptions o;
+  o.header = true;
+  o.keys = {"id:n"};
+  CsvFormat f(o);
+  EXPECT_NO_THROW(f.set_header("\xEF\xBB\xBFid,name"));
+  EXPECT_LT(f.compare("2,b", "10,a"), 0);
+  CsvOptions plain;
+  plain.keys = {"1"};
+  CsvFormat g(plain);
+  EXPECT_EQ(g.compare("\xEF\xBB\xBF" "abc,x", "abc,y"), 0);
+  EXPECT_EQ(g.prefix("\xEF\xBB\xBF" "abc,x"), g.prefix("abc,y"));
+  EXPECT_EQ(parse_csv_row("\xEF\xBB\xBF\"a,b\",c", ','), (Row{"a,b", "c"}));  // the quote opens the field
+  const std::string row = "\xEF\xBB\xBF\"a\nb\",c\nnext\n";
+  EXPECT_EQ(g.record_length(row.data(), row.data() + row.size()), row.find("next"));
+}
+
 TEST(CsvFormat, BadKeys) {
   CsvOptions o;
   o.keys = {"name"};

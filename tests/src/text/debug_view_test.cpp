@@ -41,6 +41,9 @@ TEST(DebugView, NumbersAndMonthsAreMarkedAsFarAsTheyGo) {
   EXPECT_EQ(view(global("g"), "1e3,5"), "1e3,5\n___\n");
   EXPECT_EQ(view(global("g"), "x"), "x\n^ no match for key\n");
   EXPECT_EQ(view(global("M"), " february"), " february\n ___\n");
+  EXPECT_EQ(view(global("T"), " 2026-10-10T13:55:36Z GET"), " 2026-10-10T13:55:36Z GET\n ____________________\n");
+  EXPECT_EQ(view(global("T"), "[10/Oct/2026:13:55:36 +0000] x"), "[10/Oct/2026:13:55:36 +0000] x\n___________________________\n");
+  EXPECT_EQ(view(global("T"), "13:55"), "13:55\n^ no match for key\n");
 }
 
 TEST(DebugView, TabsShowAsOneColumnControlsAsNone) {

@@ -70,6 +70,31 @@ TEST(KeySpec, IncompatibleOrderingsAreRefusedWithGnusMessage) {
   EXPECT_EQ(di.ignore, &kNonDictionary);  // -d wins over -i in either order
 }
 
+TEST(KeySpec, TimeLetterT) {
+  const KeyField k = parse_keydef("4,5T");
+  EXPECT_TRUE(k.time);
+  EXPECT_FALSE(k.is_default());
+  EXPECT_EQ(k.letters(), "T");
+  EXPECT_EQ(parse_keydef("1bT,3rT").letters(), "brT");
+  for (const char* bad : {"nT", "TM", "gT", "hT", "TV", "dT", "Ti"}) {
+    KeyField global;
+    apply_ordering_letters(bad, global, BlankSide::Both);
+    EXPECT_THROW(resolve_ordering({}, global, kNoTab, false, false, '\n'), UsageError) << bad;
+  }
+  try {
+    resolve_ordering({parse_keydef("1,1nT")}, KeyField{}, kNoTab, false, false, '\n');
+    FAIL();
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "options '-nT' are incompatible");
+  }
+  // The syslog year is a global setting that every key takes, with letters of its own or not.
+  KeyField global;
+  global.syslog_year = 2019;
+  const LineOrdering o = resolve_ordering({parse_keydef("1,3T"), parse_keydef("4")}, global, kNoTab, false, false, '\n');
+  EXPECT_EQ(o.keys[0].syslog_year, 2019);
+  EXPECT_EQ(o.keys[1].syslog_year, 2019);
+}
+
 TEST(KeySpec, Tabs) {
   EXPECT_EQ(parse_tab(","), ',');
   EXPECT_EQ(parse_tab("\\0"), 0);

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <string>
@@ -58,6 +60,81 @@ TEST(LineComparator, PrefixIsConsistentWithTheFullComparison) {
           if (cmp.compare(a, b) < 0)
             ASSERT_FALSE(cmp.prefix(b) < cmp.prefix(a)) << "-" << opts << " '" << a << "' < '" << b << "'";
     }
+  }
+}
+
+// Writes the instant `utc` as a Common Log Format time in the zone `offset_minutes`
+// east of UTC, by std::chrono's calendar (apart from the parser's own arithmetic).
+std::string clf_time(std::int64_t utc, int offset_minutes) {
+  using namespace std::chrono;
+  static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                        "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+  const sys_seconds local{seconds{utc + std::int64_t{offset_minutes} * 60}};
+  const auto day = floor<days>(local);
+  const year_month_day ymd{day};
+  const hh_mm_ss hms{local - day};
+  const int off = offset_minutes < 0 ? -offset_minutes : offset_minutes;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "[%02u/%s/%04d:%02d:%02d:%02d %c%02d%02d]", static_cast<unsigned>(ymd.day()),
+                kMonths[static_cast<unsigned>(ymd.month()) - 1], static_cast<int>(ymd.year()),
+                static_cast<int>(hms.hours().count()), static_cast<int>(hms.minutes().count()),
+                static_cast<int>(hms.seconds().count()), offset_minutes < 0 ? '-' : '+', off / 60, off % 60);
+  return buf;
+}
+
+// nginx lines whose time (fields 4 and 5) was written in many zones: -k4,5T
+// orders them by the instant, which the generator knows.
+TEST(LineComparator, TimeKeysOrderCommonLogLinesByInstant) {
+  std::mt19937_64 rng(2026);
+  struct Line {
+    std::int64_t utc;
+    std::string text;
+  };
+  std::vector<Line> lines;
+  for (int i = 0; i < 2000; ++i) {
+    // Close instants (a few hours apart at most) so that zones reorder them.
+    const std::int64_t utc = 1791640536 + static_cast<std::int64_t>(rng() % 20000);
+    const int offset = (static_cast<int>(rng() % 113) - 56) * 15;  // -14:00 .. +14:00
+    lines.push_back({utc, "10.0." + std::to_string(rng() % 256) + ".1 - - " + clf_time(utc, offset) +
+                              " \"GET /" + std::to_string(i) + " HTTP/1.1\" 200 " + std::to_string(rng() % 5000)});
+  }
+  lines.push_back({INT64_MIN, "10.0.0.1 - - [garbage] \"GET / HTTP/1.1\" 200 0"});  // unparsable: first
+  for (const char* opts : {"T", "rT"}) {
+    SCOPED_TRACE(opts);
+    const LineComparator cmp = make({std::string("4,5") + opts}, "", /*stable=*/true);
+    const bool reverse = opts[0] == 'r';
+    std::vector<Line> sorted = lines;
+    std::stable_sort(sorted.begin(), sorted.end(), [&](const Line& a, const Line& b) {
+      const Prefix pa = cmp.prefix(a.text), pb = cmp.prefix(b.text);
+      if (!(pa == pb)) return pa < pb;
+      return cmp.compare(a.text, b.text) < 0;
+    });
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+      ASSERT_TRUE(reverse ? sorted[i - 1].utc >= sorted[i].utc : sorted[i - 1].utc <= sorted[i].utc)
+          << sorted[i - 1].text << "\n" << sorted[i].text;
+  }
+}
+
+TEST(LineComparator, TimePrefixIsConsistentWithTheFullComparison) {
+  std::mt19937 rng(5);
+  const char* pieces[] = {"2026-10-10", "T", " ", "13:55:36", "13:55:37", ".5", "Z", "+02:00", "-0100",
+                          "[", "]", "10/Oct/2026:13:55:36", "Oct 10 ", "1791640536", "1791640536123", "-1", "x"};
+  std::vector<std::string> lines;
+  for (int i = 0; i < 400; ++i) {
+    std::string s;
+    for (int j = 0, n = static_cast<int>(rng() % 5); j < n; ++j) s += pieces[rng() % std::size(pieces)];
+    lines.push_back(s);
+  }
+  for (const char* opts : {"T", "Tr", "bT"}) {
+    const LineComparator cmp = make({}, opts);
+    int ordered = 0;
+    for (const auto& a : lines)
+      for (const auto& b : lines)
+        if (cmp.compare(a, b) < 0) {
+          ++ordered;
+          ASSERT_FALSE(cmp.prefix(b) < cmp.prefix(a)) << "-" << opts << " '" << a << "' < '" << b << "'";
+        }
+    EXPECT_GT(ordered, 1000);
   }
 }
 

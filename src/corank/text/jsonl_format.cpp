@@ -1,0 +1,214 @@
+#include "corank/text/jsonl_format.hpp"
+
+#include <simdjson.h>
+
+#include <cstring>
+
+#include "corank/errors.hpp"
+#include "corank/format.hpp"
+#include "corank/text/exact_number.hpp"
+
+namespace corank::text {
+
+namespace {
+
+// JSON's kinds in jsonb's order; booleans are two kinds so that false < true.
+enum class Kind : unsigned char { String, Number, False, True, Array, Object, Null };
+
+struct JsonField {
+  Kind kind = Kind::Null;  // also a missing field
+  std::string_view text;   // unescaped for strings, as written otherwise
+};
+
+std::string_view trim_trailing_blanks(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n')) s.remove_suffix(1);
+  return s;
+}
+
+// A copy of a record with the padding simdjson's vector loads read past its
+// end (SIMDJSON_PADDING bytes, zeros as in simdjson's padded_string: On
+// Demand reads malformed records into it, and the bytes a longer record left
+// there would make their reads differ from one call to the next).
+std::string_view padded(std::string_view record, std::string& buf) {
+  buf.assign(record.size() + simdjson::SIMDJSON_PADDING, '\0');
+  if (!record.empty()) std::memcpy(buf.data(), record.data(), record.size());
+  return {buf.data(), record.size()};
+}
+
+// One record open for On-Demand reads of its fields. A thread keeps its own:
+// parsers are not shared between threads.
+class OpenRecord {
+public:
+  void open(std::string_view record) {
+    json_ = padded(record, buf_);
+    iterate();
+  }
+
+  // The field at `pointer`. A string's view lives until the next field() or open().
+  JsonField field(const std::string& pointer) {
+    if (stale_) iterate();
+    if (!ok_) return {};
+    JsonField f;
+    if (read(pointer, f)) return f;
+    // After an error (a missing field too) On Demand may have abandoned the
+    // document, and a later at_pointer() would read through a null token
+    // (malformed records crash so): the next field opens it afresh.
+    stale_ = true;
+    return {};
+  }
+
+private:
+  void iterate() {
+    ok_ = !parser_.iterate(json_.data(), json_.size(), buf_.size()).get(doc_);
+    stale_ = false;
+  }
+
+  // False on any error: missing, or not readable as its type says.
+  bool read(const std::string& pointer, JsonField& f) {
+    simdjson::ondemand::value v;
+    simdjson::ondemand::json_type type;
+    if (doc_.at_pointer(pointer).get(v) || v.type().get(type)) return false;
+    std::string_view s;
+    switch (type) {
+      case simdjson::ondemand::json_type::string:
+        if (v.get_string().get(s)) return false;
+        f = {Kind::String, s};
+        return true;
+      case simdjson::ondemand::json_type::number:
+        f = {Kind::Number, trim_trailing_blanks(v.raw_json_token())};
+        return true;
+      case simdjson::ondemand::json_type::boolean: {
+        bool b = false;
+        if (v.get_bool().get(b)) return false;
+        f = b ? JsonField{Kind::True, "true"} : JsonField{Kind::False, "false"};
+        return true;
+      }
+      case simdjson::ondemand::json_type::array: {
+        simdjson::ondemand::array a;
+        if (v.get_array().get(a) || a.raw_json().get(s)) return false;
+        f = {Kind::Array, trim_trailing_blanks(s)};
+        return true;
+      }
+      case simdjson::ondemand::json_type::object: {
+        simdjson::ondemand::object o;
+        if (v.get_object().get(o) || o.raw_json().get(s)) return false;
+        f = {Kind::Object, trim_trailing_blanks(s)};
+        return true;
+      }
+      case simdjson::ondemand::json_type::null: f = {}; return true;
+    }
+    return false;
+  }
+
+  simdjson::ondemand::parser parser_;
+  simdjson::ondemand::document doc_;
+  std::string buf_;
+  std::string_view json_;
+  bool ok_ = false, stale_ = false;
+};
+
+// Two per thread: compare() holds both of its records open at once.
+OpenRecord& open_record(int which) {
+  thread_local OpenRecord records[2];
+  return records[which];
+}
+
+FieldValue as_value(const JsonField& f) { return {f.text, f.kind == Kind::Null}; }
+
+int bytes_compare(std::string_view a, std::string_view b) {
+  const int c = a.compare(b);
+  return (c > 0) - (c < 0);
+}
+
+// A key without a TYPE: kinds first, then values within a kind.
+int compare_json(const TypedKey& k, const JsonField& a, const JsonField& b, NullOrder nulls) {
+  if (a.kind == Kind::Null || b.kind == Kind::Null) return compare_values(k, as_value(a), as_value(b), nulls);
+  int d;
+  if (a.kind != b.kind) d = a.kind < b.kind ? -1 : 1;
+  else if (a.kind == Kind::Number) d = compare_exact(parse_exact_number(a.text), parse_exact_number(b.text));
+  else d = bytes_compare(a.text, b.text);  // booleans of one kind are equal texts
+  return k.key.reverse ? -d : d;
+}
+
+Prefix json_prefix(const TypedKey& k, const JsonField& f, NullOrder nulls) {
+  if (f.kind == Kind::Null) return null_prefix(nulls);
+  unsigned char p[Prefix::kBytes] = {};
+  p[0] = static_cast<unsigned char>(f.kind);
+  if (f.kind == Kind::Number)
+    encode_exact(parse_exact_number(f.text), 0, p + 1, sizeof p - 1);
+  else if (f.kind != Kind::False && f.kind != Kind::True && !f.text.empty())
+    std::memcpy(p + 1, f.text.data(), std::min(f.text.size(), sizeof p - 1));
+  Prefix r;
+  for (int w = 0; w < 4; ++w)
+    for (int i = 0; i < 8; ++i) r.w[w] = r.w[w] << 8 | p[8 * w + i];
+  if (k.key.reverse) r.invert();
+  return r;
+}
+
+int compare_field(const TypedKey& k, const JsonField& a, const JsonField& b, NullOrder nulls) {
+  return k.typed ? compare_values(k, as_value(a), as_value(b), nulls) : compare_json(k, a, b, nulls);
+}
+
+// "user.id" as the JSON pointer "/user/id" ('~' and '/' escaped as RFC 6901 says).
+std::string json_pointer(std::string_view spec, std::string_view path) {
+  std::string out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t dot = path.find('.', start);
+    const std::string_view part = path.substr(start, dot - start);
+    if (part.empty()) throw UsageError("invalid key '" + std::string(spec) + "': empty field name in the path");
+    out += '/';
+    for (char c : part) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+    if (dot == std::string_view::npos) return out;
+    start = dot + 1;
+  }
+}
+
+}  // namespace
+
+JsonlFormat::JsonlFormat(JsonlOptions options) : TextFormat('\n', options.unique), options_(std::move(options)) {
+  for (const auto& spec : options_.keys) {
+    ColumnKeySpec parsed = parse_column_key(spec, options_.global);
+    keys_.push_back({parsed.column, json_pointer(spec, parsed.column), parsed.key});
+  }
+}
+
+int JsonlFormat::compare(std::string_view a, std::string_view b) const {
+  if (keys_.empty()) return compare_key_text(options_.global, a, b);
+  OpenRecord& x = open_record(0);
+  OpenRecord& y = open_record(1);
+  x.open(a);
+  y.open(b);
+  for (const auto& k : keys_)
+    if (int d = compare_field(k.key, x.field(k.pointer), y.field(k.pointer), options_.nulls)) return d;
+  return 0;
+}
+
+Prefix JsonlFormat::prefix(std::string_view record) const {
+  if (keys_.empty()) return key_prefix(options_.global, record);
+  OpenRecord& r = open_record(0);
+  r.open(record);
+  const FieldKey& k = keys_.front();
+  const JsonField f = r.field(k.pointer);
+  return k.key.typed ? value_prefix(k.key, as_value(f), options_.nulls) : json_prefix(k.key, f, options_.nulls);
+}
+
+std::size_t JsonlFormat::record_length(const char* p, const char* end) const {
+  const void* hit = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
+  return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - p) + 1 : 0;
+}
+
+void JsonlFormat::check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
+  // The DOM parser validates the whole line (On Demand reads only as far as
+  // the keys), once, as the record is read.
+  thread_local simdjson::dom::parser parser;
+  thread_local std::string buf;
+  const std::string_view json = padded(record, buf);
+  simdjson::dom::element root;
+  const auto where = [&] { return file + ":" + std::to_string(line) + ": invalid JSON: "; };
+  if (const auto error = parser.parse(json.data(), json.size(), false).get(root))
+    throw InputError(where() + simdjson::error_message(error));
+  if (!root.is_object()) throw InputError(where() + "not an object");
+}
+
+}  // namespace corank::text

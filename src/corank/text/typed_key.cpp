@@ -1,0 +1,147 @@
+#include "corank/text/typed_key.hpp"
+
+#include <cstring>
+
+#include "corank/format.hpp"
+#include "corank/text/exact_number.hpp"
+#include "corank/text/time_value.hpp"
+
+namespace corank::text {
+
+namespace {
+
+[[noreturn]] void bad_key(std::string_view spec, const std::string& why) {
+  throw UsageError("invalid key '" + std::string(spec) + "': " + why);
+}
+
+std::string_view trim_blanks(std::string_view v, const KeyField& key) {
+  if (key.skip_start_blanks)
+    while (!v.empty() && is_blank(static_cast<unsigned char>(v.front()))) v.remove_prefix(1);
+  return v;
+}
+
+int sign(int v) noexcept { return (v > 0) - (v < 0); }
+
+// Unparsable values (nullopt) before parsable ones, which compare by value.
+template <class T>
+int compare_parsed(const std::optional<T>& a, const std::optional<T>& b) noexcept {
+  if (!a || !b) return a.has_value() - b.has_value();
+  return (*a > *b) - (*a < *b);
+}
+
+Prefix prefix_of(const unsigned char* p, bool reverse) noexcept {
+  Prefix r;
+  for (int w = 0; w < 4; ++w) {
+    std::uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v = v << 8 | p[8 * w + k];
+    r.w[w] = v;
+  }
+  if (reverse) r.invert();
+  return r;
+}
+
+}  // namespace
+
+ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
+  ColumnKeySpec out;
+  TypedKey& tk = out.key;
+  const std::size_t colon = spec.find(':');
+  out.column = std::string(spec.substr(0, colon));
+  if (out.column.empty()) bad_key(spec, "no column");
+  bool letters = false, word = false, desc = false;
+  std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
+  for (bool more = colon != std::string_view::npos; more;) {
+    const std::size_t next = rest.find(':');
+    const std::string_view part = rest.substr(0, next);
+    more = next != std::string_view::npos;
+    if (more) rest.remove_prefix(next + 1);
+    if (part == "desc") {
+      desc = true;
+    } else if (part == "asc") {
+    } else if (part == "time" || part == "date" || part == "decimal") {
+      if (word) bad_key(spec, "two types");
+      word = true;
+      if (part == "time") tk.key.time = true;
+      else tk.type = part == "date" ? ValueType::Date : ValueType::Decimal;
+    } else {
+      if (part.empty() || apply_ordering_letters(part, tk.key, BlankSide::Both) != part.size())
+        bad_key(spec, "unknown type '" + std::string(part) +
+                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal; asc, desc)");
+      letters = true;
+    }
+  }
+  if (word && letters) {
+    KeyField other = tk.key;  // the letters besides b, r (and T, where the word is time)
+    other.skip_start_blanks = other.skip_end_blanks = other.reverse = false;
+    other.time = other.time && tk.type != ValueType::Letters;
+    if (!other.is_default()) bad_key(spec, "time, date and decimal take no ordering letters but b and r");
+  }
+  if (!letters && !word) {
+    const bool r = tk.key.reverse;
+    tk.key = global;
+    tk.key.reverse = r;
+  }
+  tk.typed = letters || word || !global.is_default();
+  tk.key.reverse = tk.key.reverse != desc;
+  tk.key.reverse = tk.key.reverse != global.reverse;
+  tk.key.sword = tk.key.eword = kNoPosition;
+  tk.key.syslog_year = global.syslog_year;
+  tk.key.random_salt = global.random_salt;  // the seed of R, set with the global letters
+  if (tk.type == ValueType::Letters && tk.key.numeric) tk.type = ValueType::Number;
+  check_compatible(tk.key);
+  return out;
+}
+
+Prefix null_prefix(NullOrder nulls) noexcept {
+  Prefix p;
+  if (nulls == NullOrder::Last) p.invert();
+  return p;
+}
+
+int compare_values(const TypedKey& k, const FieldValue& a, const FieldValue& b, NullOrder nulls) {
+  if (a.null || b.null) {
+    // A fixed place, whatever the key's direction.
+    const int d = a.null - b.null;
+    return nulls == NullOrder::Last ? d : -d;
+  }
+  const std::string_view x = trim_blanks(a.text, k.key), y = trim_blanks(b.text, k.key);
+  int d;
+  switch (k.type) {
+    case ValueType::Letters: return compare_key_text(k.key, x, y);  // reversed there
+    case ValueType::Number: d = compare_exact(parse_exact_number(x), parse_exact_number(y)); break;
+    case ValueType::Decimal: {
+      const ExactNumber p = parse_exact_number(x), q = parse_exact_number(y);
+      d = p.whole && q.whole ? compare_exact(p, q) : p.whole - q.whole;
+      break;
+    }
+    case ValueType::Date: d = compare_parsed(parse_date(x), parse_date(y)); break;
+  }
+  d = sign(d);
+  return k.key.reverse ? -d : d;
+}
+
+Prefix value_prefix(const TypedKey& k, const FieldValue& v, NullOrder nulls) {
+  if (v.null) return null_prefix(nulls);
+  const std::string_view text = trim_blanks(v.text, k.key);
+  unsigned char p[Prefix::kBytes] = {};
+  switch (k.type) {
+    case ValueType::Letters: return key_prefix(k.key, text);  // reversed there
+    case ValueType::Number: encode_exact(parse_exact_number(text), 0, p, sizeof p); break;
+    case ValueType::Decimal: {
+      // 0 for the unparsable, then the numbers from 1 on.
+      const ExactNumber n = parse_exact_number(text);
+      if (n.whole) encode_exact(n, 1, p, sizeof p);
+      break;
+    }
+    case ValueType::Date:
+      if (const auto days = parse_date(text)) {
+        p[0] = 1;
+        const std::uint64_t e = static_cast<std::uint64_t>(*days) ^ (std::uint64_t{1} << 63);
+        for (int i = 0; i < 8; ++i) p[1 + i] = static_cast<unsigned char>(e >> (56 - 8 * i));
+      }
+      break;
+  }
+  return prefix_of(p, k.key.reverse);
+}
+
+}  // namespace corank::text

@@ -1,0 +1,67 @@
+#pragma once
+// The keys of formats whose records hold named or numbered values, CSV/TSV
+// columns and JSON lines fields: KEY[:TYPE][:asc|:desc], compared SQL-like.
+//
+// TYPE is GNU's ordering letters (b d f g h i M n R V, and T for time), or one
+// of the words
+//   n        exact decimal numbers with an exponent (1e3 = 1000); text that
+//            starts with no number reads as 0, as under GNU's -n
+//   decimal  the same, but a value that is not wholly one number is
+//            unparsable: unparsable values first, then numbers
+//   time     timestamps as UTC instants (time_value.hpp); unparsable first
+//   date     YYYY-MM-DD; unparsable first
+// A value may be NULL (a format decides which: an empty CSV field, a JSON
+// null or missing field). NULLs go last by default, ascending or descending
+// alike, or first under NullOrder::First: a fixed place that :desc and -r do
+// not move (PostgreSQL instead puts them first under DESC by default).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "corank/text/key_spec.hpp"
+#include "corank/text/line_comparator.hpp"
+
+namespace corank::text {
+
+enum class NullOrder { Last, First };
+
+enum class ValueType : std::uint8_t {
+  Letters,  // GNU ordering letters, T included (compare_key_text)
+  Number,   // n: exact, with exponents, no number reads as 0
+  Decimal,  // decimal: exact, unparsable first
+  Date,     // date: YYYY-MM-DD, unparsable first
+};
+
+struct TypedKey {
+  KeyField key;  // letters for ValueType::Letters; key.reverse is the direction
+  ValueType type = ValueType::Letters;
+  // A TYPE, or global ordering letters, chose the order. Formats with values
+  // of their own kinds (JSON) order untyped keys by those kinds.
+  bool typed = false;
+};
+
+struct ColumnKeySpec {
+  std::string column;  // the KEY part, as given
+  TypedKey key;
+};
+
+// Parses KEY[:TYPE][:asc|:desc]. A key without TYPE takes the global letters
+// (`global`; its r reverses every key, and its syslog_year is T's year).
+// Throws UsageError naming the spec.
+ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global);
+
+// A value as a format found it: its bytes (unescaped), or NULL.
+struct FieldValue {
+  std::string_view text;
+  bool null = false;
+};
+
+// -1, 0, 1.
+int compare_values(const TypedKey& key, const FieldValue& a, const FieldValue& b, NullOrder nulls);
+// compare_values(k, a, b, n) < 0 implies value_prefix(k, a, n) <= value_prefix(k, b, n).
+Prefix value_prefix(const TypedKey& key, const FieldValue& v, NullOrder nulls);
+
+// The prefix NULLs get: above or below every other prefix.
+Prefix null_prefix(NullOrder nulls) noexcept;
+
+}  // namespace corank::text

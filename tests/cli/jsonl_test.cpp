@@ -1,0 +1,177 @@
+// End-to-end tests of `corank --format jsonl`: events logged in many time
+// zones sorted by a time key (in memory and through spilled runs) against the
+// instants they were generated from, NULL placement, and malformed lines
+// (one line on stderr naming file and line, exit 2, no output).
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string corank_bin() {
+  const char* dir = std::getenv("CORANK_BIN_DIR");
+  return std::string(dir ? dir : ".") + "/src/corank";
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), {});
+}
+
+void write_file(const fs::path& p, const std::string& s) {
+  std::ofstream f(p, std::ios::binary);
+  f << s;
+}
+
+class Jsonl : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("corank-jsonl-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_ / "tmp");
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  int corank(const std::string& args, std::string* err = nullptr) {
+    const std::string err_file = path("err");
+    const int rc = std::system((corank_bin() + " " + args + " 2>" + err_file).c_str());
+    if (err) *err = read_file(err_file);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
+  }
+  fs::path dir_;
+};
+
+struct Event {
+  std::int64_t ms;  // the instant, UTC milliseconds; INT64_MAX: no time (NULL)
+  int user;
+  std::string line;
+};
+
+// ISO 8601 in a zone `off` minutes east of UTC, or epoch milliseconds.
+std::string timestamp(std::int64_t ms, int off, bool epoch) {
+  if (epoch) return std::to_string(ms);
+  const std::int64_t local = ms / 1000 + off * 60;
+  const std::int64_t day = local / 86400 - 20736;  // 2026-10-10 is day 20736
+  const std::int64_t sec = local % 86400;
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "\"2026-10-%02dT%02d:%02d:%02d.%03d%c%02d:%02d\"", static_cast<int>(10 + day),
+                static_cast<int>(sec / 3600), static_cast<int>(sec / 60 % 60), static_cast<int>(sec % 60),
+                static_cast<int>(ms % 1000), off < 0 ? '-' : '+', std::abs(off) / 60, std::abs(off) % 60);
+  return buf;
+}
+
+std::vector<Event> events(int n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Event> v;
+  for (int i = 0; i < n; ++i) {
+    const std::int64_t ms = 1791640536000 + static_cast<std::int64_t>(rng() % 200'000'000);
+    const int off = (static_cast<int>(rng() % 49) - 24) * 30;
+    const int user = static_cast<int>(rng() % 40);
+    const int shape = static_cast<int>(rng() % 20);
+    std::string fields = R"("user":{"id":)" + std::to_string(user) + R"(},"msg":"GET /)" + std::to_string(i) +
+                         R"( \"x\"")";
+    Event e{ms, user, ""};
+    if (shape == 0) {
+      e.ms = INT64_MAX;  // no ts field
+      e.line = "{" + fields + "}";
+    } else if (shape == 1) {
+      e.ms = INT64_MAX;
+      e.line = R"({"ts":null,)" + fields + "}";
+    } else {
+      e.line = R"({"ts":)" + timestamp(ms, off, shape % 3 == 0) + "," + fields + "}";
+    }
+    v.push_back(e);
+  }
+  return v;
+}
+
+std::string text_of(const std::vector<Event>& v) {
+  std::string s;
+  for (const auto& e : v) s += e.line + "\n";
+  return s;
+}
+
+TEST_F(Jsonl, SortsByTimeKeysLikeTheReference) {
+  const std::vector<Event> in = events(5000, 3);
+  write_file(path("in"), text_of(in));
+  struct Case {
+    const char* args;
+    bool by_user, nulls_first;
+  };
+  for (const Case& c : {Case{"--key ts:time", false, false}, Case{"--key ts:time --nulls first", false, true},
+                        Case{"--key user.id:n --key ts:time", true, false}}) {
+    std::vector<Event> want = in;
+    std::stable_sort(want.begin(), want.end(), [&](const Event& a, const Event& b) {
+      if (c.by_user && a.user != b.user) return a.user < b.user;
+      const bool na = a.ms == INT64_MAX, nb = b.ms == INT64_MAX;
+      if (na != nb) return c.nulls_first ? na : nb;
+      return a.ms < b.ms;
+    });
+    for (const char* budget : {"", "-S 16K --parallel 1", "-S 64K --parallel 3"}) {
+      SCOPED_TRACE(std::string(c.args) + " " + budget);
+      std::string err;
+      ASSERT_EQ(corank(std::string("--format jsonl ") + c.args + " " + budget + " -T " + path("tmp") + " -o " +
+                           path("out") + " " + path("in"),
+                       &err),
+                0)
+          << err;
+      EXPECT_TRUE(read_file(path("out")) == text_of(want));
+      EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+    }
+  }
+  EXPECT_EQ(corank("-c --format jsonl --key ts:time " + path("in")), 1);
+  ASSERT_EQ(corank("--format jsonl --key ts:time -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(corank("-c --format jsonl --key ts:time " + path("out")), 0);
+}
+
+TEST_F(Jsonl, MalformedLineIsAnErrorWithItsLine) {
+  std::string text = text_of(events(2000, 4));
+  text += "{\"ts\": 1, \"user\": {\"id\": 3}\n";  // line 2001: the object never closes
+  text += text_of(events(50, 5));
+  write_file(path("in"), text);
+  for (const char* budget : {"", "-S 8K --parallel 1", "-S 8K --parallel 4"}) {
+    SCOPED_TRACE(budget);
+    std::string err;
+    EXPECT_EQ(corank(std::string("--format jsonl --key ts:time ") + budget + " -T " + path("tmp") + " -o " +
+                         path("out") + " " + path("in"),
+                     &err),
+              2);
+    EXPECT_EQ(err.rfind("corank: " + path("in") + ":2001: invalid JSON: ", 0), 0u) << err;
+    EXPECT_EQ(std::count(err.begin(), err.end(), '\n'), 1) << err;
+    EXPECT_FALSE(fs::exists(path("out")));
+    EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+  }
+  write_file(path("array"), "{\"a\":1}\n[1,2]\n");
+  std::string err;
+  EXPECT_EQ(corank("--format jsonl " + path("array"), &err), 2);
+  EXPECT_EQ(err, "corank: " + path("array") + ":2: invalid JSON: not an object\n");
+}
+
+TEST_F(Jsonl, WithoutKeysLinesCompareAsBytesAndOptionsAreChecked) {
+  write_file(path("in"), "{\"b\":1}\n{\"a\":2}\n");
+  ASSERT_EQ(corank("--format jsonl -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "{\"a\":2}\n{\"b\":1}\n");
+  ASSERT_EQ(corank("--format jsonl -r -o " + path("out") + " " + path("in")), 0);
+  EXPECT_EQ(read_file(path("out")), "{\"b\":1}\n{\"a\":2}\n");
+  for (const char* bad : {"--null NULL", "--header", "-t ,", "-z", "--nulls middle", "--key a:when", "--key a..b",
+                          "--debug", "--time-year 0"}) {
+    SCOPED_TRACE(bad);
+    std::string err;
+    EXPECT_EQ(corank(std::string("--format jsonl ") + bad + " " + path("in"), &err), 2);
+    EXPECT_EQ(err.rfind("corank: ", 0), 0u) << err;
+  }
+}
+
+}  // namespace
