@@ -120,12 +120,14 @@ std::optional<std::string> obsolete_keydef(std::string_view pos1, std::string_vi
     ++i;
     const auto x = digits(pos1, i);
     if (!x) return std::nullopt;
-    keydef += "." + plus_one(*x);
+    keydef += '.';
+    keydef += plus_one(*x);
   }
   if (!letters_ok(pos1.substr(i))) return std::nullopt;
   keydef += pos1.substr(i);
   if (pos2.empty()) return keydef;
-  const std::string operand = "-" + std::string(pos2);  // as GNU quotes it
+  std::string operand(1, '-');  // as GNU quotes it
+  operand += pos2;
   std::size_t j = 1;
   const std::uint64_t b = parse_count(operand, j, "invalid number after '-'");
   std::uint64_t y = 0;
@@ -135,7 +137,14 @@ std::optional<std::string> obsolete_keydef(std::string_view pos1, std::string_vi
   }
   if (!letters_ok(std::string_view(operand).substr(j))) bad_spec(operand, "stray character in field spec");
   // "-0" ends with the first field, as GNU's limfield reads eword 0, echar 0.
-  keydef += "," + (y == 0 ? std::to_string(b == 0 ? 1 : b) : plus_one(b) + "." + std::to_string(y));
+  keydef += ',';
+  if (y == 0) {
+    keydef += std::to_string(b == 0 ? 1 : b);
+  } else {
+    keydef += plus_one(b);
+    keydef += '.';
+    keydef += std::to_string(y);
+  }
   keydef += operand.substr(j);
   return keydef;
 }
