@@ -26,7 +26,10 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
       {"threads", r.threads},       {"temporary_directories", r.temp_dirs},
       {"gpu", gpu_mode_name(r.gpu)}, {"gpu_memory", r.gpu_memory},
       {"io_engine", r.io.use_uring ? "auto" : "pread"},
-      {"merge_only", r.merge_only}, {"verify", r.verify}};
+      {"merge_only", r.merge_only}, {"verify", r.verify},
+      {"nulls", r.nulls_first ? "first" : "last"},
+      {"null_string", r.null_string ? ordered_json(*r.null_string) : ordered_json(nullptr)},
+      {"time_year", r.time_year}};
   ordered_json doc = {
       {"corank_version", version()},
       {"inputs", r.inputs.empty() ? std::vector<std::string>{"-"} : r.inputs},

@@ -687,6 +687,7 @@ TEST_F(Lines, StatsOnStandardOutput) {
   EXPECT_NE(s.find("\"corank_version\": "), std::string::npos) << s;
   EXPECT_NE(s.find("\"inputs\": [\"" + path("in") + "\"]"), std::string::npos) << s;
   EXPECT_NE(s.find("\"keys\":[\"1,1\"]"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"nulls\":\"last\""), std::string::npos) << s;
   EXPECT_NE(s.find("\"records_in\": 2"), std::string::npos) << s;
   EXPECT_EQ(read_file(path("out")), "a\nb\n");
   EXPECT_FALSE(fs::exists(path("-")));
