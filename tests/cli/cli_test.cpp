@@ -21,52 +21,20 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string corank_bin() {
-  const char* dir = std::getenv("CORANK_BIN_DIR");
-  return std::string(dir ? dir : ".") + "/src/corank";
-}
+using corank::test::corank_bin;
+using corank::test::read_bytes;
+using corank::test::Result;
+using corank::test::run_corank;
+using corank::test::write_file;
 
-struct Result {
-  int status;
-  std::string err;
-};
-
-// Runs corank with `args` (shell syntax), capturing stderr.
-Result run_corank(const std::string& args) {
-  static int n = 0;
-  fs::path err = fs::temp_directory_path() / ("corank-cli-err-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
-  std::string cmd = corank_bin() + " " + args + " 2>" + err.string();
-  int rc = std::system(cmd.c_str());
-  std::ifstream f(err);
-  std::string text((std::istreambuf_iterator<char>(f)), {});
-  fs::remove(err);
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), text};
-}
-
-std::vector<char> read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::vector<char>((std::istreambuf_iterator<char>(f)), {});
-}
-
-void write_file(const fs::path& p, const void* data, std::size_t n) {
-  std::ofstream f(p, std::ios::binary);
-  f.write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
-}
-
-class Cli : public ::testing::Test {
+class Cli : public corank::test::CorankTest {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("corank-cli-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "tmp");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
   // Files left in dir (temporary output names start with '.').
   std::vector<std::string> entries() const {
     std::vector<std::string> v;
@@ -75,7 +43,6 @@ protected:
     std::sort(v.begin(), v.end());
     return v;
   }
-  fs::path dir_;
 };
 
 using Rec = std::array<unsigned char, 100>;
@@ -102,7 +69,7 @@ std::vector<Rec> stable_sorted(std::vector<Rec> v, bool reverse = false) {
 
 template <class T>
 std::vector<T> read_as(const fs::path& p) {
-  auto bytes = read_file(p);
+  auto bytes = read_bytes(p);
   std::vector<T> v(bytes.size() / sizeof(T));
   std::memcpy(v.data(), bytes.data(), v.size() * sizeof(T));
   return v;
@@ -293,7 +260,7 @@ TEST_F(Cli, VerifyAndStats) {
   Result r = run_corank("--format gensort -S 128K --verify --stats " + path("stats.json") + " -o " + path("out") +
                         " " + path("in"));
   ASSERT_EQ(r.status, 0) << r.err;
-  auto json = read_file(path("stats.json"));
+  auto json = read_bytes(path("stats.json"));
   std::string s(json.begin(), json.end());
   EXPECT_NE(s.find("\"records_in\": 8000"), std::string::npos) << s;
   EXPECT_NE(s.find("\"mode\": \"external\""), std::string::npos) << s;
@@ -315,7 +282,7 @@ TEST_F(Cli, SizeNotAMultipleOfTheRecordSize) {
   Result r = run_corank("--format gensort -o " + path("out") + " " + path("in"));
   expect_clean_failure(*this, r, "is not a multiple of the record size 100");
   EXPECT_EQ(entries(), (std::vector<std::string>{"in", "tmp"}));
-  EXPECT_EQ(read_file(path("in")), data);
+  EXPECT_EQ(read_bytes(path("in")), data);
   // The same input through a pipe (size unknown until the end), spilling first.
   std::vector<char> big(100 * 5000 + 7, 'y');
   write_file(path("in"), big.data(), big.size());
@@ -346,7 +313,7 @@ TEST_F(Cli, BadOptionsExitTwo) {
     Result r = run_corank(std::string(f) + " -S 0 -T " + path("tmp") + " -o " + path("out") + " " + path("in"));
     EXPECT_EQ(r.status, 0) << f << ": " << r.err;
   }
-  EXPECT_EQ(read_file(path("out")).size(), 5u);  // "0123" as a line gets its newline
+  EXPECT_EQ(read_bytes(path("out")).size(), 5u);  // "0123" as a line gets its newline
   // An unwritable --stats file fails before the sort writes anything.
   Result r = run_corank("--format u32 --stats " + path("nodir/s.json") + " -o " + path("out2") + " " + path("in"));
   expect_clean_failure(*this, r, "cannot write statistics: " + path("nodir/s.json") + ": No such file or directory");
@@ -416,7 +383,7 @@ TEST_F(Cli, ProgressByDefaultOnATerminalOnly) {
   auto on_terminal = [&](const std::string& args) {
     const std::string cmd = "script -qec \"" + corank_bin() + " " + args + "\" /dev/null > " + path("tty") + " 2>&1";
     EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
-    auto text = read_file(path("tty"));
+    auto text = read_bytes(path("tty"));
     return std::string(text.begin(), text.end());
   };
   const std::string shown = on_terminal(sort);
@@ -428,7 +395,7 @@ TEST_F(Cli, ProgressByDefaultOnATerminalOnly) {
 TEST_F(Cli, HelpAndVersion) {
   Result h = run_corank("--help > " + path("help"));
   EXPECT_EQ(h.status, 0);
-  auto text = read_file(path("help"));
+  auto text = read_bytes(path("help"));
   std::string s(text.begin(), text.end());
   for (const char* opt : {"--buffer-size", "--temporary-directory", "--format", "--key", "--unique", "--check", "--verify",
                           "--gpu", "--progress", "--stats", "Exit status"})
@@ -462,7 +429,7 @@ TEST_F(Cli, CompressedInputAndOutput) {
     EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << budget;
   }
   // Corrupt compressed input: a clear error, no output.
-  auto gz = read_file(path("in.gz"));
+  auto gz = read_bytes(path("in.gz"));
   gz.resize(gz.size() / 2);
   write_file(path("cut.gz"), gz.data(), gz.size());
   Result r = run_corank("--format gensort -o " + path("never") + " " + path("cut.gz"));
@@ -482,12 +449,12 @@ TEST_F(Cli, FullDiskWhileWritingLeavesNothing) {
       std::string cmd = "CORANK_IO_FAIL_WRITE_AFTER=" + std::to_string(nth) + " " + corank_bin() + " --format gensort " +
                         budget + " -T " + path("tmp") + " -o " + path("out") + " " + path("in") + " 2>" + path("err");
       int rc = std::system(cmd.c_str());
-      auto err = read_file(path("err"));
+      auto err = read_bytes(path("err"));
       std::string text(err.begin(), err.end());
       fs::remove(path("err"));
       EXPECT_EQ(WEXITSTATUS(rc), 2) << budget << " write " << nth << ": " << text;
       EXPECT_NE(text.find("No space left on device"), std::string::npos) << text;
-      EXPECT_EQ(read_file(path("out")), std::vector<char>({'o', 'l', 'd'}));
+      EXPECT_EQ(read_bytes(path("out")), std::vector<char>({'o', 'l', 'd'}));
       EXPECT_EQ(entries(), (std::vector<std::string>{"in", "out", "tmp"}));
     }
   }
@@ -537,7 +504,7 @@ TEST_F(Cli, LaterBadInputFailsCleanlyInEveryPlan) {
   for (auto& c : noise) c = static_cast<char>(rng());
   write_file(path("rand.zst"), noise.data(), noise.size());
   ASSERT_EQ(std::system(("gzip -c " + path("good") + " > " + path("good.gz")).c_str()), 0);
-  auto gz = read_file(path("good.gz"));
+  auto gz = read_bytes(path("good.gz"));
   gz.resize(gz.size() / 2);
   write_file(path("cut.gz"), gz.data(), gz.size());
   std::vector<char> odd(100 * 300 + 7, 'z');
@@ -580,7 +547,7 @@ TEST_F(Cli, FailedReadAtEveryStageLeavesNothing) {
                         " --format gensort " + budget + " -T " + path("tmp") + " -o " + path("out") + " " +
                         path("a") + " " + path("b") + " 2>" + path("err");
       const int rc = std::system(cmd.c_str());
-      auto err = read_file(path("err"));
+      auto err = read_bytes(path("err"));
       std::string text(err.begin(), err.end());
       fs::remove(path("err"));
       const int status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
@@ -591,7 +558,7 @@ TEST_F(Cli, FailedReadAtEveryStageLeavesNothing) {
         EXPECT_EQ(status, 2) << budget << " read " << nth << ": " << text;
         EXPECT_NE(text.find("Input/output error"), std::string::npos) << text;
         EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
-        EXPECT_EQ(read_file(path("out")), std::vector<char>({'o', 'l', 'd'}));
+        EXPECT_EQ(read_bytes(path("out")), std::vector<char>({'o', 'l', 'd'}));
       }
       return status;
     };
@@ -617,7 +584,7 @@ TEST_F(Cli, OutputTargetsAreWrittenAsGnuSortWrites) {
   for (const auto& l : lines) sorted += l + "\n";
   write_file(path("in"), text.data(), text.size());
   auto content = [&](const std::string& p) {
-    auto v = read_file(p);
+    auto v = read_bytes(p);
     return std::string(v.begin(), v.end());
   };
   struct stat st {};
@@ -687,7 +654,7 @@ TEST_F(Cli, OutputOwnerAndUnwritableDirectory) {
   struct stat st {};
   ASSERT_EQ(::stat(path("owned").c_str(), &st), 0);
   EXPECT_EQ(st.st_uid, 65534u);
-  EXPECT_EQ(read_file(path("owned")), std::vector<char>({'a', '\n', 'b', '\n'}));
+  EXPECT_EQ(read_bytes(path("owned")), std::vector<char>({'a', '\n', 'b', '\n'}));
 
   // nobody may write ro/f but not ro/. The binary is copied where nobody may run it.
   fs::create_directories(path("ro"));
@@ -700,8 +667,8 @@ TEST_F(Cli, OutputOwnerAndUnwritableDirectory) {
   ASSERT_EQ(::chmod(dir_.c_str(), 0755), 0);
   const std::string cmd = "setpriv --reuid=65534 --regid=65534 --clear-groups " + path("corank") + " -o " +
                           path("ro/f") + " " + path("in") + " 2>" + path("err");
-  EXPECT_EQ(std::system(cmd.c_str()), 0) << read_file(path("err")).data();
-  EXPECT_EQ(read_file(path("ro/f")), std::vector<char>({'a', '\n', 'b', '\n'}));
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << read_bytes(path("err")).data();
+  EXPECT_EQ(read_bytes(path("ro/f")), std::vector<char>({'a', '\n', 'b', '\n'}));
   ASSERT_EQ(::chmod(path("ro").c_str(), 0755), 0);
 }
 

@@ -15,43 +15,16 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string corank_bin() {
-  const char* dir = std::getenv("CORANK_BIN_DIR");
-  return std::string(dir ? dir : ".") + "/src/corank";
-}
+using corank::test::read_file;
+using corank::test::write_file;
 
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), {});
-}
-
-void write_file(const fs::path& p, const std::string& s) {
-  std::ofstream f(p, std::ios::binary);
-  f << s;
-}
-
-class Jsonl : public ::testing::Test {
-protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("corank-jsonl-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "tmp");
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-  int corank(const std::string& args, std::string* err = nullptr) {
-    const std::string err_file = path("err");
-    const int rc = std::system((corank_bin() + " " + args + " 2>" + err_file).c_str());
-    if (err) *err = read_file(err_file);
-    return WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-  }
-  fs::path dir_;
-};
+class Jsonl : public corank::test::CorankTest {};
 
 struct Event {
   std::int64_t ms;  // the instant, UTC milliseconds; INT64_MAX: no time (NULL)

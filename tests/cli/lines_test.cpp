@@ -18,36 +18,17 @@
 #include <string>
 #include <vector>
 
+#include "cli_test_util.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string corank_bin() {
-  const char* dir = std::getenv("CORANK_BIN_DIR");
-  return std::string(dir ? dir : ".") + "/src/corank";
-}
-
-struct Result {
-  int status;
-  std::string err;
-};
-
-Result sh(const std::string& cmd, const fs::path& err_file) {
-  const int rc = std::system((cmd + " 2>" + err_file.string()).c_str());
-  std::ifstream f(err_file, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(f)), {});
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), text};
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), {});
-}
-
-void write_file(const fs::path& p, const std::string& s) {
-  std::ofstream f(p, std::ios::binary);
-  f << s;
-}
+using corank::test::corank_bin;
+using corank::test::read_file;
+using corank::test::Result;
+using corank::test::run_shell;
+using corank::test::write_file;
 
 // What the GNU sort on this machine says about `lines` under `options`: its
 // first output line.
@@ -191,19 +172,9 @@ private:
   std::vector<std::string> lines_;
 };
 
-class Lines : public ::testing::Test {
+class Lines : public corank::test::CorankTest {
 protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("corank-lines-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_ / "tmp");
-  }
-  void TearDown() override { if (!std::getenv("CORANK_KEEP")) fs::remove_all(dir_); }
-  std::string path(const std::string& name) const { return (dir_ / name).string(); }
-
-  Result gnu(const std::string& args) { return sh("LC_ALL=C sort " + args, dir_ / "gnu.err"); }
-  Result corank(const std::string& args) { return sh(corank_bin() + " " + args, dir_ / "corank.err"); }
+  Result gnu(const std::string& args) { return run_shell("LC_ALL=C sort " + args, dir_ / "gnu.err"); }
 
   // Sorts `files` with GNU and with corank under each budget; outputs must
   // match. The budgets: in memory; many runs merged in several passes by one
@@ -216,7 +187,7 @@ protected:
     const std::string to_file = "-S 24K --parallel 3 -o " + path("got");
     for (const std::string budget : {"", "-S 4K --parallel 1", "-S 64K --parallel 2", to_file.c_str()}) {
       const std::string to = budget == to_file ? "" : " > " + path("got");
-      Result r = corank(opts + " " + budget + " -T " + path("tmp") + " " + files + to);
+      Result r = run(opts + " " + budget + " -T " + path("tmp") + " " + files + to);
       ASSERT_EQ(r.status, 0) << opts << " " << budget << ": " << r.err;
       const std::string got = read_file(path("got"));
       ASSERT_EQ(got.size(), want.size()) << "options: " << opts << " " << budget;
@@ -225,7 +196,6 @@ protected:
       EXPECT_TRUE(fs::is_empty(dir_ / "tmp")) << "temporary files left behind";
     }
   }
-  fs::path dir_;
 };
 
 // Global options, keys, separators: the whole matrix on the same random file.
@@ -279,7 +249,7 @@ TEST_F(Lines, DebugMarksAndWarningsMatchGnu) {
     for (std::size_t at = 0; (at = want_err.find("sort: ", at)) != std::string::npos; at += 8)
       want_err.replace(at, 6, "corank: ");
     for (const char* budget : {"", "-S 4K --parallel 1", "-S 64K --parallel 3"}) {
-      Result r = corank("--debug " + opts + " " + budget + " -T " + path("tmp") + " " + input + " > " + path("got"));
+      Result r = run("--debug " + opts + " " + budget + " -T " + path("tmp") + " " + input + " > " + path("got"));
       ASSERT_EQ(r.status, 0) << budget << ": " << r.err;
       ASSERT_TRUE(read_file(path("got")) == want) << budget;
       if (reference_rules().debug_warnings_alike) EXPECT_EQ(r.err, want_err) << budget;
@@ -292,14 +262,14 @@ TEST_F(Lines, DebugRefusesOutputFilesAndChecks) {
   for (const char* opts : {"-o out", "-o -", "-c", "-C", "--check=quiet"}) {
     SCOPED_TRACE(opts);
     Result g = gnu(std::string("--debug ") + opts + " " + path("in"));
-    Result r = corank(std::string("--debug ") + opts + " " + path("in"));
+    Result r = run(std::string("--debug ") + opts + " " + path("in"));
     EXPECT_EQ(g.status, 2);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "corank: " + g.err.substr(6));
   }
   EXPECT_FALSE(fs::exists("out"));
   for (const char* opts : {"--format csv", "--format u32"}) {
-    Result r = corank(std::string("--debug ") + opts + " " + path("in"));
+    Result r = run(std::string("--debug ") + opts + " " + path("in"));
     EXPECT_EQ(r.status, 2) << opts;
     EXPECT_NE(r.err.find("--debug"), std::string::npos) << r.err;
   }
@@ -338,7 +308,7 @@ TEST_F(Lines, ThreadedChunkSortMatchesGnu) {
       Result g = gnu(std::string(opts) + " " + path("in") + " > " + path("want"));
       ASSERT_EQ(g.status, 0);
       const std::string to = extra.find(" -o ") == std::string::npos ? " > " + path("got") : "";
-      Result r = corank(std::string(opts) + " " + extra + " -T " + path("tmp") + " " + path("in") + to);
+      Result r = run(std::string(opts) + " " + extra + " -T " + path("tmp") + " " + path("in") + to);
       ASSERT_EQ(r.status, 0) << r.err;
       EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
     }
@@ -356,7 +326,7 @@ TEST_F(Lines, FullDiskWhileWritingLeavesNothing) {
   for (const char* extra : {"--parallel 1", "--parallel 4", "--parallel 4 -S 200K"}) {
     SCOPED_TRACE(extra);
     write_file(path("out"), "old");
-    Result r = sh("CORANK_IO_FAIL_WRITE_AFTER=1 " + corank_bin() + " " + extra + " -T " + path("tmp") + " -o " +
+    Result r = run_shell("CORANK_IO_FAIL_WRITE_AFTER=1 " + corank_bin() + " " + extra + " -T " + path("tmp") + " -o " +
                       path("out") + " " + path("in"),
                   dir_ / "corank.err");
     EXPECT_EQ(r.status, 2);
@@ -379,7 +349,7 @@ TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
       SCOPED_TRACE(std::string(codec) + " " + opts);
       ASSERT_EQ(gnu(std::string(opts) + " " + path("in") + " > " + path("want")).status, 0);
       for (const char* budget : {"-S 4K --parallel 1", "-S 300K --parallel 3"}) {
-        Result r = corank(std::string(codec) + " " + opts + " " + budget + " -v -T " + path("tmp") + " " + path("in") +
+        Result r = run(std::string(codec) + " " + opts + " " + budget + " -v -T " + path("tmp") + " " + path("in") +
                           " > " + path("got"));
         ASSERT_EQ(r.status, 0) << budget << ": " << r.err;
         EXPECT_NE(r.err.find("spilled"), std::string::npos) << budget << ": " << r.err;
@@ -403,7 +373,7 @@ TEST_F(Lines, FullDiskAtEveryStageOfASpilledSort) {
   ASSERT_EQ(gnu("-k2,2 " + path("in") + " > " + path("want")).status, 0);
   auto sort_failing_at = [&](long nth) {
     write_file(path("out"), "old");
-    Result r = sh("CORANK_IO_FAIL_WRITE_AFTER=" + std::to_string(nth) + " " + corank_bin() +
+    Result r = run_shell("CORANK_IO_FAIL_WRITE_AFTER=" + std::to_string(nth) + " " + corank_bin() +
                       " -k2,2 --parallel 4 -S 100K -T " + path("tmp") + " -o " + path("out") + " " + path("in"),
                   dir_ / "corank.err");
     EXPECT_TRUE(fs::is_empty(path("tmp"))) << nth;
@@ -458,10 +428,10 @@ TEST_F(Lines, StandardInputAndOutputFileMayBeAnInput) {
   LineGenerator gen(11);
   write_file(path("in"), gen.text(2000));
   ASSERT_EQ(gnu("-k2,2n " + path("in") + " > " + path("want")).status, 0);
-  Result r = corank("-k2,2n -S 8K -T " + path("tmp") + " < " + path("in") + " > " + path("got"));
+  Result r = run("-k2,2n -S 8K -T " + path("tmp") + " < " + path("in") + " > " + path("got"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
-  r = corank("-k2,2n -o " + path("in") + " " + path("in"));
+  r = run("-k2,2n -o " + path("in") + " " + path("in"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(read_file(path("in")) == read_file(path("want")));
 }
@@ -473,7 +443,7 @@ TEST_F(Lines, CheckReportsTheFirstDisorderLikeGnu) {
     for (const char* file : {"sorted", "unsorted"}) {
       SCOPED_TRACE(std::string(opts) + " " + file);
       Result g = gnu(std::string(opts) + " " + path(file));
-      Result r = corank(std::string(opts) + " " + path(file));
+      Result r = run(std::string(opts) + " " + path(file));
       EXPECT_EQ(r.status, g.status);
       std::string want = g.err;
       if (want.rfind("sort: ", 0) == 0) want = "corank: " + want.substr(6);
@@ -504,7 +474,7 @@ TEST_F(Lines, ManyInputFiles) {
     list += path(name) + '\0';
   }
   write_file(path("list"), list);
-  Result r = corank("-k2,2 --files0-from=" + path("list") + " -o " + path("got"));
+  Result r = run("-k2,2 --files0-from=" + path("list") + " -o " + path("got"));
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_EQ(gnu("-k2,2 --files0-from=" + path("list") + " -o " + path("want")).status, 0);
   EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
@@ -514,10 +484,10 @@ TEST_F(Lines, Files0From) {
   write_file(path("a"), "3\n1\n");
   write_file(path("b"), "2\n");
   write_file(path("list"), path("a") + '\0' + path("b") + '\0');
-  Result r = corank("--files0-from=" + path("list") + " -o " + path("out"));
+  Result r = run("--files0-from=" + path("list") + " -o " + path("out"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(path("out")), "1\n2\n3\n");
-  EXPECT_EQ(corank("--files0-from=" + path("list") + " " + path("a")).status, 2);
+  EXPECT_EQ(run("--files0-from=" + path("list") + " " + path("a")).status, 2);
 }
 
 // GNU sort cannot order by time (T is corank's), so the reference is the
@@ -557,7 +527,7 @@ TEST_F(Lines, TimeKeysOrderLogLinesByInstant) {
     for (const auto& l : want) expected += l.text + "\n";
     for (const char* budget : {"", "-S 16K --parallel 1", "-S 64K --parallel 3"}) {
       SCOPED_TRACE(std::string(opts) + " " + budget);
-      Result r = corank(std::string(opts) + " " + budget + " -T " + path("tmp") + " -o " + path("out") + " " + path("in"));
+      Result r = run(std::string(opts) + " " + budget + " -T " + path("tmp") + " -o " + path("out") + " " + path("in"));
       ASSERT_EQ(r.status, 0) << r.err;
       EXPECT_TRUE(read_file(path("out")) == expected);
     }
@@ -568,15 +538,15 @@ TEST_F(Lines, TimeKeysOrderLogLinesByInstant) {
 // year: Feb 29 exists in 2024 only, so in 2025 it is unparsable and first.
 TEST_F(Lines, SortTimeAndTheSyslogYear) {
   write_file(path("in"), "Mar  1 00:00:00 host c\nFeb 29 12:00:00 host b\nJan 31 23:59:59 host a\n");
-  Result r = corank("--sort=time --time-year 2024 -o " + path("out") + " " + path("in"));
+  Result r = run("--sort=time --time-year 2024 -o " + path("out") + " " + path("in"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(path("out")), "Jan 31 23:59:59 host a\nFeb 29 12:00:00 host b\nMar  1 00:00:00 host c\n");
-  r = corank("-k1,3T --time-year=2025 -o " + path("out") + " " + path("in"));
+  r = run("-k1,3T --time-year=2025 -o " + path("out") + " " + path("in"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(path("out")), "Feb 29 12:00:00 host b\nJan 31 23:59:59 host a\nMar  1 00:00:00 host c\n");
   for (const char* bad : {"--time-year 0", "--time-year 10000", "--time-year x", "--sort=tim -n"}) {
     SCOPED_TRACE(bad);
-    r = corank(std::string(bad) + " " + path("in"));
+    r = run(std::string(bad) + " " + path("in"));
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("corank: ", 0), 0u) << r.err;
   }
@@ -595,12 +565,12 @@ TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
                            "--format gensort -n", "--format u32 -k2,2", "--verify", "--gpu=yes",
                            "--compress-temp=lz4", "--compress-program=lz4", "--compress-program=/bin/sh"}) {
     SCOPED_TRACE(opts);
-    Result r = corank(std::string(opts) + " " + path("in") + " -o " + path("out"));
+    Result r = run(std::string(opts) + " " + path("in") + " -o " + path("out"));
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("corank: ", 0), 0u) << r.err;
     EXPECT_FALSE(fs::exists(path("out")));
   }
-  Result missing = corank(path("missing") + " -o " + path("out"));
+  Result missing = run(path("missing") + " -o " + path("out"));
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("missing"), std::string::npos);
   EXPECT_FALSE(fs::exists(path("out")));
@@ -617,7 +587,7 @@ TEST_F(Lines, BadCommandLinesGetGnusMessages) {
                            "--random-source=a --random-source=b", "--batch-size=x", "--sort"}) {
     SCOPED_TRACE(opts);
     Result g = gnu(std::string(opts) + " " + path("in") + " > /dev/null");
-    Result r = corank(std::string(opts) + " " + path("in") + " > /dev/null");
+    Result r = run(std::string(opts) + " " + path("in") + " > /dev/null");
     ASSERT_NE(g.status, 0);
     EXPECT_EQ(r.status, 2);  // GNU exits 1 after a bad --sort or --check value; corank's errors are all 2
     std::string want = g.err;
@@ -640,14 +610,14 @@ TEST_F(Lines, RandomSortGroupsEqualKeysAndFollowsTheRandomSource) {
   std::string seed1(64, 'a'), seed2(64, 'b');
   write_file(path("seed1"), seed1);
   write_file(path("seed2"), seed2);
-  auto run = [&](const std::string& opts) {
-    Result r = corank(opts + " -T " + path("tmp") + " " + path("in") + " > " + path("out"));
+  auto sorted_with = [&](const std::string& opts) {
+    Result r = run(opts + " -T " + path("tmp") + " " + path("in") + " > " + path("out"));
     EXPECT_EQ(r.status, 0) << r.err;
     return read_file(path("out"));
   };
-  const std::string a = run("-k2,2R --random-source=" + path("seed1"));
-  EXPECT_EQ(run("-S 8K --parallel 2 -k2,2R --random-source=" + path("seed1")), a);  // spilled runs: the same order
-  EXPECT_NE(run("-k2,2R --random-source=" + path("seed2")), a);
+  const std::string a = sorted_with("-k2,2R --random-source=" + path("seed1"));
+  EXPECT_EQ(sorted_with("-S 8K --parallel 2 -k2,2R --random-source=" + path("seed1")), a);  // spilled runs: the same order
+  EXPECT_NE(sorted_with("-k2,2R --random-source=" + path("seed2")), a);
   EXPECT_NE(a, text);
   // A permutation of the input, each key's lines together, those in byte order
   // (the last-resort comparison).
@@ -672,7 +642,7 @@ TEST_F(Lines, RandomSortGroupsEqualKeysAndFollowsTheRandomSource) {
   }
   // An empty random source is an error.
   write_file(path("empty"), "");
-  Result r = corank("-R --random-source=" + path("empty") + " " + path("in") + " -o " + path("o2"));
+  Result r = run("-R --random-source=" + path("empty") + " " + path("in") + " -o " + path("o2"));
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("end of file"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(path("o2")));
@@ -681,7 +651,7 @@ TEST_F(Lines, RandomSortGroupsEqualKeysAndFollowsTheRandomSource) {
 // --stats - writes the document to standard output, with the request in it.
 TEST_F(Lines, StatsOnStandardOutput) {
   write_file(path("in"), "b\na\n");
-  Result r = corank("--stats - -k1,1 -o " + path("out") + " " + path("in") + " > " + path("stats"));
+  Result r = run("--stats - -k1,1 -o " + path("out") + " " + path("in") + " > " + path("stats"));
   ASSERT_EQ(r.status, 0) << r.err;
   const std::string s = read_file(path("stats"));
   EXPECT_NE(s.find("\"corank_version\": "), std::string::npos) << s;
@@ -691,7 +661,7 @@ TEST_F(Lines, StatsOnStandardOutput) {
   EXPECT_NE(s.find("\"records_in\": 2"), std::string::npos) << s;
   EXPECT_EQ(read_file(path("out")), "a\nb\n");
   EXPECT_FALSE(fs::exists(path("-")));
-  r = corank("--stats - " + path("in"));  // both on standard output: refused before sorting
+  r = run("--stats - " + path("in"));  // both on standard output: refused before sorting
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("--stats -"), std::string::npos) << r.err;
 }
