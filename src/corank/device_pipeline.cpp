@@ -14,14 +14,11 @@
 #include "corank/key_entry.hpp"
 #include "corank/output_writer.hpp"
 #include "corank/sorted_run.hpp"
+#include "corank/stopwatch.hpp"
 
 namespace corank {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 template <unsigned W>
 class DeviceSorter {

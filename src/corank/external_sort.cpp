@@ -31,14 +31,11 @@
 #include "corank/run_sort.hpp"
 #include "corank/segment_reader.hpp"
 #include "corank/write_behind.hpp"
+#include "corank/stopwatch.hpp"
 
 namespace corank {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Uninitialized storage: every element is written before it is read.
 template <class T>

@@ -1,4 +1,5 @@
 #include "corank/gpu_gate.hpp"
+#include "corank/stopwatch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -28,10 +29,6 @@ bool wanted(const SortOptions& options, const char* what, const std::string& sma
     return false;
   }
   return true;
-}
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 }  // namespace

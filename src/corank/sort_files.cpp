@@ -23,14 +23,11 @@
 #include "corank/output_writer.hpp"
 #include "corank/verify_output.hpp"
 #include "corank/words_sort.hpp"
+#include "corank/stopwatch.hpp"
 
 namespace corank {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // What the gate needs to know of the inputs, from stat alone: their record
 // count when every input is a regular file read as it is, and whether they can

@@ -5,12 +5,11 @@
 #include "corank/big_array.hpp"
 #include "corank/errors.hpp"
 #include "corank/key_words_only.hpp"
+#include "corank/stopwatch.hpp"
 
 namespace corank {
 
 namespace {
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 // Reads and writes go in pieces of this many bytes, so progress moves.
 constexpr std::uint64_t kPiece = std::uint64_t{256} << 20;
 }  // namespace

@@ -6,13 +6,9 @@
 
 #include "corank/errors.hpp"
 #include "corank/parallel.hpp"
+#include "corank/stopwatch.hpp"
 
 namespace corank::text {
-
-namespace {
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-}  // namespace
 
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
                          unsigned threads)

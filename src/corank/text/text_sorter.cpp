@@ -29,13 +29,11 @@
 #include "corank/text/record_writer.hpp"
 #include "corank/text/run_file_io.hpp"
 #include "corank/text/run_merge.hpp"
+#include "corank/stopwatch.hpp"
 
 namespace corank::text {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // The output writer's buffer: cache-sized where one thread copies records into
 // it (see record_writer.hpp), large where many gather batches into it at once.
