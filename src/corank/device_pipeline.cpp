@@ -15,6 +15,7 @@
 #include "corank/output_writer.hpp"
 #include "corank/sorted_run.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/notes.hpp"
 
 namespace corank {
 
@@ -114,10 +115,11 @@ private:
     }
     job_.stats.runs = runs_.size();
     job_.stats.seconds.run_formation = seconds_since(t0);
-    if (job_.options.verbose && !runs_.empty())
-      std::fprintf(stderr, "corank: %zu runs of up to %llu records, %llu spilled (%llu bytes)\n", runs_.size(),
-                   static_cast<unsigned long long>(C_), static_cast<unsigned long long>(job_.stats.spilled_runs),
-                   static_cast<unsigned long long>(job_.stats.spill_bytes));
+    if (!runs_.empty())
+      note(job_.options.verbose, job_.options.io,
+           io::format_line("%zu runs of up to %llu records, %llu spilled (%llu bytes)", runs_.size(),
+                           static_cast<unsigned long long>(C_), static_cast<unsigned long long>(job_.stats.spilled_runs),
+                           static_cast<unsigned long long>(job_.stats.spill_bytes)));
   }
 
   // A new run of `count` records at merge position `base`: in memory while

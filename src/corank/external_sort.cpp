@@ -32,6 +32,7 @@
 #include "corank/segment_reader.hpp"
 #include "corank/write_behind.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/notes.hpp"
 
 namespace corank {
 
@@ -269,9 +270,9 @@ private:
     scratch.reset();
     job_.stats.runs = job_.stats.spilled_runs = runs.size();
     job_.stats.seconds.run_formation = seconds_since(t_runs);
-    if (job_.options.verbose)
-      std::fprintf(stderr, "corank: spilled %zu runs (%llu bytes)\n", runs.size(),
-                   static_cast<unsigned long long>(job_.stats.spill_bytes));
+    note(job_.options.verbose, job_.options.io,
+         io::format_line("spilled %zu runs (%llu bytes)", runs.size(),
+                         static_cast<unsigned long long>(job_.stats.spill_bytes)));
 
     auto t_merge = Clock::now();
     merge_spilled(runs);
@@ -431,7 +432,7 @@ void sort_on_cpu(const CpuSortJob& cpu) {
   const SortPlan plan = make_plan(cpu.input.total_records(), cpu.format.record_size, entry_bytes, cpu.array_budget,
                                   cpu.stats.threads);
   cpu.stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
-  if (cpu.options.verbose) std::fprintf(stderr, "corank: plan: %s\n", plan.describe().c_str());
+  note(cpu.options.verbose, cpu.options.io, "plan: " + plan.describe());
   Job job{cpu.options, cpu.format, cpu.norm, plan, cpu.input, cpu.output, cpu.stats, cpu.progress, cpu.input_checksum};
   dispatch_key_words(cpu.format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });
   cpu.stats.records_in = cpu.input.records_read();

@@ -1,5 +1,7 @@
 #include "corank/gpu_gate.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/io/diagnostics.hpp"
+#include "corank/notes.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -10,18 +12,20 @@ namespace corank {
 
 namespace {
 
+void note(const SortOptions& options, const std::string& line) { corank::note(options.verbose, options.io, line); }
+
 // Under --gpu=on a refusal is an error (UsageError naming why); otherwise the
 // work stays on the CPU, with a --verbose line.
 void refuse(const SortOptions& options, const char* what, const std::string& why) {
   if (options.gpu == GpuMode::On) throw UsageError("--gpu=on: no usable GPU (" + why + ")");
-  if (options.verbose) std::fprintf(stderr, "corank: %s on the CPU (%s)\n", what, why.c_str());
+  note(options, std::string(what) + " on the CPU (" + why + ")");
 }
 
 // Whether to try the device at all; `small` is why auto keeps it on the CPU, if so.
 bool wanted(const SortOptions& options, const char* what, const std::string& small) {
   if (options.gpu == GpuMode::Off) return false;
   if (options.gpu == GpuMode::Auto && !small.empty()) {
-    if (options.verbose) std::fprintf(stderr, "corank: %s on the CPU (%s)\n", what, small.c_str());
+    note(options, std::string(what) + " on the CPU (" + small + ")");
     return false;
   }
   if (std::string why = gpu_backend::unavailable_reason(); !why.empty()) {
@@ -44,9 +48,8 @@ std::unique_ptr<RecordDevice> open_record_device(const SortOptions& options, con
   if (!wanted(options, "sort", small)) return nullptr;
   if (!gpu_backend::sorts_records_of(format)) {
     // Not a missing GPU: the data sorts fine on the CPU under --gpu=on too.
-    if (options.verbose)
-      std::fprintf(stderr, "corank: sort on the CPU (the GPU sorts keys of up to 16 bytes, this one has %u)\n",
-                   format.key_bytes());
+    note(options, io::format_line("sort on the CPU (the GPU sorts keys of up to 16 bytes, this one has %u)",
+                                  format.key_bytes()));
     return nullptr;
   }
   const auto t0 = std::chrono::steady_clock::now();
@@ -55,7 +58,7 @@ std::unique_ptr<RecordDevice> open_record_device(const SortOptions& options, con
     auto device = gpu_backend::open_record_device(format, options.gpu_memory, records,
                                                   request.slot_bytes, request.slots);
     *setup_seconds = seconds_since(t0);
-    if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", device->describe().c_str());
+    note(options, "sort on the GPU (" + device->describe() + ")");
     return device;
   } catch (const GpuError& e) {
     refuse(options, "sort", e.what());
@@ -71,7 +74,7 @@ std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options,
   if (!wanted(options, "sort", small)) return nullptr;
   try {
     auto backend = gpu_backend::open_prefix_sort(options.gpu_memory);
-    if (options.verbose) std::fprintf(stderr, "corank: sort on the GPU (%s)\n", backend->describe().c_str());
+    note(options, "sort on the GPU (" + backend->describe() + ")");
     return backend;
   } catch (const GpuError& e) {
     refuse(options, "sort", e.what());
@@ -81,7 +84,8 @@ std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options,
 
 void gpu_fail_over(const SortOptions& options, const char* what, const GpuError& e) {
   if (options.gpu == GpuMode::On) throw GpuError(std::string("GPU ") + what + " failed: " + e.what());
-  std::fprintf(stderr, "corank: GPU %s failed (%s); sorting on the CPU\n", what, e.what());
+  if (options.io.diagnostics)
+    options.io.diagnostics->warning(std::string("GPU ") + what + " failed (" + e.what() + "); sorting on the CPU");
 }
 
 }  // namespace corank

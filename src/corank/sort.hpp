@@ -62,7 +62,9 @@ struct SortRequest {
   GpuMode gpu = GpuMode::Auto;
   std::uint64_t gpu_memory = 0;
   bool progress = false;  // a progress line on standard error
-  bool verbose = false;
+  bool verbose = false;   // notes on the plan and stage times, to io.diagnostics
+  // io.diagnostics receives the notes (with verbose) and the warnings, such as
+  // a GPU failure the sort recovered from; nullptr says nothing.
   io::IoOptions io;
 };
 

@@ -10,6 +10,7 @@
 namespace corank::io {
 
 class BufferAllocator;
+class Diagnostics;
 
 struct IoOptions {
   // Defaults measured on the development machine (see tools/bench/bench_io.cpp):
@@ -19,7 +20,9 @@ struct IoOptions {
   unsigned queue_depth = 8;                       // requests in flight per file
   bool use_uring = true;    // false, or CORANK_IO=pread in the environment, forces pread/pwrite
   bool direct = true;       // O_DIRECT where the file system and offsets allow it
-  bool verbose = false;     // say on stderr which engine was chosen
+  bool verbose = false;     // note (below) which engine was chosen, and the sorter's plan and stage times
+  // Where notes and warnings go (diagnostics.hpp); nullptr: nowhere.
+  Diagnostics* diagnostics = nullptr;
   // Input files read through the page cache (not O_DIRECT) are read with this
   // many threads at once, each a contiguous part of every read() (see
   // read_ahead_source.hpp): one thread copies from the page cache at a fraction

@@ -9,10 +9,12 @@
 #include <fstream>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "corank/cli/args.hpp"
 #include "corank/errors.hpp"
+#include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
 #include "corank/sort.hpp"
@@ -25,6 +27,18 @@ namespace {
 constexpr int kExitOk = 0;
 constexpr int kExitDisorder = 1;
 constexpr int kExitError = 2;
+
+// The library's notes and warnings, on stderr after the program's name.
+class StderrDiagnostics final : public io::Diagnostics {
+public:
+  void note(std::string_view line) override { say(line); }
+  void warning(std::string_view line) override { say(line); }
+
+private:
+  static void say(std::string_view line) {
+    std::fprintf(stderr, "corank: %.*s\n", static_cast<int>(line.size()), line.data());
+  }
+};
 
 // The --stats target is checked before sorting, so that a sort never ends in
 // an error it could have found first; "-" is standard output, which must then
@@ -82,6 +96,8 @@ void write_stats(const Invocation& inv, const SortStats& stats) {
 
 int run(Invocation& inv) {
   SortRequest& r = inv.request;
+  static StderrDiagnostics diagnostics;
+  r.io.diagnostics = &diagnostics;
   if (!inv.files0_from.empty()) r.inputs = files0_names(inv.files0_from);
   r.progress = inv.progress.value_or(::isatty(STDERR_FILENO) == 1);
   validate(r);

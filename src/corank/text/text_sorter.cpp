@@ -30,6 +30,7 @@
 #include "corank/text/run_file_io.hpp"
 #include "corank/text/run_merge.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/notes.hpp"
 
 namespace corank::text {
 
@@ -129,9 +130,9 @@ public:
     chunks[1] = Chunk();
     stats_.bytes_in = reader.bytes_read();
     stats_.seconds.run_formation = seconds_since(t_runs);
-    if (opt_.verbose)
-      std::fprintf(stderr, "corank: input: %.3f s reading, %.3f s splitting into records on all threads; sort %.3f s\n",
-                   reader.read_seconds(), reader.split_seconds(), sort_seconds_);
+    note(opt_.verbose, io_,
+         io::format_line("input: %.3f s reading, %.3f s splitting into records on all threads; sort %.3f s",
+                         reader.read_seconds(), reader.split_seconds(), sort_seconds_));
     if (gpu_sorted_) {
       stats_.backend = "gpu";
       stats_.gpu_seconds = gpu_times_;
@@ -140,16 +141,16 @@ public:
     if (!runs.empty()) {
       stats_.mode = "external";
       stats_.runs = stats_.spilled_runs = runs.size();
-      if (opt_.verbose)
-        std::fprintf(stderr, "corank: spilled %zu runs (%llu bytes), merge fan-in %zu\n", runs.size(),
-                     static_cast<unsigned long long>(stats_.spill_bytes), fan_in_);
+      note(opt_.verbose, io_,
+           io::format_line("spilled %zu runs (%llu bytes), merge fan-in %zu", runs.size(),
+                           static_cast<unsigned long long>(stats_.spill_bytes), fan_in_));
       auto t_merge = Clock::now();
       progress_.phase("merge", stats_.bytes_in);
       merge_runs(runs, temps, *out, output);
       stats_.seconds.merge = seconds_since(t_merge);
-      if (opt_.verbose)
-        std::fprintf(stderr, "corank: merged in %.3f s, %s\n", stats_.seconds.merge,
-                     merged_in_ranges_ ? "in key ranges on all threads" : "by one loser tree");
+      note(opt_.verbose, io_,
+           io::format_line("merged in %.3f s, %s", stats_.seconds.merge,
+                           merged_in_ranges_ ? "in key ranges on all threads" : "by one loser tree"));
     }
     out->finish();
     progress_.finish();
@@ -212,6 +213,7 @@ private:
     o.gpu = opt_.gpu;
     o.gpu_memory = opt_.gpu_memory;
     o.verbose = opt_.verbose;
+    o.io.diagnostics = io_.diagnostics;
     return o;
   }
 

@@ -1,0 +1,106 @@
+// The library's one entry point (corank/sort.hpp): text and binary formats
+// through the same call, keys parsed by the library, and its notes handed to
+// the caller's Diagnostics, never printed.
+#include "corank/sort.hpp"
+
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "corank/errors.hpp"
+#include "corank/io/diagnostics.hpp"
+
+namespace corank {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Recorder final : io::Diagnostics {
+  std::vector<std::string> notes, warnings;
+  void note(std::string_view line) override { notes.emplace_back(line); }
+  void warning(std::string_view line) override { warnings.emplace_back(line); }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), {});
+}
+
+// What `body` wrote to file descriptor 2 (stderr) while it ran.
+template <class F>
+std::string stderr_of(const fs::path& capture, F&& body) {
+  const int saved = ::dup(2);
+  const int fd = ::open(capture.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ::dup2(fd, 2);
+  ::close(fd);
+  body();
+  ::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  return slurp(capture);
+}
+
+class SortRequestTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("corank-sort-request-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(SortRequestTest, SortsLinesAndBinaryRecordsThroughOneCallAndPrintsNothing) {
+  std::ofstream(dir_ / "in.txt") << "b 2\na 10\nc 1\n";
+  Recorder said;
+  SortRequest r;
+  r.inputs = {(dir_ / "in.txt").string()};
+  r.output = (dir_ / "out.txt").string();
+  r.keys = {"2,2n"};
+  r.verbose = true;
+  r.io.verbose = true;
+  r.io.diagnostics = &said;
+  std::string printed = stderr_of(dir_ / "stderr", [&] { sort(r); });
+  EXPECT_EQ(slurp(dir_ / "out.txt"), "c 1\nb 2\na 10\n");
+  EXPECT_EQ(printed, "");
+  EXPECT_FALSE(said.notes.empty());  // the verbose notes went to the caller instead
+  EXPECT_TRUE(check(SortRequest{.inputs = {r.output}, .keys = {"2,2n"}}).sorted);
+
+  std::vector<std::uint32_t> v{5, 3, 9, 1};
+  std::ofstream(dir_ / "in.u32", std::ios::binary).write(reinterpret_cast<const char*>(v.data()), 16);
+  said.notes.clear();
+  r.format = "u32";
+  r.keys = {};
+  r.inputs = {(dir_ / "in.u32").string()};
+  r.output = (dir_ / "out.u32").string();
+  printed = stderr_of(dir_ / "stderr", [&] { sort(r); });
+  EXPECT_EQ(printed, "");
+  EXPECT_FALSE(said.notes.empty());
+  const std::string out = slurp(dir_ / "out.u32");
+  ASSERT_EQ(out.size(), 16u);
+  std::vector<std::uint32_t> got(4);
+  std::memcpy(got.data(), out.data(), 16);
+  EXPECT_EQ(got, (std::vector<std::uint32_t>{1, 3, 5, 9}));
+}
+
+TEST_F(SortRequestTest, ABadRequestIsAUsageErrorBeforeAnythingIsRead) {
+  SortRequest r;
+  r.inputs = {(dir_ / "missing").string()};
+  r.keys = {"0"};
+  EXPECT_THROW(validate(r), UsageError);
+  r.keys = {};
+  r.format = "u32";
+  r.ordering = "n";  // ordering letters are for text
+  EXPECT_THROW(validate(r), UsageError);
+}
+
+}  // namespace
+}  // namespace corank
