@@ -7,13 +7,9 @@
 #include <string_view>
 #include <vector>
 
-namespace corank {
+#include "corank/errors.hpp"
 
-// Thrown for a malformed --format or --key; the CLI reports it and exits 2.
-class UsageError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
+namespace corank {
 
 enum class KeyType : std::uint8_t {
   Bytes,    // unsigned bytes, memcmp order

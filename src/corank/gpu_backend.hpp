@@ -11,16 +11,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "corank/errors.hpp"
 #include "corank/format.hpp"
 #include "corank/sort_options.hpp"
 
 namespace corank {
-
-// Any failure inside the GPU backend (a CUDA error, device memory exhausted).
-class GpuError : public std::runtime_error {
-public:
-  using std::runtime_error::runtime_error;
-};
 
 enum class KeepEqual {
   all,        // keep every record
