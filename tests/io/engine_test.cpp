@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "corank/io/block_reader.hpp"
+#include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
@@ -318,14 +319,22 @@ TEST(EngineSelection, EnvironmentForcesPread) {
 TEST(EngineSelection, FailedRingSetupFallsBackAndSaysSo) {
   if (!uring_available()) GTEST_SKIP() << "io_uring unavailable: every engine here is already the fallback";
   // More entries than io_uring_queue_init accepts (32768): it fails with EINVAL.
+  // The note goes to the options' Diagnostics, not to stderr.
+  struct Recorder final : Diagnostics {
+    std::vector<std::string> notes;
+    void note(std::string_view line) override { notes.emplace_back(line); }
+    void warning(std::string_view) override {}
+  } said;
   IoOptions o;
   o.queue_depth = 100000;
   o.verbose = true;
+  o.diagnostics = &said;
   ::testing::internal::CaptureStderr();
   auto e = make_engine(o);
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(e->name(), "pread");
-  EXPECT_EQ(err, "corank: io_uring unavailable (Invalid argument), using pread/pwrite\n");
+  EXPECT_EQ(err, "");
+  EXPECT_EQ(said.notes, std::vector<std::string>{"io_uring unavailable (Invalid argument), using pread/pwrite"});
 }
 
 }  // namespace
