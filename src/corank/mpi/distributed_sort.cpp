@@ -183,6 +183,25 @@ std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char ter
   return end;
 }
 
+// The start of the line that holds byte x (x < total): sampling the line at
+// each of regular byte offsets weighs a line by its length, so the parts come
+// out even in bytes.
+std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char term) {
+  std::size_t f = 0;
+  while (!(x < in.begin[f + 1])) ++f;
+  const std::uint64_t file_begin = in.begin[f];
+  std::string buf;
+  for (std::uint64_t end = x; end > file_begin;) {  // looks at [file_begin, x) backwards
+    const std::uint64_t from = end - std::min<std::uint64_t>(64 * 1024, end - file_begin);
+    buf.resize(static_cast<std::size_t>(end - from));
+    in.data->read(from, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    if (const void* p = ::memrchr(buf.data(), term, buf.size()))
+      return from + static_cast<std::uint64_t>(static_cast<const char*>(p) - buf.data()) + 1;
+    end = from;
+  }
+  return file_begin;
+}
+
 // The record that starts at `at` (a record start), without a text terminator.
 std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_size, char term) {
   std::string rec;
@@ -456,11 +475,9 @@ private:
     phase(c_, [&] {
       std::vector<std::uint64_t> at;
       if (text()) {
-        std::uint64_t last = ~std::uint64_t{0};
-        for (std::uint64_t i : regular_sample(share_end_ - share_begin_, kSamplesPerRank)) {
-          const std::uint64_t s = line_start_at_or_after(*inputs_, share_begin_ + i, term_);
-          if (s < share_end_ && s != last) at.push_back(s), last = s;
-        }
+        // A line longer than the stride is sampled more than once: its weight.
+        for (std::uint64_t i : regular_sample(share_end_ - share_begin_, kSamplesPerRank))
+          at.push_back(line_start_at_or_before(*inputs_, share_begin_ + i, term_));
       } else {
         for (std::uint64_t i : regular_sample((share_end_ - share_begin_) / record_size_, kSamplesPerRank))
           at.push_back(share_begin_ + i * record_size_);
