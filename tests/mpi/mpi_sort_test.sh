@@ -91,6 +91,8 @@ same "lines -r -t, -k2" 0 -r -t, -k2 -- words.txt
 same "lines, several files" 0 -- tail.txt empty.txt words.txt tail.txt
 same "lines, no final newline" 0 -- tail.txt
 same "lines, empty" 0 -- empty.txt
+tr '\n' '\0' < words.txt > words.z
+same "lines -z -k1,1 -s" 0 -z -k1,1 -s -- words.z
 
 # Part files concatenate to the sorted whole; one per rank.
 rm -f parts.part-*
@@ -127,6 +129,13 @@ run_mpi --format gensort -o /nonexistent-dir/out uniform.dat 2> bad/err2
 rc=$?
 set -e
 [ "$rc" -ne 0 ] && [ "$(grep -c '^corank-mpi:' bad/err2)" -eq 1 ] || { cat bad/err2; fail "unwritable output: rc=$rc"; }
+# A failure on rank 0 alone (its --stats target): the others stop too.
+set +e
+run_mpi --format gensort --stats /nonexistent-dir/stats.json -o bad/out4 uniform.dat 2> bad/err4
+rc=$?
+set -e
+[ "$rc" -ne 0 ] && [ "$(grep -c '^corank-mpi:' bad/err4)" -eq 1 ] && [ ! -e bad/out4 ] ||
+  { cat bad/err4; fail "rank 0 failing alone: rc=$rc"; }
 # Usage errors the distributed sort refuses.
 set +e
 run_mpi --format csv -o bad/out3 words.txt 2> bad/err3

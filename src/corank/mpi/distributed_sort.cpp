@@ -385,6 +385,12 @@ public:
   void run() {
     const auto start = Clock::now();
     auto t = start;
+    // Collectives stay outside the phases' local work: a rank that fails
+    // early must not leave the others waiting in one.
+    MPI_Comm node;
+    MPI_Comm_split_type(c_.comm, MPI_COMM_TYPE_SHARED, c_.rank, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size_);
+    MPI_Comm_free(&node);
     phase(c_, [&] { setup(); });
     times_.setup = seconds_since(t), t = Clock::now();
     choose_splitters();
@@ -430,13 +436,8 @@ private:
     }
 
     // Each process of a node gets its share of the node's threads and memory.
-    MPI_Comm node;
-    MPI_Comm_split_type(c_.comm, MPI_COMM_TYPE_SHARED, c_.rank, MPI_INFO_NULL, &node);
-    int node_size = 1;
-    MPI_Comm_size(node, &node_size);
-    MPI_Comm_free(&node);
-    if (r.threads == 0) r.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(node_size));
-    if (r.memory_budget == 0) r.memory_budget = physical_memory() / 2 / static_cast<std::uint64_t>(node_size);
+    if (r.threads == 0) r.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(node_size_));
+    if (r.memory_budget == 0) r.memory_budget = physical_memory() / 2 / static_cast<std::uint64_t>(node_size_);
     r.progress = false;
 
     if (is_text) {
@@ -783,6 +784,7 @@ private:
   std::uint64_t share_begin_ = 0, share_end_ = 0, chunk_bytes_ = 0, round_quota_ = 0;
   std::uint64_t read_bytes_ = 0;
   bool verify_ = false;
+  int node_size_ = 1;  // ranks on this rank's node
   std::vector<std::string> from_files_;
   std::vector<std::uint64_t> received_;
   RemoveUnlessKept piece_;  // a part file before its rename
