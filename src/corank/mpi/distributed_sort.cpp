@@ -415,6 +415,9 @@ private:
     verify_ = r.verify;
     if (is_text) r.verify = false;  // the library verifies binary pieces; text gets the boundary check only
     if (r.output.empty() || r.output == "-") throw UsageError("corank-mpi writes a file: give -o FILE");
+    struct stat out_st {};
+    if (::lstat(r.output.c_str(), &out_st) == 0 && !S_ISREG(out_st.st_mode))
+      throw UsageError("'" + r.output + "' is not a regular file: the output is written beside it and renamed onto it");
     if (r.inputs.empty() || std::find(r.inputs.begin(), r.inputs.end(), "-") != r.inputs.end())
       throw UsageError("corank-mpi reads files on a shared path, not standard input");
     if (r.format == "csv" || r.format == "tsv" || r.format == "jsonl")
