@@ -34,6 +34,9 @@ namespace {
 constexpr std::uint64_t kSamplesPerRank = 16384;
 constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kMaxRoundBytes = std::uint64_t{1} << 30;  // Alltoallv's int counts and displacements
+constexpr std::uint64_t kChunkBytes = 64 * kMiB;   // input read and binned at once
+constexpr std::uint64_t kRoundBytes = 128 * kMiB;  // received by a rank in one Alltoallv round
+static_assert(kRoundBytes <= kMaxRoundBytes);
 
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
@@ -469,9 +472,11 @@ private:
     }
     scratch_ = std::make_unique<ScratchDir>(r.temp_dirs);
 
+    // Buffers of a few tens of MiB, reused chunk after chunk, stay in cache and
+    // fault their pages in once; larger ones only cost page faults.
     const std::uint64_t quarter = std::max<std::uint64_t>(r.memory_budget / 4, kMiB);
-    chunk_bytes_ = quarter;
-    round_quota_ = std::max<std::uint64_t>(std::min(quarter, kMaxRoundBytes) / c_.ranks(), 1);
+    chunk_bytes_ = std::min(quarter, kChunkBytes);
+    round_quota_ = std::max<std::uint64_t>(std::min(quarter, kRoundBytes) / c_.ranks(), 1);
   }
 
   void choose_splitters() {
@@ -524,44 +529,62 @@ private:
     agree(c_, err);
 
     ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_);
-    std::vector<std::string> bins(n);
-    std::vector<std::size_t> sent(n, 0);
+    // The chunk's records grouped by destination: region d is
+    // [region[d], region[d] + size[d]) of `grouped`, sent[d] bytes of it gone.
+    struct Binned {
+      const char* data;
+      std::uint32_t len;
+      std::uint32_t dest;
+    };
+    std::vector<Binned> binned;
+    std::vector<char> grouped;
+    std::vector<std::uint64_t> region(n), size(n, 0), sent(n, 0), fill(n);
     std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
-    std::string send_buf, recv_buf;
+    std::vector<char> recv_buf;
+    const std::uint32_t extra = text() ? 1 : 0;  // the terminator each text record gets back
     bool input_left = true;
     for (;;) {
       bool pending = false;
       if (err.empty()) {
         try {
           bool drained = true;
-          for (unsigned d = 0; d < n; ++d) drained = drained && sent[d] == bins[d].size();
+          for (unsigned d = 0; d < n; ++d) drained = drained && sent[d] == size[d];
           if (drained && input_left) {
-            for (unsigned d = 0; d < n; ++d) bins[d].clear(), sent[d] = 0;
+            binned.clear();
+            std::fill(size.begin(), size.end(), 0);
+            std::fill(sent.begin(), sent.end(), 0);
             input_left = reader.next([&](std::string_view rec, std::uint64_t pos) {
-              std::string& bin = bins[partitioner_->part_of(rec, pos)];
-              bin.append(rec);
-              if (text()) bin.push_back(term_);
-              read_bytes_ += rec.size() + (text() ? 1 : 0);
+              const unsigned d = partitioner_->part_of(rec, pos);
+              binned.push_back({rec.data(), static_cast<std::uint32_t>(rec.size()), d});
+              size[d] += rec.size() + extra;
             });
+            std::uint64_t at = 0;
+            for (unsigned d = 0; d < n; ++d) region[d] = fill[d] = at, at += size[d];
+            if (at > kMaxRoundBytes) throw InputError("a line of over 1 GiB cannot be exchanged");
+            grouped.resize(static_cast<std::size_t>(at));
+            for (const Binned& b : binned) {
+              std::memcpy(grouped.data() + fill[b.dest], b.data, b.len);
+              if (extra) grouped[fill[b.dest] + b.len] = term_;
+              fill[b.dest] += b.len + extra;
+            }
+            read_bytes_ += at;
           }
         } catch (...) {
           err = what_of(std::current_exception());
         }
       }
-      send_buf.clear();
       for (unsigned d = 0; d < n; ++d) {
-        const std::size_t k = err.empty() ? std::min<std::size_t>(bins[d].size() - sent[d], round_quota_) : 0;
-        send_displs[d] = static_cast<int>(send_buf.size());
+        const std::uint64_t k = err.empty() ? std::min(size[d] - sent[d], round_quota_) : 0;
+        send_displs[d] = static_cast<int>(region[d] + sent[d]);
         send_counts[d] = static_cast<int>(k);
-        send_buf.append(bins[d], sent[d], k);
         sent[d] += k;
-        pending = pending || sent[d] < bins[d].size();
+        pending = pending || sent[d] < size[d];
       }
       MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, c_.comm);
       std::size_t total = 0;
       for (unsigned s = 0; s < n; ++s) recv_displs[s] = static_cast<int>(total), total += static_cast<std::size_t>(recv_counts[s]);
       recv_buf.resize(total);
-      MPI_Alltoallv(send_buf.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv_buf.data(),
+      MPI_Alltoallv(grouped.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv_buf.data(),
                     recv_counts.data(), recv_displs.data(), MPI_BYTE, c_.comm);
       if (err.empty()) {
         try {
@@ -581,9 +604,8 @@ private:
       MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, c_.comm);
       if (global[1] != 0 || global[0] == 0) break;
     }
-    bins.clear();
-    send_buf = std::string();
-    recv_buf = std::string();
+    grouped = std::vector<char>();
+    recv_buf = std::vector<char>();
     try {
       for (auto& f : to_file)
         if (::close(f.release()) != 0 && err.empty()) throw io::IoError("close failed", "received data", errno);

@@ -6,10 +6,10 @@
 //      concatenated inputs, cut at record (line) starts;
 //   2. splitters: every rank takes a regular sample of its share, the samples
 //      are gathered everywhere and cut into N even parts (partition.hpp);
-//   3. exchange: the share is read in chunks of at most -S/4, each record
-//      binned by the splitters, and the bins sent with MPI_Alltoallv in rounds
-//      of at most min(-S/4, 1 GiB) per rank, so counts and displacements stay
-//      ints; a receiver appends what rank s sends to its own file for s, so
+//   3. exchange: the share is read in chunks of min(-S/4, 64 MiB), each
+//      chunk's records grouped by destination and sent with MPI_Alltoallv in
+//      rounds that bring a rank at most min(-S/4, 128 MiB), so counts and
+//      displacements stay ints; a receiver appends what rank s sends to its own file for s, so
 //      the files, taken in rank order, hold its part in input order;
 //   4. local sort: corank::sort of those files on this rank's GPU or CPU;
 //   5. output: each rank writes its piece at its offset (an exclusive prefix
