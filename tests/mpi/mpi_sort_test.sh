@@ -100,6 +100,8 @@ same "lines -r -t, -k2" 0 -r -t, -k2 -- words.txt
 same "lines, several files" 0 -- tail.txt empty.txt words.txt tail.txt
 same "lines, no final newline" 0 -- tail.txt
 same "lines, empty" 0 -- empty.txt
+head -c 64 uniform.dat > random-source
+same "lines -R -k1,1 --random-source" 0 -R -k1,1 --random-source random-source -- words.txt
 tr '\n' '\0' < words.txt > words.z
 same "lines -z -k1,1 -s" 0 -z -k1,1 -s -- words.z
 

@@ -13,7 +13,6 @@
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <stdexcept>
 #include <thread>
 
