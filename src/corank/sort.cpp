@@ -16,6 +16,7 @@
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
+#include "corank/text_format_of.hpp"
 
 namespace corank {
 
@@ -172,6 +173,11 @@ text::TextSortOptions text_options(const SortRequest& r) {
 }
 
 }  // namespace
+
+std::unique_ptr<text::TextFormat> text_format_of(const SortRequest& r) {
+  validate(r);
+  return make_text_format(r, uses_random(r) ? random_salt(r) : 0);
+}
 
 bool is_text_format(std::string_view f) { return f == "lines" || f == "csv" || f == "tsv" || f == "jsonl"; }
 

@@ -1,0 +1,835 @@
+#include "corank/mpi/distributed_sort.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <thread>
+
+#include "corank/errors.hpp"
+#include "corank/io/error.hpp"
+#include "corank/io/file_desc.hpp"
+#include "corank/io/positional_input.hpp"
+#include "corank/mpi/partition.hpp"
+#include "corank/text_format_of.hpp"
+#include "corank/version.hpp"
+
+namespace corank::mpi {
+
+namespace {
+
+// Samples each rank contributes: about this many per part on average, so a
+// part's size is off by ~1/sqrt(16384) < 1% (one standard deviation).
+constexpr std::uint64_t kSamplesPerRank = 16384;
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr std::uint64_t kMaxRoundBytes = std::uint64_t{1} << 30;  // Alltoallv's int counts and displacements
+constexpr std::uint64_t kChunkBytes = 64 * kMiB;   // input read and binned at once
+constexpr std::uint64_t kRoundBytes = 128 * kMiB;  // received by a rank in one Alltoallv round
+static_assert(kRoundBytes <= kMaxRoundBytes);
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Another rank (or this one) failed; the message is the failing rank's.
+struct RankFailed : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct Comm {
+  MPI_Comm comm;
+  int rank = 0, size = 1;
+  explicit Comm(MPI_Comm c) : comm(c) {
+    MPI_Comm_rank(c, &rank);
+    MPI_Comm_size(c, &size);
+  }
+  unsigned ranks() const { return static_cast<unsigned>(size); }
+};
+
+// The phase boundary: every rank learns whether one failed, and if one did,
+// every rank throws RankFailed with the message of the lowest failing rank.
+void agree(const Comm& c, const std::string& local_error) {
+  const int mine = local_error.empty() ? 0 : c.size - c.rank;
+  int worst = 0;
+  MPI_Allreduce(&mine, &worst, 1, MPI_INT, MPI_MAX, c.comm);
+  if (worst == 0) return;
+  const int root = c.size - worst;
+  std::string msg = c.rank == root ? local_error : std::string();
+  int len = static_cast<int>(msg.size());
+  MPI_Bcast(&len, 1, MPI_INT, root, c.comm);
+  msg.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(msg.data(), len, MPI_CHAR, root, c.comm);
+  throw RankFailed(root == 0 ? msg : "rank " + std::to_string(root) + ": " + msg);
+}
+
+std::string what_of(std::exception_ptr e) {
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::bad_alloc&) {
+    return "memory exhausted (try a smaller -S)";
+  } catch (const std::exception& x) {
+    return x.what()[0] ? x.what() : "unknown error";
+  }
+}
+
+// Runs this rank's part of a phase, then agrees with the others.
+template <class F>
+void phase(const Comm& c, F&& work) {
+  std::string err;
+  try {
+    work();
+  } catch (...) {
+    err = what_of(std::current_exception());
+  }
+  agree(c, err);
+}
+
+// A rank's private directory of received and sorted data; removed with
+// everything in it on every exit path.
+class ScratchDir {
+public:
+  explicit ScratchDir(const std::vector<std::string>& temp_dirs) {
+    std::string root = !temp_dirs.empty() ? temp_dirs[0] : "";
+    if (root.empty())
+      if (const char* t = std::getenv("TMPDIR"); t && *t) root = t;
+    if (root.empty()) root = "/tmp";
+    std::string templ = root + "/corank-mpi-XXXXXX";
+    if (!::mkdtemp(templ.data())) throw io::IoError("cannot create temporary directory", templ, errno);
+    path_ = templ;
+  }
+  ~ScratchDir() {
+    for (const auto& f : files_) ::unlink(f.c_str());
+    ::rmdir(path_.c_str());
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  std::string file(const std::string& name) {
+    files_.push_back(path_ + "/" + name);
+    return files_.back();
+  }
+
+private:
+  std::string path_;
+  std::vector<std::string> files_;
+};
+
+// A file that is removed unless committed (the shared output's temporary,
+// a part file before its rename).
+struct RemoveUnlessKept {
+  std::string path;
+  bool keep = false;
+  ~RemoveUnlessKept() {
+    if (!path.empty() && !keep) ::unlink(path.c_str());
+  }
+};
+
+std::string dir_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
+}
+std::string base_of(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string part_name(const std::string& out, unsigned rank) {
+  char n[16];
+  std::snprintf(n, sizeof n, "%05u", rank);
+  return out + ".part-" + n;
+}
+
+std::uint64_t file_size(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw io::IoError("stat failed", path, errno);
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+// The inputs as one byte range, with each file's start in it.
+struct Inputs {
+  std::unique_ptr<io::PositionalInput> data;
+  std::vector<std::uint64_t> begin;  // per file, plus the total at the end
+
+  explicit Inputs(const std::vector<std::string>& paths) : data(std::make_unique<io::PositionalInput>(paths)) {
+    std::uint64_t at = 0;
+    for (std::size_t i = 0; i < data->files(); ++i) begin.push_back(at), at += data->file_size(i);
+    begin.push_back(at);
+  }
+  std::uint64_t total() const { return begin.back(); }
+};
+
+// The first line start at or after byte x: x itself at a file's start, else
+// just past the next terminator in x's file (or the file's end).
+std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char term) {
+  if (x >= in.total()) return in.total();
+  std::size_t f = 0;
+  while (!(x < in.begin[f + 1])) ++f;  // skips empty files too
+  if (x == in.begin[f]) return x;
+  const std::uint64_t end = in.begin[f + 1];
+  std::string buf;
+  for (std::uint64_t at = x - 1; at < end;) {
+    buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(64 * 1024, end - at)));
+    in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    if (const void* p = std::memchr(buf.data(), term, buf.size()))
+      return at + static_cast<std::uint64_t>(static_cast<const char*>(p) - buf.data()) + 1;
+    at += buf.size();
+  }
+  return end;
+}
+
+// The start of the line that holds byte x (x < total): sampling the line at
+// each of regular byte offsets weighs a line by its length, so the parts come
+// out even in bytes.
+std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char term) {
+  std::size_t f = 0;
+  while (!(x < in.begin[f + 1])) ++f;
+  const std::uint64_t file_begin = in.begin[f];
+  std::string buf;
+  for (std::uint64_t end = x; end > file_begin;) {  // looks at [file_begin, x) backwards
+    const std::uint64_t from = end - std::min<std::uint64_t>(64 * 1024, end - file_begin);
+    buf.resize(static_cast<std::size_t>(end - from));
+    in.data->read(from, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    if (const void* p = ::memrchr(buf.data(), term, buf.size()))
+      return from + static_cast<std::uint64_t>(static_cast<const char*>(p) - buf.data()) + 1;
+    end = from;
+  }
+  return file_begin;
+}
+
+// The record that starts at `at` (a record start), without a text terminator.
+std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_size, char term) {
+  std::string rec;
+  if (record_size) {
+    rec.resize(record_size);
+    in.data->read(at, reinterpret_cast<std::byte*>(rec.data()), record_size);
+    return rec;
+  }
+  std::size_t f = 0;
+  while (!(at < in.begin[f + 1])) ++f;
+  const std::uint64_t end = in.begin[f + 1];
+  std::string buf;
+  for (std::uint64_t p = at; p < end;) {
+    buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(4096, end - p)));
+    in.data->read(p, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    if (const void* t = std::memchr(buf.data(), term, buf.size())) {
+      rec.append(buf.data(), static_cast<const char*>(t) - buf.data());
+      return rec;
+    }
+    rec += buf;
+    p += buf.size();
+  }
+  return rec;  // a file's last line, unterminated
+}
+
+// Reads a rank's share [begin, end) chunk by chunk and hands each record to a
+// callback with its position. Text chunks end at a terminator; a line longer
+// than a chunk grows the chunk.
+class ShareReader {
+public:
+  ShareReader(const Inputs& in, std::uint64_t begin, std::uint64_t end, std::uint32_t record_size, char term,
+              std::uint64_t chunk)
+      : in_(in), record_size_(record_size), term_(term) {
+    chunk_ = record_size ? std::max<std::uint64_t>(chunk / record_size, 1) * record_size : std::max<std::uint64_t>(chunk, 1);
+    // Text records never span files, so the share is read file by file.
+    for (std::size_t f = 0; f + 1 < in.begin.size(); ++f) {
+      const std::uint64_t s = std::max(begin, in.begin[f]), e = std::min(end, in.begin[f + 1]);
+      if (s < e) segments_.push_back({s, e});
+    }
+    if (record_size && begin < end) segments_ = {{begin, end}};
+    if (!segments_.empty()) cursor_ = segments_[0].first;
+  }
+
+  // f(record, position) for every record of the next chunk; false at the end.
+  template <class F>
+  bool next(F&& f) {
+    if (segment_ >= segments_.size()) return false;
+    const std::uint64_t e = segments_[segment_].second;
+    std::uint64_t n = std::min(chunk_, e - cursor_);
+    std::size_t cut = 0;
+    for (;;) {
+      buf_.resize(static_cast<std::size_t>(n));
+      in_.data->read(cursor_, reinterpret_cast<std::byte*>(buf_.data()), buf_.size());
+      if (record_size_ || cursor_ + n == e) {
+        cut = buf_.size();
+        break;
+      }
+      if (const void* p = ::memrchr(buf_.data(), term_, buf_.size())) {
+        cut = static_cast<std::size_t>(static_cast<const char*>(p) - buf_.data()) + 1;
+        break;
+      }
+      n = std::min(2 * n, e - cursor_);
+    }
+    const char* b = buf_.data();
+    if (record_size_) {
+      for (std::size_t i = 0; i < cut; i += record_size_) f(std::string_view(b + i, record_size_), cursor_ + i);
+    } else {
+      for (std::size_t i = 0; i < cut;) {
+        const void* t = std::memchr(b + i, term_, cut - i);
+        const std::size_t len = t ? static_cast<std::size_t>(static_cast<const char*>(t) - (b + i)) : cut - i;
+        f(std::string_view(b + i, len), cursor_ + i);
+        i += len + 1;
+      }
+    }
+    cursor_ += cut;
+    if (cursor_ == e && ++segment_ < segments_.size()) cursor_ = segments_[segment_].first;
+    return true;
+  }
+
+private:
+  const Inputs& in_;
+  std::uint32_t record_size_;
+  char term_;
+  std::uint64_t chunk_ = 0;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> segments_;
+  std::size_t segment_ = 0;
+  std::uint64_t cursor_ = 0;
+  std::string buf_;
+};
+
+void put_u64(std::string& s, std::uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+std::uint64_t get_u64(const char*& p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  p += sizeof v;
+  return v;
+}
+
+// Every rank's bytes, concatenated in rank order, on every rank.
+std::string allgather_bytes(const Comm& c, const std::string& mine, std::vector<int>* sizes_out = nullptr) {
+  const std::uint64_t n = mine.size();
+  std::vector<std::uint64_t> sizes(c.ranks());
+  MPI_Allgather(&n, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, c.comm);
+  std::uint64_t total = 0;
+  for (auto s : sizes) total += s;
+  if (total >= kMaxRoundBytes * 2) throw InputError("the gathered samples exceed 2 GiB (records too long)");
+  std::vector<int> counts(c.ranks()), displs(c.ranks());
+  for (unsigned r = 0, at = 0; r < c.ranks(); ++r) {
+    counts[r] = static_cast<int>(sizes[r]);
+    displs[r] = static_cast<int>(at);
+    at += static_cast<unsigned>(sizes[r]);
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  MPI_Allgatherv(mine.data(), counts[c.rank], MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE, c.comm);
+  if (sizes_out) *sizes_out = counts;
+  return all;
+}
+
+// One record's bytes from each end of a sorted piece (without a text
+// terminator); "" for an empty piece.
+std::pair<std::string, std::string> piece_ends(const std::string& path, std::uint32_t record_size, char term) {
+  const std::uint64_t size = file_size(path);
+  if (size == 0) return {};
+  io::FileDesc fd = io::FileDesc::open(path, O_RDONLY);
+  auto read_at = [&](std::uint64_t off, std::size_t n) {
+    std::string s(n, '\0');
+    io::pread_full(fd.get(), s.data(), n, off, path);
+    return s;
+  };
+  if (record_size) return {read_at(0, record_size), read_at(size - record_size, record_size)};
+  std::string first;
+  for (std::uint64_t at = 0; at < size;) {
+    std::string b = read_at(at, static_cast<std::size_t>(std::min<std::uint64_t>(4096, size - at)));
+    const auto t = b.find(term);
+    first += b.substr(0, t);
+    if (t != std::string::npos) break;
+    at += b.size();
+  }
+  // The last line ends at size - 1 (its terminator); it starts after the one before.
+  std::string last;
+  std::uint64_t end = size - 1;
+  while (end > 0) {
+    const std::uint64_t from = end >= 4096 ? end - 4096 : 0;
+    std::string b = read_at(from, static_cast<std::size_t>(end - from));
+    const auto t = b.rfind(term);
+    if (t != std::string::npos) {
+      last = b.substr(t + 1) + last;
+      break;
+    }
+    last = b + last;
+    end = from;
+  }
+  return {first, last};
+}
+
+// Copies file `from` to offset `at` of the open descriptor `to`.
+void copy_into(const std::string& from, int to, const std::string& to_name, std::uint64_t at) {
+  io::FileDesc in = io::FileDesc::open(from, O_RDONLY);
+  std::vector<char> buf(16 * kMiB);
+  for (std::uint64_t off = 0;;) {
+    const std::size_t n = io::pread_full(in.get(), buf.data(), buf.size(), off, from);
+    if (n == 0) break;
+    io::pwrite_full(to, buf.data(), n, at + off, to_name);
+    off += n;
+  }
+}
+
+std::uint64_t physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 4ULL << 30;
+}
+
+struct RankTimes {
+  double setup = 0, sample = 0, exchange = 0, sort = 0, write = 0, total = 0;
+};
+
+class DistributedSort {
+public:
+  DistributedSort(MPI_Comm comm, const DistributedRequest& request) : c_(comm), req_(request) {}
+
+  void run() {
+    const auto start = Clock::now();
+    auto t = start;
+    // Collectives stay outside the phases' local work: a rank that fails
+    // early must not leave the others waiting in one.
+    MPI_Comm node;
+    MPI_Comm_split_type(c_.comm, MPI_COMM_TYPE_SHARED, c_.rank, MPI_INFO_NULL, &node);
+    MPI_Comm_size(node, &node_size_);
+    MPI_Comm_free(&node);
+    phase(c_, [&] { setup(); });
+    times_.setup = seconds_since(t), t = Clock::now();
+    choose_splitters();
+    times_.sample = seconds_since(t), t = Clock::now();
+    exchange();
+    times_.exchange = seconds_since(t), t = Clock::now();
+    phase(c_, [&] { local_sort(); });
+    times_.sort = seconds_since(t), t = Clock::now();
+    write_output();
+    times_.write = seconds_since(t);
+    times_.total = seconds_since(start);
+    report();
+  }
+
+private:
+  bool text() const { return record_size_ == 0; }
+
+  void setup() {
+    SortRequest& r = local_;
+    r = req_.sort;
+    const bool is_text = is_text_format(r.format);
+    verify_ = r.verify;
+    if (is_text) r.verify = false;  // the library verifies binary pieces; text gets the boundary check only
+    if (r.output.empty() || r.output == "-") throw UsageError("corank-mpi writes a file: give -o FILE");
+    struct stat out_st {};
+    if (::lstat(r.output.c_str(), &out_st) == 0 && !S_ISREG(out_st.st_mode))
+      throw UsageError("'" + r.output + "' is not a regular file: the output is written beside it and renamed onto it");
+    if (r.inputs.empty() || std::find(r.inputs.begin(), r.inputs.end(), "-") != r.inputs.end())
+      throw UsageError("corank-mpi reads files on a shared path, not standard input");
+    if (r.format == "csv" || r.format == "tsv" || r.format == "jsonl")
+      throw UsageError("corank-mpi sorts binary formats and lines; --format " + r.format + " is not distributed yet");
+    if (r.merge_only) throw UsageError("-m is not distributed: merge with corank");
+    if (r.debug) throw UsageError("--debug is not distributed: use corank");
+    if (is_text && r.random_source.empty() &&
+        (r.ordering.find('R') != std::string::npos ||
+         std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) { return k.find('R') != std::string::npos; })))
+      throw UsageError("-R needs --random-source FILE under corank-mpi, so that every rank draws the same order");
+    validate(r);
+    if (!io::PositionalInput::suits(r.inputs, r.io))
+      throw UsageError("corank-mpi reads regular uncompressed files (each rank reads its own byte range)");
+    if (c_.rank == 0 && !req_.stats_file.empty() && req_.stats_file != "-") {
+      const std::string& f = req_.stats_file;
+      if (::access(f.c_str(), F_OK) == 0 ? ::access(f.c_str(), W_OK) != 0
+                                         : ::access(dir_of(f).c_str(), W_OK | X_OK) != 0)
+        throw io::IoError("cannot write statistics", f, errno);
+    }
+
+    // Each process of a node gets its share of the node's threads and memory.
+    if (r.threads == 0) r.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(node_size_));
+    if (r.memory_budget == 0) r.memory_budget = physical_memory() / 2 / static_cast<std::uint64_t>(node_size_);
+    r.progress = false;
+
+    if (is_text) {
+      auto f = text_format_of(r);
+      term_ = f->terminator();
+      order_ = std::make_unique<TextOrder>(std::move(f));
+    } else {
+      const RecordFormat format = parse_format(r.format, r.keys);
+      record_size_ = format.record_size;
+      order_ = std::make_unique<BinaryOrder>(format, r.reverse);
+    }
+    partitioner_ = std::make_unique<Partitioner>(*order_, !r.unique);
+
+    inputs_ = std::make_unique<Inputs>(r.inputs);
+    if (!text())
+      for (std::size_t i = 0; i < inputs_->data->files(); ++i)
+        if (inputs_->data->file_size(i) % record_size_ != 0)
+          throw InputError(inputs_->data->name(i) + ": size " + std::to_string(inputs_->data->file_size(i)) +
+                           " is not a multiple of the record size " + std::to_string(record_size_));
+    const std::uint64_t unit = text() ? 1 : record_size_;
+    share_begin_ = share_begin(inputs_->total(), c_.rank, c_.ranks(), unit);
+    share_end_ = share_begin(inputs_->total(), c_.rank + 1, c_.ranks(), unit);
+    if (text()) {
+      share_begin_ = line_start_at_or_after(*inputs_, share_begin_, term_);
+      share_end_ = line_start_at_or_after(*inputs_, share_end_, term_);
+    }
+    scratch_ = std::make_unique<ScratchDir>(r.temp_dirs);
+
+    // Buffers of a few tens of MiB, reused chunk after chunk, stay in cache and
+    // fault their pages in once; larger ones only cost page faults.
+    const std::uint64_t quarter = std::max<std::uint64_t>(r.memory_budget / 4, kMiB);
+    chunk_bytes_ = std::min(quarter, kChunkBytes);
+    round_quota_ = std::max<std::uint64_t>(std::min(quarter, kRoundBytes) / c_.ranks(), 1);
+  }
+
+  void choose_splitters() {
+    std::string mine;
+    phase(c_, [&] {
+      std::vector<std::uint64_t> at;
+      if (text()) {
+        // A line longer than the stride is sampled more than once: its weight.
+        for (std::uint64_t i : regular_sample(share_end_ - share_begin_, kSamplesPerRank))
+          at.push_back(line_start_at_or_before(*inputs_, share_begin_ + i, term_));
+      } else {
+        for (std::uint64_t i : regular_sample((share_end_ - share_begin_) / record_size_, kSamplesPerRank))
+          at.push_back(share_begin_ + i * record_size_);
+      }
+      for (std::uint64_t pos : at) {
+        const std::string rec = record_at(*inputs_, pos, record_size_, term_);
+        put_u64(mine, pos);
+        put_u64(mine, rec.size());
+        mine += rec;
+      }
+    });
+    std::vector<Sample> samples;
+    phase(c_, [&] {
+      const std::string all = allgather_bytes(c_, mine);
+      for (const char *p = all.data(), *end = all.data() + all.size(); p < end;) {
+        Sample s;
+        s.position = get_u64(p);
+        const std::uint64_t len = get_u64(p);
+        s.record.assign(p, static_cast<std::size_t>(len));
+        p += len;
+        samples.push_back(std::move(s));
+      }
+      partitioner_->choose_splitters(std::move(samples), c_.ranks());
+    });
+  }
+
+  void exchange() {
+    const unsigned n = c_.ranks();
+    std::vector<io::FileDesc> to_file(n);
+    received_.assign(n, 0);
+    std::string err;
+    try {
+      for (unsigned s = 0; s < n; ++s) {
+        from_files_.push_back(scratch_->file("from-" + std::to_string(s)));
+        to_file[s] = io::FileDesc::open(from_files_.back(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+      }
+    } catch (...) {
+      err = what_of(std::current_exception());
+    }
+    agree(c_, err);
+
+    ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_);
+    // The chunk's records grouped by destination: region d is
+    // [region[d], region[d] + size[d]) of `grouped`, sent[d] bytes of it gone.
+    struct Binned {
+      const char* data;
+      std::uint32_t len;
+      std::uint32_t dest;
+    };
+    std::vector<Binned> binned;
+    std::vector<char> grouped;
+    std::vector<std::uint64_t> region(n), size(n, 0), sent(n, 0), fill(n);
+    std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
+    std::vector<char> recv_buf;
+    const std::uint32_t extra = text() ? 1 : 0;  // the terminator each text record gets back
+    bool input_left = true;
+    for (;;) {
+      bool pending = false;
+      if (err.empty()) {
+        try {
+          bool drained = true;
+          for (unsigned d = 0; d < n; ++d) drained = drained && sent[d] == size[d];
+          if (drained && input_left) {
+            binned.clear();
+            std::fill(size.begin(), size.end(), 0);
+            std::fill(sent.begin(), sent.end(), 0);
+            input_left = reader.next([&](std::string_view rec, std::uint64_t pos) {
+              const unsigned d = partitioner_->part_of(rec, pos);
+              binned.push_back({rec.data(), static_cast<std::uint32_t>(rec.size()), d});
+              size[d] += rec.size() + extra;
+            });
+            std::uint64_t at = 0;
+            for (unsigned d = 0; d < n; ++d) region[d] = fill[d] = at, at += size[d];
+            if (at > kMaxRoundBytes) throw InputError("a line of over 1 GiB cannot be exchanged");
+            grouped.resize(static_cast<std::size_t>(at));
+            for (const Binned& b : binned) {
+              std::memcpy(grouped.data() + fill[b.dest], b.data, b.len);
+              if (extra) grouped[fill[b.dest] + b.len] = term_;
+              fill[b.dest] += b.len + extra;
+            }
+            read_bytes_ += at;
+          }
+        } catch (...) {
+          err = what_of(std::current_exception());
+        }
+      }
+      for (unsigned d = 0; d < n; ++d) {
+        const std::uint64_t k = err.empty() ? std::min(size[d] - sent[d], round_quota_) : 0;
+        send_displs[d] = static_cast<int>(region[d] + sent[d]);
+        send_counts[d] = static_cast<int>(k);
+        sent[d] += k;
+        pending = pending || sent[d] < size[d];
+      }
+      MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, c_.comm);
+      std::size_t total = 0;
+      for (unsigned s = 0; s < n; ++s) recv_displs[s] = static_cast<int>(total), total += static_cast<std::size_t>(recv_counts[s]);
+      recv_buf.resize(total);
+      MPI_Alltoallv(grouped.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv_buf.data(),
+                    recv_counts.data(), recv_displs.data(), MPI_BYTE, c_.comm);
+      if (err.empty()) {
+        try {
+          for (unsigned s = 0; s < n; ++s) {
+            if (recv_counts[s] == 0) continue;
+            io::write_full(to_file[s].get(), recv_buf.data() + recv_displs[s], static_cast<std::size_t>(recv_counts[s]),
+                           from_files_[s]);
+            received_[s] += static_cast<std::uint64_t>(recv_counts[s]);
+          }
+        } catch (...) {
+          err = what_of(std::current_exception());
+        }
+      }
+      // [more to send anywhere, lowest failing rank as size - rank]
+      int local[2] = {err.empty() && (pending || input_left) ? 1 : 0, err.empty() ? 0 : c_.size - c_.rank};
+      int global[2];
+      MPI_Allreduce(local, global, 2, MPI_INT, MPI_MAX, c_.comm);
+      if (global[1] != 0 || global[0] == 0) break;
+    }
+    grouped = std::vector<char>();
+    recv_buf = std::vector<char>();
+    try {
+      for (auto& f : to_file)
+        if (::close(f.release()) != 0 && err.empty()) throw io::IoError("close failed", "received data", errno);
+    } catch (...) {
+      if (err.empty()) err = what_of(std::current_exception());
+    }
+    agree(c_, err);
+  }
+
+  void local_sort() {
+    SortRequest r = local_;
+    r.inputs = from_files_;
+    if (req_.part_files) {
+      const std::string part = part_name(req_.sort.output, static_cast<unsigned>(c_.rank));
+      piece_.path = dir_of(part) + "/." + base_of(part) + ".corank-mpi-" + std::to_string(::getpid());
+      r.output = piece_.path;
+    } else {
+      r.output = scratch_->file("sorted");
+    }
+    stats_ = sort(r);
+    piece_file_ = r.output;
+    for (const auto& f : from_files_) ::unlink(f.c_str());  // the sort has read them; free the space now
+    piece_bytes_ = file_size(piece_file_);
+  }
+
+  void write_output() {
+    const std::uint64_t mine = piece_bytes_;
+    std::uint64_t offset = 0, total = 0;
+    MPI_Exscan(&mine, &offset, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
+    if (c_.rank == 0) offset = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
+    piece_offset_ = offset;
+
+    RemoveUnlessKept shared;  // rank 0's temporary next to the target
+    if (!req_.part_files) {
+      std::string name;
+      phase(c_, [&] {
+        if (c_.rank != 0) return;
+        const std::string& out = req_.sort.output;
+        std::string templ = dir_of(out) + "/." + base_of(out) + ".corank-mpi-XXXXXX";
+        const int fd = ::mkstemp(templ.data());
+        if (fd < 0) throw io::IoError("cannot create output", out, errno);
+        io::FileDesc owner(fd);
+        shared.path = templ;
+        const mode_t mask = ::umask(0);
+        ::umask(mask);
+        struct stat st {};
+        const mode_t mode = ::stat(out.c_str(), &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask);
+        if (::fchmod(fd, mode) != 0) throw io::IoError("fchmod failed", templ, errno);
+        if (::ftruncate(fd, static_cast<off_t>(total)) != 0) throw io::IoError("cannot write output", out, errno);
+        name = templ;
+      });
+      int len = static_cast<int>(name.size());
+      MPI_Bcast(&len, 1, MPI_INT, 0, c_.comm);
+      name.resize(static_cast<std::size_t>(len));
+      MPI_Bcast(name.data(), len, MPI_CHAR, 0, c_.comm);
+      phase(c_, [&] {
+        if (mine == 0) return;
+        io::FileDesc out = io::FileDesc::open(name, O_WRONLY);
+        copy_into(piece_file_, out.get(), req_.sort.output, offset);
+        if (local_.io.sync_output && ::fsync(out.get()) != 0) throw io::IoError("fsync failed", req_.sort.output, errno);
+      });
+    }
+    verify_boundaries(total);
+    // Every rank's piece is in place: commit.
+    phase(c_, [&] {
+      if (req_.part_files) {
+        const std::string part = part_name(req_.sort.output, static_cast<unsigned>(c_.rank));
+        if (::rename(piece_.path.c_str(), part.c_str()) != 0) throw io::IoError("rename failed", part, errno);
+        piece_.keep = true;
+      } else if (c_.rank == 0) {
+        if (::rename(shared.path.c_str(), req_.sort.output.c_str()) != 0)
+          throw io::IoError("cannot write output", req_.sort.output, errno);
+        shared.keep = true;
+      }
+    });
+    if (req_.part_files && c_.rank == 0)  // parts of an earlier run with more ranks would not belong
+      for (unsigned k = c_.ranks(); ::unlink(part_name(req_.sort.output, k).c_str()) == 0; ++k) {
+      }
+  }
+
+  // Pieces in rank order are in order across their boundaries, and no record
+  // was lost (--verify; each rank's sort has verified its own piece).
+  void verify_boundaries(std::uint64_t total_bytes) {
+    if (!verify_) return;
+    std::string mine;
+    phase(c_, [&] {
+      auto [first, last] = piece_ends(piece_file_, record_size_, term_);
+      put_u64(mine, piece_bytes_ == 0 ? 0 : 1);
+      put_u64(mine, first.size());
+      mine += first;
+      put_u64(mine, last.size());
+      mine += last;
+    });
+    std::uint64_t in = read_bytes_, in_total = 0;
+    MPI_Allreduce(&in, &in_total, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
+    const std::string all = allgather_bytes(c_, mine);
+    phase(c_, [&] {
+      if (c_.rank != 0) return;
+      if (!local_.unique && in_total != total_bytes)
+        throw InputError("verification failed: " + std::to_string(in_total) + " bytes read, " +
+                         std::to_string(total_bytes) + " written");
+      std::string prev;
+      bool have_prev = false;
+      unsigned r = 0;
+      for (const char *p = all.data(), *end = all.data() + all.size(); p < end; ++r) {
+        const bool has = get_u64(p) != 0;
+        std::uint64_t len = get_u64(p);
+        std::string first(p, static_cast<std::size_t>(len));
+        p += len;
+        len = get_u64(p);
+        std::string last(p, static_cast<std::size_t>(len));
+        p += len;
+        if (!has) continue;
+        if (have_prev) {
+          const int cmp = order_->compare(prev, first);
+          if (cmp > 0 || (local_.unique && cmp == 0))
+            throw InputError("verification failed: rank " + std::to_string(r) + "'s first record is out of order");
+        }
+        prev = last, have_prev = true;
+      }
+    });
+  }
+
+  // --stats and --verbose on rank 0: totals, each rank's part and times, and
+  // the partition skew (largest part over the mean, in bytes received).
+  void report() {
+    std::uint64_t received = 0;
+    for (auto b : received_) received += b;
+    nlohmann::ordered_json mine = {
+        {"rank", c_.rank},
+        {"bytes_received", received},
+        {"records_out", stats_.records_out},
+        {"bytes_out", piece_bytes_},
+        {"output_offset", piece_offset_},
+        {"seconds",
+         {{"setup", times_.setup},
+          {"sample", times_.sample},
+          {"exchange", times_.exchange},
+          {"sort", times_.sort},
+          {"write", times_.write},
+          {"total", times_.total}}},
+        {"sort", nlohmann::ordered_json::parse(stats_to_json(stats_, local_))},
+    };
+    std::vector<int> sizes;
+    const std::string all = allgather_bytes(c_, mine.dump(), &sizes);
+    phase(c_, [&] {
+      if (c_.rank != 0) return;
+      nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
+      std::vector<std::uint64_t> parts;
+      std::uint64_t records = 0, bytes = 0;
+      double slowest = 0;
+      for (std::size_t r = 0, at = 0; r < sizes.size(); at += static_cast<std::size_t>(sizes[r]), ++r) {
+        per_rank.push_back(nlohmann::ordered_json::parse(all.substr(at, static_cast<std::size_t>(sizes[r]))));
+        const auto& j = per_rank.back();
+        parts.push_back(j["bytes_received"].get<std::uint64_t>());
+        records += j["records_out"].get<std::uint64_t>();
+        bytes += j["bytes_out"].get<std::uint64_t>();
+        slowest = std::max(slowest, j["seconds"]["total"].get<double>());
+      }
+      const double skew = partition_skew(parts);
+      if (local_.verbose)
+        std::fprintf(stderr, "corank-mpi: %u ranks sorted %llu records in %.3f s, partition skew %.4f\n", c_.ranks(),
+                     static_cast<unsigned long long>(records), slowest, skew);
+      if (req_.stats_file.empty()) return;
+      nlohmann::ordered_json doc = {
+          {"version", corank::version()},
+          {"ranks", c_.size},
+          {"format", req_.sort.format},
+          {"inputs", req_.sort.inputs},
+          {"output", req_.sort.output},
+          {"part_files", req_.part_files},
+          {"records_out", records},
+          {"bytes_in", inputs_->total()},
+          {"bytes_out", bytes},
+          {"seconds", slowest},  // the slowest rank's total: the job's time
+          {"partition_skew", skew},
+          {"per_rank", per_rank},
+      };
+      const std::string text = doc.dump(2) + "\n";
+      if (req_.stats_file == "-") {
+        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
+          throw io::IoError("write failed", "standard output", errno);
+        return;
+      }
+      std::ofstream f(req_.stats_file);
+      f << text;
+      if (!f) throw io::IoError("write failed", req_.stats_file, "cannot write statistics");
+    });
+  }
+
+  Comm c_;
+  const DistributedRequest& req_;
+  SortRequest local_;
+  std::unique_ptr<RecordOrder> order_;
+  std::unique_ptr<Partitioner> partitioner_;
+  std::unique_ptr<Inputs> inputs_;
+  std::unique_ptr<ScratchDir> scratch_;
+  std::uint32_t record_size_ = 0;
+  char term_ = '\n';
+  std::uint64_t share_begin_ = 0, share_end_ = 0, chunk_bytes_ = 0, round_quota_ = 0;
+  std::uint64_t read_bytes_ = 0;
+  bool verify_ = false;
+  int node_size_ = 1;  // ranks on this rank's node
+  std::vector<std::string> from_files_;
+  std::vector<std::uint64_t> received_;
+  RemoveUnlessKept piece_;  // a part file before its rename
+  std::string piece_file_;
+  std::uint64_t piece_bytes_ = 0, piece_offset_ = 0;
+  SortStats stats_;
+  RankTimes times_;
+};
+
+}  // namespace
+
+int distributed_sort(MPI_Comm comm, const DistributedRequest& request) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  try {
+    DistributedSort(comm, request).run();
+    return 0;
+  } catch (const RankFailed& e) {
+    if (rank == 0) std::fprintf(stderr, "corank-mpi: %s\n", e.what());
+  }
+  return 2;
+}
+
+}  // namespace corank::mpi

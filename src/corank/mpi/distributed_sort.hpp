@@ -1,0 +1,40 @@
+#pragma once
+// corank-mpi's algorithm: a sample sort across the ranks of an MPI
+// communicator, each rank sorting its part out of core with corank::sort.
+//
+//   1. shares: rank r reads bytes [total*r/N, total*(r+1)/N) of the
+//      concatenated inputs, cut at record (line) starts;
+//   2. splitters: every rank takes a regular sample of its share, the samples
+//      are gathered everywhere and cut into N even parts (partition.hpp);
+//   3. exchange: the share is read in chunks of min(-S/4, 64 MiB), each
+//      chunk's records grouped by destination and sent with MPI_Alltoallv in
+//      rounds that bring a rank at most min(-S/4, 128 MiB), so counts and
+//      displacements stay ints; a receiver appends what rank s sends to its own file for s, so
+//      the files, taken in rank order, hold its part in input order;
+//   4. local sort: corank::sort of those files on this rank's GPU or CPU;
+//   5. output: each rank writes its piece at its offset (an exclusive prefix
+//      sum of the piece sizes) of one temporary file next to the target,
+//      renamed onto it when every rank succeeded; or each rank's piece
+//      becomes OUT.part-NNNNN.
+// At the end of every phase the ranks agree whether one failed; if so every
+// rank removes its temporaries, rank 0 prints the failing rank's message and
+// all exit with status 2. No partial output reaches the target name.
+#include <mpi.h>
+
+#include <string>
+
+#include "corank/sort.hpp"
+
+namespace corank::mpi {
+
+struct DistributedRequest {
+  SortRequest sort;         // sort.output: the target file (not "-")
+  bool part_files = false;  // OUT.part-NNNNN, one per rank, instead of one file
+  std::string stats_file;   // --stats: "" none, "-" standard output (rank 0)
+};
+
+// Collective over comm. Returns the exit status for every rank: 0, or 2 after
+// a failure (whose message rank 0 has printed on stderr).
+int distributed_sort(MPI_Comm comm, const DistributedRequest& request);
+
+}  // namespace corank::mpi

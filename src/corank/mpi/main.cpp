@@ -1,0 +1,131 @@
+// corank-mpi: corank's sort across the ranks of an MPI job,
+//   mpirun -np N corank-mpi [corank's options] [--part-files] -o OUT INPUT...
+// The command line is corank's (cli/args.hpp) plus --part-files; each rank
+// parses it alike, and rank 0 alone speaks.
+#include <mpi.h>
+#include <dirent.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "corank/cli/args.hpp"
+#include "corank/mpi/distributed_sort.hpp"
+#include "corank/version.hpp"
+
+namespace {
+
+constexpr const char* kUsage =
+    "Usage: mpirun -np N corank-mpi [OPTION]... [--part-files] -o OUT FILE...\n"
+    "Sort FILEs (regular files on a path every rank can read) across N ranks:\n"
+    "each rank reads 1/N of the input, the ranks agree on N-1 sampled\n"
+    "splitters, exchange records with MPI_Alltoallv and sort their part out of\n"
+    "core on their own GPU (local rank mod device count) or CPU.\n"
+    "\n"
+    "  -o FILE           the sorted output: one file, each rank writing its part at\n"
+    "                    its offset, renamed onto FILE once every rank succeeded\n"
+    "  --part-files      instead, FILE.part-00000 ... one per rank, that concatenate\n"
+    "                    to the sorted whole\n"
+    "  -S SIZE, -T DIR, --parallel N apply to each rank (defaults: a node's memory\n"
+    "                    and threads shared by its ranks)\n"
+    "  --stats FILE      rank 0 writes totals, per-rank parts and times, and the\n"
+    "                    partition skew (largest part / mean)\n"
+    "  --verify          each rank verifies its part; rank 0 checks the parts'\n"
+    "                    boundaries and that no record was lost\n"
+    "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines (not csv/tsv yet).\n"
+    "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"
+    "\n"
+    "corank's options:\n";
+
+// The device for this rank: the local rank's turn among the node's GPUs.
+// Done before MPI_Init and any CUDA call, through CUDA_VISIBLE_DEVICES, since
+// the library opens device 0 of those it sees.
+void pick_device() {
+  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  if (!local) local = std::getenv("MPI_LOCALRANKID");
+  if (!local) local = std::getenv("SLURM_LOCALID");
+  if (!local) return;
+  const long rank = std::strtol(local, nullptr, 10);
+  std::vector<std::string> devices;
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) {
+    std::string v = visible;
+    for (std::size_t at = 0; at <= v.size();) {
+      const auto comma = std::min(v.find(',', at), v.size());
+      if (comma > at) devices.push_back(v.substr(at, comma - at));
+      at = comma + 1;
+    }
+  } else if (DIR* d = ::opendir("/proc/driver/nvidia/gpus")) {
+    int count = 0;
+    while (const dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.') ++count;
+    ::closedir(d);
+    for (int i = 0; i < count; ++i) devices.push_back(std::to_string(i));
+  }
+  if (devices.empty()) return;
+  ::setenv("CUDA_VISIBLE_DEVICES", devices[static_cast<std::size_t>(rank) % devices.size()].c_str(), 1);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace corank;
+  // --part-files is ours; the rest is corank's command line.
+  bool part_files = false;
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0 && std::strcmp(argv[i], "--") == 0) {
+      for (; i < argc; ++i) args.push_back(argv[i]);
+      break;
+    }
+    if (i > 0 && std::strcmp(argv[i], "--part-files") == 0)
+      part_files = true;
+    else
+      args.push_back(argv[i]);
+  }
+  args.push_back(nullptr);
+
+  cli::Invocation inv;
+  std::string error;
+  bool bad_command_line = false;
+  try {
+    inv = cli::parse_args(static_cast<int>(args.size()) - 1, args.data());
+  } catch (const cli::BadCommandLine& e) {
+    bad_command_line = true;
+    error = e.what();
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) pick_device();
+
+  MPI_Init(&argc, &argv);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  int status = 2;
+  if (bad_command_line || !error.empty()) {
+    if (rank == 0) {
+      if (!error.empty()) std::fprintf(stderr, "corank-mpi: %s\n", error.c_str());
+      if (bad_command_line) std::fprintf(stderr, "Try 'corank-mpi --help' for more information.\n");
+    }
+  } else if (inv.action == cli::Action::Help) {
+    if (rank == 0) std::printf("%s%s", kUsage, cli::help_text().c_str());
+    status = 0;
+  } else if (inv.action == cli::Action::Version) {
+    if (rank == 0) std::printf("corank-mpi %s\n", corank::version());
+    status = 0;
+  } else if (inv.action != cli::Action::Sort) {
+    if (rank == 0) std::fprintf(stderr, "corank-mpi: -c/-C is not distributed: check with corank -c\n");
+  } else if (!inv.files0_from.empty()) {
+    if (rank == 0) std::fprintf(stderr, "corank-mpi: --files0-from is not distributed: name the files\n");
+  } else {
+    mpi::DistributedRequest r;
+    r.sort = inv.request;
+    r.part_files = part_files;
+    r.stats_file = inv.stats_file;
+    status = mpi::distributed_sort(MPI_COMM_WORLD, r);
+  }
+  std::fflush(stdout);
+  MPI_Finalize();
+  return status;
+}

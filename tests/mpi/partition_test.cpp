@@ -1,0 +1,90 @@
+// The splitter choice and binning of corank-mpi, without MPI: parts are even
+// on distinct, duplicate-heavy and all-equal keys, equal keys stay together
+// under -u, and every record's part follows the sort order.
+#include "corank/mpi/partition.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+
+namespace corank::mpi {
+namespace {
+
+std::string u64_record(std::uint64_t v) {
+  std::string r(8, '\0');
+  std::memcpy(r.data(), &v, 8);
+  return r;
+}
+
+// Parts of n records whose keys come from key(i), with `samples` regular samples.
+std::vector<std::uint64_t> part_sizes(std::uint64_t n, unsigned parts, bool by_position, auto key) {
+  BinaryOrder order(parse_format("u64", {}), false);
+  Partitioner p(order, by_position);
+  std::vector<Sample> samples;
+  for (std::uint64_t i : regular_sample(n, 16384)) samples.push_back({u64_record(key(i)), i * 8});
+  p.choose_splitters(samples, parts);
+  std::vector<std::uint64_t> sizes(parts);
+  for (std::uint64_t i = 0; i < n; ++i) ++sizes[p.part_of(u64_record(key(i)), i * 8)];
+  return sizes;
+}
+
+TEST(MpiPartition, EvenOnUniformKeys) {
+  std::mt19937_64 rng(1);
+  std::vector<std::uint64_t> keys(200000);
+  for (auto& k : keys) k = rng();
+  for (unsigned parts : {2u, 3u, 4u, 8u})
+    EXPECT_LE(partition_skew(part_sizes(keys.size(), parts, true, [&](std::uint64_t i) { return keys[i]; })), 1.05);
+}
+
+TEST(MpiPartition, EvenOnAllEqualKeysThroughPositions) {
+  const auto sizes = part_sizes(100000, 4, true, [](std::uint64_t) { return 7; });
+  EXPECT_LE(partition_skew(sizes), 1.01);
+}
+
+TEST(MpiPartition, UniqueKeepsEqualKeysOnOnePart) {
+  const auto sizes = part_sizes(100000, 4, false, [](std::uint64_t i) { return i % 3; });
+  EXPECT_EQ(std::count(sizes.begin(), sizes.end(), 0u), 1);  // three keys, four parts
+  for (auto s : sizes) EXPECT_TRUE(s == 0 || s == 33333 || s == 33334);
+}
+
+TEST(MpiPartition, PartsFollowTheOrder) {
+  BinaryOrder order(parse_format("u64", {}), true);  // -r
+  Partitioner p(order, true);
+  std::vector<Sample> samples;
+  for (std::uint64_t i = 0; i < 1000; ++i) samples.push_back({u64_record(i * 37 % 1000), i * 8});
+  p.choose_splitters(samples, 5);
+  ASSERT_EQ(p.splitters().size(), 4u);
+  unsigned last = 0;
+  for (std::uint64_t v = 1000; v-- > 0;) {  // descending: the order under -r
+    const unsigned part = p.part_of(u64_record(v), 0);
+    EXPECT_GE(part, last);
+    last = part;
+  }
+  EXPECT_EQ(last, 4u);
+}
+
+TEST(MpiPartition, NoSamplesNoSplitters) {
+  BinaryOrder order(parse_format("u64", {}), false);
+  Partitioner p(order, true);
+  p.choose_splitters({}, 4);
+  EXPECT_TRUE(p.splitters().empty());
+  EXPECT_EQ(p.part_of(u64_record(5), 0), 0u);
+}
+
+TEST(MpiPartition, RegularSampleAndShares) {
+  EXPECT_EQ(regular_sample(3, 10), (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(regular_sample(10, 2), (std::vector<std::uint64_t>{2, 7}));
+  EXPECT_TRUE(regular_sample(0, 5).empty());
+  EXPECT_EQ(share_begin(1000, 0, 3, 100), 0u);
+  EXPECT_EQ(share_begin(1000, 1, 3, 100), 300u);
+  EXPECT_EQ(share_begin(1000, 3, 3, 100), 1000u);
+  const std::uint64_t huge = std::uint64_t{1} << 62;  // no overflow in total * rank
+  EXPECT_EQ(share_begin(huge, 3, 4, 100), huge / 100 * 3 / 4 * 100);
+  EXPECT_DOUBLE_EQ(partition_skew({0, 0}), 1.0);
+  EXPECT_DOUBLE_EQ(partition_skew({3, 1}), 1.5);
+}
+
+}  // namespace
+}  // namespace corank::mpi
