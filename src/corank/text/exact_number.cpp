@@ -47,7 +47,9 @@ ExactNumber parse_exact_number(std::string_view s) noexcept {
     const bool exp_minus = j < s.size() && s[j] == '-';
     if (j < s.size() && (s[j] == '-' || s[j] == '+')) ++j;
     if (digit_at(s, j)) {
-      for (; digit_at(s, j); ++j) exp = std::min(exp * 10 + (s[j] - '0'), kExponentLimit);
+      // Saturates at the limit before the multiplication could overflow.
+      for (; digit_at(s, j); ++j)
+        exp = exp > (kExponentLimit - 9) / 10 ? kExponentLimit : std::min(exp * 10 + (s[j] - '0'), kExponentLimit);
       if (exp_minus) exp = -exp;
       i = j;
     }

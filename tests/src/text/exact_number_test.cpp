@@ -33,6 +33,15 @@ TEST(ExactNumber, ExponentsAndEqualSpellings) {
   EXPECT_EQ(cmp("3 apples", "3"), 0);
 }
 
+// Found by csv_fuzz: an exponent of many digits overflowed while it was read
+// (UBSan: signed integer overflow); it saturates instead.
+TEST(ExactNumber, HugeExponentsSaturate) {
+  EXPECT_EQ(cmp("0.50e444444444444444400000", "1e400"), 1);
+  EXPECT_EQ(cmp("1e99999999999999999999999999", "1e99999999999999999999999998"), 0);  // both at the limit
+  EXPECT_EQ(cmp("1e-99999999999999999999999999", "0"), 1);
+  EXPECT_EQ(cmp("-1e99999999999999999999999999", "-1e400"), -1);
+}
+
 TEST(ExactNumber, WholeMeansOneNumberAndBlanks) {
   EXPECT_TRUE(parse_exact_number(" -1.5e3 ").whole);
   EXPECT_TRUE(parse_exact_number(".5").whole);
