@@ -10,8 +10,11 @@
 # "1 2". Environment: WORK_DIR (default /dev/shm: the input, the output and
 # the ranks' temporaries; it needs about 3x the input), DIST (uniform or
 # skewed, default uniform), CORANK_ARGS (extra options for every run, e.g.
-# "--gpu=on -S 20G"), MPIRUN_ARGS (extra mpirun options). One line per run goes
-# to $WORK_DIR/mpi-bench-summary.txt, printed last.
+# "--gpu=on -S 20G"), MPIRUN_ARGS (extra mpirun options; a rank's threads are
+# all the node's threads shared by its ranks, so bind them to nothing, e.g.
+# "--bind-to none", where ranks share a node), STATS_DIR (where each run's
+# --stats JSON is kept, as mpi-bench-stats-NP.json; default: removed). One
+# line per run goes to $WORK_DIR/mpi-bench-summary.txt, printed last.
 set -euo pipefail
 B=$(cd "$1" && pwd)
 records=${2:-200000000}
@@ -29,7 +32,9 @@ mpirun_args=(--oversubscribe)
 mpirun_args+=(${MPIRUN_ARGS:-})
 # shellcheck disable=SC2206
 extra=(${CORANK_ARGS:-})
-trap 'rm -f "$in" "$out" "$work"/mpi-bench-stats-*.json' EXIT
+stats_dir=${STATS_DIR:-$work}
+mkdir -p "$stats_dir"
+trap 'rm -f "$in" "$out"; [ -n "${STATS_DIR:-}" ] || rm -f "$work"/mpi-bench-stats-*.json' EXIT
 
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l || true)
 echo "date: $(date -u '+%F %T')  cpus: $(nproc)  gpus: $gpus  mem: $(free -g | awk '/Mem:/{print $2}') GiB  work: $work" | tee "$summary"
@@ -38,7 +43,7 @@ echo "input: $records gensort records ($dist) in $in" | tee -a "$summary"
 
 for np in "${ranks[@]}"; do
   rm -f "$out"
-  stats=$work/mpi-bench-stats-$np.json
+  stats=$stats_dir/mpi-bench-stats-$np.json
   start=$(date +%s.%N)
   mpirun "${mpirun_args[@]}" -np "$np" "$B/src/mpi/corank-mpi" --format gensort -T "$work" "${extra[@]}" \
     --stats "$stats" -o "$out" "$in"
