@@ -22,6 +22,7 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/run_file.hpp"
+#include "corank/io/task_thread.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/kway_co_rank.hpp"
@@ -72,7 +73,9 @@ public:
       sort_in_memory();
     else
       sort_external();
-    writer_.wait();
+    // The output's last writes are reaped by the thread that issued them,
+    // before it ends with the sorter (io_engine.hpp); commit finishes it again.
+    writer_.finish(job_.output);
     job_.stats.seconds.write += writer_.seconds();
     job_.stats.seconds.read += read_seconds_;
   }
@@ -159,11 +162,12 @@ private:
     };
     std::vector<std::span<const E>> runs;
     auto t_runs = Clock::now();
-    std::future<void> next = std::async(std::launch::async, read_at, 0);
+    const io::TaskThread::Drain reads_done(reader_);  // no read outlives `records`
+    std::future<void> next = reader_.run([&] { read_at(0); });
     for (std::uint64_t base = 0; base < n; base += run) {
       const std::uint64_t count = std::min(run, n - base);
       next.get();
-      if (base + count < n) next = std::async(std::launch::async, read_at, base + count);
+      if (base + count < n) next = reader_.run([&, at = base + count] { read_at(at); });
       // pos = global index: the tie-breaker and the record's place in `records`.
       if (single)
         normalize_records_parallel(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, threads_);
@@ -221,10 +225,10 @@ private:
     job_.progress.phase("sort", total ? *total * R_ : 0);
     auto t_runs = Clock::now();
     int b = 0;
-    std::uint64_t count = read_records(in[0].get(), run);
+    const io::TaskThread::Drain reads_done(reader_);  // no read outlives `in`
+    std::uint64_t count = reader_.run([&] { return read_records(in[0].get(), run); }).get();
     std::future<std::uint64_t> next;
-    if (count == run)
-      next = std::async(std::launch::async, [&] { return read_records(in[1].get(), run); });
+    if (count == run) next = reader_.run([&] { return read_records(in[1].get(), run); });
     std::uint64_t base = 0;
     for (;;) {
       sort_run<W>(job_.norm, in[b].get(), R_, count, 0, entries.get(), scratch.get(), threads_);
@@ -259,7 +263,7 @@ private:
       if (following == 0) break;
       // in[b] is free once gathered: read the run after next into it.
       if (following == run)
-        next = std::async(std::launch::async, [&, dst = in[b].get()] { return read_records(dst, run); });
+        next = reader_.run([&, dst = in[b].get()] { return read_records(dst, run); });
       b ^= 1;
       count = following;
     }
@@ -401,11 +405,12 @@ private:
       lo = std::move(hi);
     };
 
-    std::future<void> loading = std::async(std::launch::async, load, 0, std::ref(slabs[0]));
+    const io::TaskThread::Drain loads_done(reader_);  // no load outlives the slabs
+    std::future<void> loading = reader_.run([&] { load(0, slabs[0]); });
     for (std::size_t s = 0; s <= boundaries.size(); ++s) {
       loading.get();
       Slab& slab = slabs[s % 2];
-      if (s < boundaries.size()) loading = std::async(std::launch::async, load, s + 1, std::ref(slabs[(s + 1) % 2]));
+      if (s < boundaries.size()) loading = reader_.run([&, s] { load(s + 1, slabs[(s + 1) % 2]); });
       // The slab's records stay in place until its emit has gathered them.
       merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
       emit(merged.get(), slab.count, slab.records.get(), 0);
@@ -419,6 +424,9 @@ private:
   BigArray<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
   WriteBehind writer_;  // after out_: a write in flight reads out_, so the writer drains first
+  // Reads the input, and the spilled runs when merging, one buffer ahead of
+  // the sort: one thread for the sort's life (io/task_thread.hpp).
+  io::TaskThread reader_;
   int next_out_ = 0;
   E last_kept_{};
   bool have_last_ = false;

@@ -1,6 +1,8 @@
 #pragma once
 // Write-behind: hands a finished buffer to a background thread and returns, so
-// the next buffer is computed while this one is written. One write is in flight
+// the next buffer is computed while this one is written. The thread is one
+// io::TaskThread for the writer's life: a sink's writes may still be in flight
+// when its write() returns (io_engine.hpp). One write is in flight
 // at a time and writes complete in the order they were issued; a caller that
 // alternates two buffers may refill a buffer once the write after it was issued.
 //
@@ -12,6 +14,7 @@
 #include <future>
 
 #include "corank/io/source.hpp"
+#include "corank/io/task_thread.hpp"
 
 namespace corank {
 
@@ -25,12 +28,24 @@ public:
   // finish_after: the sink is finished once this write is done (a run file's last write).
   void write(io::ByteSink& sink, const std::byte* data, std::size_t n, bool finish_after = false) {
     wait();
-    pending_ = std::async(std::launch::async, [this, &sink, data, n, finish_after] {
+    pending_ = thread_.run([this, &sink, data, n, finish_after] {
       auto t0 = std::chrono::steady_clock::now();
       sink.write(data, n);
       if (finish_after) sink.finish();
       seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     });
+  }
+  // Finishes `sink` on the writer's thread once the writes before it are done,
+  // and waits: requests still in flight are reaped by the thread that
+  // submitted them, which ends with the writer (io_engine.hpp).
+  void finish(io::ByteSink& sink) {
+    wait();
+    pending_ = thread_.run([this, &sink] {
+      auto t0 = std::chrono::steady_clock::now();
+      sink.finish();
+      seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
+    wait();
   }
   // Waits for the write in flight and rethrows its error.
   void wait() {
@@ -57,6 +72,7 @@ public:
   };
 
 private:
+  io::TaskThread thread_;
   std::future<void> pending_;
   double seconds_ = 0;  // touched only by the one write in flight
 };

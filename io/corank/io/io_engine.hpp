@@ -21,7 +21,13 @@
 // owner that fails a read reaps the requests already issued before it throws,
 // so no request outlives the call that issued it. Registered buffers are fixed
 // for the engine's life; a request that names one must lie inside it (checked
-// on submit).
+// on submit). Requests in flight between calls (read-ahead, write-behind)
+// belong to the thread that submitted them, which must not exit before they
+// are reaped: io_uring finishes a read that waited for the disk in that
+// thread's context and fails it with EFAULT once the thread is gone. A reader
+// or writer used in the background is therefore driven by one TaskThread
+// (task_thread.hpp), not by a new thread per call; the io_uring engine refuses
+// (std::logic_error) to reap a request whose submitter has exited.
 #include <sys/uio.h>
 
 #include <cstddef>

@@ -53,7 +53,8 @@ ReadAheadSource::ReadAheadSource(int fd, FileDesc owned, std::string name, const
   }
   slots_.resize(nslots);
   engine_->register_buffers(iov);
-  while (next_issue_ < nblocks_ && next_issue_ < nslots) issue(next_issue_++);
+  // The first reads are issued by the first read(), from the thread that
+  // reads: not from the opening thread, which may be another (io_engine.hpp).
 }
 
 ReadAheadSource::~ReadAheadSource() {
@@ -136,6 +137,7 @@ std::size_t ReadAheadSource::read(void* dst, std::size_t n) {
   if (read_threads_ > 1) return read_parallel(dst, n);
   auto* out = static_cast<std::byte*>(dst);
   std::size_t copied = 0;
+  while (next_issue_ < nblocks_ && next_issue_ < slots_.size()) issue(next_issue_++);
   while (copied < n && !eof_ && cur_ < nblocks_) {
     Slot& s = slots_[cur_ % slots_.size()];
     wait_ready(s);

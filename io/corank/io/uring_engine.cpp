@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <memory>
 #include <stdexcept>
 
 #include "corank/io/error.hpp"
@@ -10,6 +12,22 @@
 #include "corank/io/file_desc.hpp"
 
 namespace corank::io {
+
+namespace {
+
+// Whether this thread is still running, as seen by the requests it submitted
+// (see UringEngine::Slot::submitter).
+struct ThreadLife {
+  std::shared_ptr<std::atomic<bool>> running = std::make_shared<std::atomic<bool>>(true);
+  ~ThreadLife() { running->store(false); }
+};
+
+std::shared_ptr<const std::atomic<bool>> this_thread_life() {
+  thread_local ThreadLife life;
+  return life.running;
+}
+
+}  // namespace
 
 UringEngine::UringEngine(unsigned depth) : depth_(depth ? depth : 1) {
   // CQ twice the SQ (liburing's default) so a full ring of completions plus
@@ -82,6 +100,7 @@ void UringEngine::queue(Slot& s) {
       io_uring_prep_write(sqe, s.fd, p, n, off);
   }
   io_uring_sqe_set_data(sqe, &s);
+  s.submitter = this_thread_life();
 }
 
 bool UringEngine::fixed(const IoRequest& q) const noexcept {
@@ -184,6 +203,10 @@ std::size_t UringEngine::reap(std::span<IoCompletion> out, std::size_t min_compl
     unsigned used = 0;
     for (; used < n && got < out.size(); ++used) {
       auto* s = static_cast<Slot*>(io_uring_cqe_get_data(cqes[used]));
+      if (!s->submitter->load())
+        throw std::logic_error(
+            "io_uring request reaped after the thread that submitted it exited: the kernel may have failed it "
+            "with EFAULT; drive the engine from one thread that outlives its requests (io::TaskThread)");
       if (complete(*s, cqes[used]->res, out[got])) {
         ++got;
         free_.push_back(s);

@@ -3,8 +3,12 @@
 // request lives in a slot whose address is the SQE's user_data; a short
 // transfer or -EAGAIN puts the slot back on the ring for the remainder;
 // completions are reaped in batches; buffers registered with the ring use the
-// fixed-buffer opcodes, which skip the per-request page pinning.
+// fixed-buffer opcodes, which skip the per-request page pinning. A request
+// must be reaped before the thread that submitted it exits.
 #include <liburing.h>
+
+#include <atomic>
+#include <memory>
 
 #include <vector>
 
@@ -33,6 +37,12 @@ private:
     std::size_t done = 0;  // bytes transferred so far
     int fd = -1;           // the descriptor the next attempt uses
     bool synchronous = false;  // an -EFAULT was retried with pread/pwrite
+    // The thread that queued it: the kernel finishes a request that had to
+    // wait (a buffered read from disk) in that thread's context and fails it
+    // with EFAULT if the thread has exited. reap() refuses a request whose
+    // submitter is gone, so that such a caller is found by tests, not by
+    // users (see TaskThread).
+    std::shared_ptr<const std::atomic<bool>> submitter;
   };
   void queue(Slot& s);
   io_uring_sqe* get_sqe();

@@ -19,6 +19,7 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/io/task_thread.hpp"
 #include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/progress.hpp"
@@ -68,6 +69,9 @@ public:
   }
 
   void sort() {
+    // Chunks are read by one thread for the whole sort, declared before the
+    // reader so that it outlives the reader's requests (io/task_thread.hpp).
+    io::TaskThread filler;
     ChunkReader reader(opt_.inputs, format_, io_, threads_);
     io::OutputFile output(opt_.output, io_);
     const auto total = reader.total_size();
@@ -80,8 +84,9 @@ public:
     progress_.phase("sort", total.value_or(0));
 
     Chunk chunks[2];
+    const io::TaskThread::Drain fills_done(filler);  // no fill outlives the chunks
     auto t_runs = Clock::now();
-    std::future<bool> filled = std::async(std::launch::async, [&] { return reader.fill(chunks[0], chunk_bytes); });
+    std::future<bool> filled = filler.run([&] { return reader.fill(chunks[0], chunk_bytes); });
     // The GPU (CUDA context, pinned staging: about half a second) opens while
     // the first chunk is read.
     std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened = std::async(std::launch::async, [&] {
@@ -107,7 +112,7 @@ public:
       if (!got) break;
       const bool last = reader.done();
       if (!last) {
-        filled = std::async(std::launch::async, [&, b] { return reader.fill(chunks[b ^ 1], chunk_bytes); });
+        filled = filler.run([&, b] { return reader.fill(chunks[b ^ 1], chunk_bytes); });
       }
       Chunk& chunk = chunks[b];
       stats_.records_in += chunk.records.size();
