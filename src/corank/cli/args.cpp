@@ -359,7 +359,7 @@ Other options:
       --compress-temp[=CODEC]  compress temporaries with zstd (default), gzip,
                                 bzip2 or xz
       --debug                 annotate the part of the line used to sort, and
-                                warn about questionable usage (lines)
+                                warn about questionable usage (text formats)
       --files0-from=F         read input from the files specified by
                                 NUL-terminated names in file F;
                                 if F is - then read names from standard input
