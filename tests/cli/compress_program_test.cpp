@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <cstring>
 #include <filesystem>
@@ -106,6 +107,26 @@ TEST_F(CompressProgram, TextRunsGoThroughProgramAndBack) {
       EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
     }
   }
+}
+
+// lz4 (tools/setup.sh installs it), a real compressor corank has no codec for.
+TEST_F(CompressProgram, Lz4) {
+  if (std::system("command -v lz4 > /dev/null 2>&1") != 0) GTEST_SKIP() << "lz4 is not installed";
+  ASSERT_EQ(gnu(path("lines") + " > " + path("want")).status, 0);
+  std::string err;
+  ASSERT_EQ(corank("-S 4K -v --compress-program=lz4 -T " + path("tmp") + " " + path("lines") + " > " + path("got"), &err),
+            0)
+      << err;
+  EXPECT_NE(err.find("spilled"), std::string::npos) << err;
+  EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
+  ASSERT_EQ(corank("--format gensort -S 256K --compress-program=lz4 -T " + path("tmp") + " -o " + path("got") + " " +
+                       path("recs"),
+                   &err),
+            0)
+      << err;
+  ASSERT_EQ(corank("--format gensort -S 256K -T " + path("tmp") + " -o " + path("want") + " " + path("recs")), 0);
+  EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
+  EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
 }
 
 // Small inputs sort in memory: PROG never runs, so even a missing one is no
