@@ -11,7 +11,7 @@ _corank_values() {
     --sort) echo "general-numeric human-numeric month numeric random version time" ;;
     --nulls) echo "first last" ;;
     --compress-temp) echo "zstd gzip" ;;
-    --compress-program) echo "zstd gzip pzstd pigz" ;;
+    --compress-program) echo "zstd gzip bzip2 xz pzstd pigz lz4" ;;
     --check) echo "diagnose-first quiet silent" ;;
     *) return 1 ;;
   esac

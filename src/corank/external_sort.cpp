@@ -365,7 +365,7 @@ private:
     std::vector<Segment> segments(k);
     // Compressed runs are read sequentially, each through its own small stream.
     std::vector<RunCursor> cursors;
-    if (job_.options.io.temp_codec != io::Codec::none) {
+    if (job_.options.io.compressed_runs()) {
       io::IoOptions small = job_.options.io;
       small.block_size = std::size_t{256} << 10;
       small.queue_depth = 2;

@@ -16,6 +16,7 @@
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
+#include "corank/text/typed_key.hpp"
 #include "corank/text_format_of.hpp"
 
 namespace corank {
@@ -131,7 +132,7 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
 std::unique_ptr<text::TextFormat> text_format(const SortRequest& r) {
   if (r.verify) throw UsageError("--verify applies to binary formats");
   auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0);
-  if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines");
+  if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines, csv, tsv and jsonl");
   return format;
 }
 
@@ -219,9 +220,17 @@ CheckReport check(const SortRequest& r) {
 }
 
 std::vector<std::string> debug_warnings(const SortRequest& r) {
-  if (r.format != "lines") return {};
   const std::uint64_t salt = 0;  // warnings do not depend on the order's seed
-  return text::debug_warnings(line_ordering(r, salt), global_ordering(r, salt), r.keys.empty());
+  if (r.format == "lines") return text::debug_warnings(line_ordering(r, salt), global_ordering(r, salt), r.keys.empty());
+  if (r.format != "csv" && r.format != "tsv" && r.format != "jsonl") return {};
+  const text::KeyField global = global_ordering(r, salt);
+  std::vector<text::KeyField> keys;
+  for (const auto& spec : r.keys) {
+    text::TypedKey k = text::parse_column_key(spec, global).key;
+    k.key.numeric |= k.type == text::ValueType::Number || k.type == text::ValueType::Decimal;
+    keys.push_back(k.key);
+  }
+  return text::value_key_warnings(keys, global);
 }
 
 }  // namespace corank

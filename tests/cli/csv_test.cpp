@@ -255,4 +255,37 @@ TEST_F(Csv, UnterminatedQuoteIsAnErrorWithItsLine) {
   EXPECT_EQ(err.rfind("corank: ", 0), 0u);
 }
 
+// --debug: each row, then a line per key underlining its field as written
+// (a quoted field inside its quotes, an empty quoted string by its quotes),
+// "^ no match for key" for a NULL or a missing column, and GNU's warnings.
+TEST_F(Csv, DebugMarksEachKeysField) {
+  write_file(path("in"), "name,qty,note\nb,10,\"x, y\"\na,,\"said \"\"hi\"\"\"\nc,2\nd,3,\"\"\n");
+  std::string err;
+  ASSERT_EQ(corank("--format csv --header --debug -k qty:n -k note " + path("in") + " > " + path("out"), &err), 0);
+  EXPECT_EQ(read_file(path("out")),
+            "name,qty,note\n"
+            "c,2\n"
+            "  _\n"
+            "   ^ no match for key\n"
+            "d,3,\"\"\n"
+            "  _\n"
+            "    __\n"
+            "b,10,\"x, y\"\n"
+            "  __\n"
+            "      ____\n"
+            "a,,\"said \"\"hi\"\"\"\n"
+            "  ^ no match for key\n"
+            "    ___________\n");
+  EXPECT_EQ(err,
+            "corank: text ordering performed using simple byte comparison\n"
+            "corank: note numbers use '.' as a decimal point in this locale\n");
+  // Without keys rows compare column by column: the whole row. A tab shows as '>'.
+  write_file(path("tsv"), "x\ty\n\"a\tb\"\t\n");
+  ASSERT_EQ(corank("--format tsv --debug " + path("tsv") + " > " + path("out"), &err), 0);
+  EXPECT_EQ(read_file(path("out")), "\"a>b\">\n______\nx>y\n___\n");
+  EXPECT_EQ(err, "corank: text ordering performed using simple byte comparison\n");
+  ASSERT_EQ(corank("--format tsv --debug -k 2 --null y " + path("tsv") + " > " + path("out"), &err), 0);
+  EXPECT_EQ(read_file(path("out")), "x>y\n  ^ no match for key\n\"a>b\">\n      ^ no match for key\n");  // NULLs, stable
+}
+
 }  // namespace

@@ -139,12 +139,51 @@ TEST_F(Jsonl, WithoutKeysLinesCompareAsBytesAndOptionsAreChecked) {
   ASSERT_EQ(corank("--format jsonl -r -o " + path("out") + " " + path("in")), 0);
   EXPECT_EQ(read_file(path("out")), "{\"b\":1}\n{\"a\":2}\n");
   for (const char* bad : {"--null NULL", "--header", "-t ,", "-z", "--nulls middle", "--key a:when", "--key a..b",
-                          "--debug", "--time-year 0"}) {
+                          "--time-year 0"}) {
     SCOPED_TRACE(bad);
     std::string err;
     EXPECT_EQ(corank(std::string("--format jsonl ") + bad + " " + path("in"), &err), 2);
     EXPECT_EQ(err.rfind("corank: ", 0), 0u) << err;
   }
+}
+
+// --debug: each line, then a line per key underlining its value as written
+// (a string inside its quotes, an empty one by its quotes, an object or array
+// whole), "^ no match for key" at a null and at the end of a line without
+// the field, and GNU's warnings.
+TEST_F(Jsonl, DebugMarksEachKeysValue) {
+  write_file(path("in"),
+             "{\"a\":\"x\",\"n\":5,\"o\":{\"p\":[1, 2]}}\n"
+             "{\"a\":null,\"n\":-1.5e3}\n"
+             "{\"n\":2, \"a\":\"\"}\n"
+             "{\"a\":\"\\u00e9t\\\"e\",\"n\":true}\n");
+  std::string err;
+  ASSERT_EQ(corank("--format jsonl --debug -k a -k n:n -k o " + path("in") + " > " + path("out"), &err), 0);
+  EXPECT_EQ(read_file(path("out")),
+            "{\"n\":2, \"a\":\"\"}\n"
+            "            __\n"
+            "     _\n"
+            "               ^ no match for key\n"
+            "{\"a\":\"x\",\"n\":5,\"o\":{\"p\":[1, 2]}}\n"
+            "      _\n"
+            "             _\n"
+            "                   ____________\n"
+            "{\"a\":\"\\u00e9t\\\"e\",\"n\":true}\n"
+            "      __________\n"
+            "                      ____\n"
+            "                           ^ no match for key\n"
+            "{\"a\":null,\"n\":-1.5e3}\n"
+            "     ^ no match for key\n"
+            "              ______\n"
+            "                     ^ no match for key\n");
+  EXPECT_EQ(err,
+            "corank: text ordering performed using simple byte comparison\n"
+            "corank: note numbers use '.' as a decimal point in this locale\n");
+  // Without keys lines compare as bytes: the whole line.
+  write_file(path("two"), "{\"b\":1}\n{\"a\":2}\n");
+  ASSERT_EQ(corank("--format jsonl --debug " + path("two") + " > " + path("out"), &err), 0);
+  EXPECT_EQ(read_file(path("out")), "{\"a\":2}\n_______\n{\"b\":1}\n_______\n");
+  EXPECT_EQ(err, "corank: text ordering performed using simple byte comparison\n");
 }
 
 }  // namespace

@@ -39,6 +39,13 @@ struct IoOptions {
   std::optional<Codec> input_codec;
   std::optional<Codec> output_codec;
   Codec temp_codec = Codec::none;
+  // Not empty: spilled runs go through this program instead (GNU's
+  // --compress-program; program_codec.hpp), and temp_codec is not used.
+  std::string temp_program;
+
+  // Whether spilled runs are compressed, by a codec or a program: then they are
+  // read back only sequentially, from their start.
+  bool compressed_runs() const noexcept { return temp_codec != Codec::none || !temp_program.empty(); }
 
   // Where I/O buffers come from; nullptr is the default aligned-malloc allocator.
   // gpu/ may pass an allocator of pinned memory; it must outlive every reader/writer.

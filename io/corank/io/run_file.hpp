@@ -21,12 +21,14 @@
 namespace corank::io {
 
 // Writes a run to fd (not owned) from its current offset, compressed with
-// opt.temp_codec (fast levels). finish() flushes without fsync: run files die
+// opt.temp_codec (fast levels), or by opt.temp_program when set. finish() flushes without fsync: run files die
 // with the process. stored_bytes() is the run's length in the file.
 std::unique_ptr<ByteSink> make_run_sink(int fd, std::string name, const IoOptions& opt);
 
 // Reads [offset, offset + length) of fd (not owned) with read-ahead,
-// decompressing opt.temp_codec; length nullopt: to the end of the file.
+// decompressing opt.temp_codec; length nullopt: to the end of the file. Under
+// opt.temp_program, `PROG -d` reads from offset to the end of the file, so a
+// run compressed by a program must be the last thing in its file.
 std::unique_ptr<ByteSource> make_run_source(int fd, std::string name, const IoOptions& opt, std::uint64_t offset = 0,
                                             std::optional<std::uint64_t> length = std::nullopt);
 

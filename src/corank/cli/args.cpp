@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -151,9 +152,11 @@ char sort_word_letter(const std::string& word) {
          : w == "numeric" ? 'n' : w == "random" ? 'R' : w == "time" ? 'T' : 'V';
 }
 
-// GNU runs --compress-program's PROG (and PROG -d); corank compresses its
-// temporary files itself, so PROG (a name or a path) picks one of its codecs.
-io::Codec codec_for_program(const std::string& prog) {
+// GNU runs --compress-program's PROG to compress temporary files and `PROG -d`
+// to read them back. For the programs whose format corank writes itself (by
+// name or path) it uses the built-in codec instead, in the process; any other
+// PROG is run as GNU runs it (io/program_codec.hpp).
+std::optional<io::Codec> codec_for_program(const std::string& prog) {
   const std::string name = prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1);
   const std::pair<const char*, io::Codec> known[] = {
       {"zstd", io::Codec::zstd},   {"pzstd", io::Codec::zstd},  {"zstdmt", io::Codec::zstd},
@@ -162,9 +165,7 @@ io::Codec codec_for_program(const std::string& prog) {
       {"pxz", io::Codec::xz}};
   for (const auto& [n, codec] : known)
     if (name == n) return codec;
-  throw UsageError("--compress-program '" + prog +
-                   "': temporary files are compressed by corank itself, as zstd, gzip, bzip2 or xz; "
-                   "PROG names one of those (or pzstd, zstdmt, pigz, pbzip2, lbzip2, pxz)");
+  return std::nullopt;
 }
 
 bool is_obsolete_end(const char* arg) {
@@ -177,7 +178,7 @@ Invocation parse_args(int argc, char** argv) {
   Invocation inv;
   SortRequest& r = inv.request;
   bool check = false, check_quiet = false;
-  std::optional<std::string> output, tab;
+  std::optional<std::string> output, tab, compress_program;
   // getopt names the program after argv[0]; GNU's messages say "corank: ...".
   std::vector<char*> args(argv, argv + argc);
   static char name[] = "corank";
@@ -254,8 +255,16 @@ Invocation parse_args(int argc, char** argv) {
         if (!r.random_source.empty() && r.random_source != arg) throw UsageError("multiple random sources specified");
         r.random_source = arg;
         break;
-      case kCompressProgram: r.io.temp_codec = codec_for_program(arg); break;
+      case kCompressProgram: {
+        if (compress_program && *compress_program != arg) throw UsageError("multiple compress programs specified");
+        compress_program = arg;
+        const auto codec = codec_for_program(arg);
+        r.io.temp_codec = codec.value_or(io::Codec::none);
+        r.io.temp_program = codec ? std::string() : arg;
+        break;
+      }
       case kCompressTemp:
+        r.io.temp_program.clear();
         r.io.temp_codec =
             optarg ? *io::parse_codec(match_argument("--compress-temp", arg, {{"zstd", 0}, {"gzip", 1}, {"bzip2", 2}, {"xz", 3}}))
                    : io::Codec::zstd;
@@ -344,13 +353,13 @@ Other options:
                               check for sorted input; do not sort
   -C, --check=quiet, --check=silent
                               like -c, but do not report the first bad line
-      --compress-program=PROG  compress temporaries as PROG would: zstd, gzip,
-                                bzip2, xz (or pzstd, pigz, pbzip2, pxz ...;
-                                the codecs are built in, PROG is not run)
+      --compress-program=PROG  compress temporaries with PROG; decompress them
+                                with PROG -d (zstd, gzip, bzip2, xz and their
+                                parallel forms are built in: PROG is not run)
       --compress-temp[=CODEC]  compress temporaries with zstd (default), gzip,
                                 bzip2 or xz
       --debug                 annotate the part of the line used to sort, and
-                                warn about questionable usage (lines)
+                                warn about questionable usage (text formats)
       --files0-from=F         read input from the files specified by
                                 NUL-terminated names in file F;
                                 if F is - then read names from standard input

@@ -140,6 +140,42 @@ FieldValue CsvFormat::field(std::string_view row, std::uint64_t column, std::str
   return out;
 }
 
+KeyExtent CsvFormat::extent(std::string_view row, std::uint64_t column) const {
+  // for_each_field's offsets are within the row less its BOM (and final CR).
+  const std::string_view content = without_cr(row);
+  const std::size_t bom = content.starts_with(kByteOrderMark) ? kByteOrderMark.size() : 0;
+  KeyExtent out{content.size(), content.size(), false};  // a missing column: at the row's end
+  for_each_field(row, options_.delimiter,
+                 [&](std::uint64_t index, std::string_view r, std::size_t start, std::size_t cb, std::size_t ce,
+                     std::size_t tb, std::size_t te, bool quoted, bool) {
+                   if (index < column) return true;
+                   if (!quoted) {
+                     const std::string_view text = r.substr(cb, ce - cb);
+                     const bool null = text.empty() || (options_.null_string && text == *options_.null_string);
+                     out = {bom + cb, bom + ce, !null};
+                   } else if (te > tb) {
+                     out = {bom + cb, bom + te, true};  // text after the closing quote is part of the value
+                   } else if (ce > cb) {
+                     out = {bom + cb, bom + ce, true};
+                   } else {
+                     out = {bom + start, bom + te, true};  // "": an empty string, shown by its quotes
+                   }
+                   return false;
+                 });
+  return out;
+}
+
+void CsvFormat::append_debug_view(std::string_view record, std::string& out) const {
+  std::vector<KeyExtent> marks;
+  if (keys_.empty()) {
+    marks.push_back({0, record.size(), true});
+  } else {
+    require_resolved();
+    for (const auto& k : keys_) marks.push_back(extent(record, k.column));
+  }
+  append_record_view(record, marks, out);
+}
+
 namespace {
 std::string_view trim_blanks(std::string_view v, const KeyField& key) {
   if (key.skip_start_blanks)

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corank/text/debug_view.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/typed_key.hpp"
@@ -49,6 +50,12 @@ public:
   bool has_header() const override { return options_.header; }
   void set_header(std::string_view header) override;
   bool counts_lines() const override { return true; }
+  // --debug: each key's field underlined as it is written (a quoted field's
+  // text within its quotes; an empty quoted field, which is no NULL, its two
+  // quotes); a NULL or missing column is "^ no match for key". Without keys
+  // rows compare column by column: the whole row.
+  bool can_debug() const override { return true; }
+  void append_debug_view(std::string_view record, std::string& out) const override;
 
 private:
   struct ColumnKey {
@@ -60,6 +67,8 @@ private:
   // The unquoted value of field `column` of `row`, or NULL; `buf` backs it
   // when the field had doubled quotes.
   FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const;
+  // Where field `column` of `row` lies, for --debug.
+  KeyExtent extent(std::string_view row, std::uint64_t column) const;
   void require_resolved() const;
 
   CsvOptions options_;

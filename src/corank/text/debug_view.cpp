@@ -1,5 +1,7 @@
 #include "corank/text/debug_view.hpp"
 
+#include <algorithm>
+
 #include "corank/text/char_classes.hpp"
 #include "corank/text/field_finder.hpp"
 #include "corank/text/line_comparator.hpp"
@@ -82,6 +84,32 @@ void append_debug_view(const LineOrdering& ordering, std::string_view line, std:
   out += '\n';
   for (const KeyField& key : ordering.keys) append_mark(ordering, line, &key, out);
   if (ordering.keys.empty() || !(ordering.unique || ordering.stable)) append_mark(ordering, line, nullptr, out);
+}
+
+void append_record_view(std::string_view record, std::span<const KeyExtent> keys, std::string& out) {
+  for (char c : record) out += c == '\t' ? '>' : c;
+  out += '\n';
+  const char* text = record.data();
+  for (const KeyExtent& k : keys) {
+    const char* beg = text + std::min(k.begin, record.size());
+    const char* end = text + std::clamp(k.end, k.begin, record.size());
+    out.append(width(text, beg), ' ');
+    const std::size_t w = k.found ? width(beg, end) : 0;
+    if (w) {
+      out.append(w, '_');
+      out += '\n';
+    } else {
+      out += "^ no match for key\n";
+    }
+  }
+}
+
+std::vector<std::string> value_key_warnings(std::span<const KeyField> keys, const KeyField& global) {
+  std::vector<std::string> w{"text ordering performed using simple byte comparison"};
+  const auto numeric = [](const KeyField& k) { return k.any_numeric(); };
+  if (keys.empty() ? numeric(global) : std::any_of(keys.begin(), keys.end(), numeric))
+    w.push_back("note numbers use '.' as a decimal point in this locale");
+  return w;
 }
 
 std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& global, bool global_only) {

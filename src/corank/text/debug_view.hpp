@@ -4,6 +4,10 @@
 // line with tabs as '>' and a newline for its terminator, then one line per key
 // that underlines the bytes the key compares ("^ no match for key" where there
 // are none), and one for the whole line where the last-resort comparison applies.
+// CSV/TSV rows and JSON lines are shown the same way, each key marked where
+// its value lies in the record (csv_format.hpp, jsonl_format.hpp).
+#include <cstddef>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,5 +23,24 @@ std::vector<std::string> debug_warnings(const LineOrdering& ordering, const KeyF
 
 // Appends `line` (without its terminator) as --debug shows it.
 void append_debug_view(const LineOrdering& ordering, std::string_view line, std::string& out);
+
+// Where a key's value lies in a record: bytes [begin, end). A key without a
+// value (a missing field, a NULL) has found false, and begin is where its
+// "^ no match for key" goes.
+struct KeyExtent {
+  std::size_t begin = 0, end = 0;
+  bool found = true;
+};
+
+// Appends `record` (without its terminator) as --debug shows it, tabs as '>',
+// then one line per key: underscores under its bytes, or "^ no match for key"
+// where it has none. Columns are counted as for lines.
+void append_record_view(std::string_view record, std::span<const KeyExtent> keys, std::string& out);
+
+// The warnings for the keys of CSV/TSV and JSON lines: those of lines that
+// apply to whole values ("text ordering performed using simple byte
+// comparison", the decimal point of numeric keys). `keys` empty: records
+// compare as text under the global options `global`.
+std::vector<std::string> value_key_warnings(std::span<const KeyField> keys, const KeyField& global);
 
 }  // namespace corank::text

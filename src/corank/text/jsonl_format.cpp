@@ -6,6 +6,7 @@
 
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
+#include "corank/text/debug_view.hpp"
 #include "corank/text/exact_number.hpp"
 
 namespace corank::text {
@@ -55,6 +56,35 @@ public:
     // (malformed records crash so): the next field opens it afresh.
     stale_ = true;
     return {};
+  }
+
+  // Where the field at `pointer` lies in the record (--debug).
+  KeyExtent extent(const std::string& pointer) {
+    if (stale_) iterate();
+    const KeyExtent missing{json_.size(), json_.size(), false};
+    if (!ok_) return missing;
+    simdjson::ondemand::value v;
+    simdjson::ondemand::json_type type;
+    std::string_view raw;
+    bool bad = doc_.at_pointer(pointer).get(v) || v.type().get(type);
+    if (!bad && type == simdjson::ondemand::json_type::array) {
+      simdjson::ondemand::array a;
+      bad = v.get_array().get(a) || a.raw_json().get(raw);
+    } else if (!bad && type == simdjson::ondemand::json_type::object) {
+      simdjson::ondemand::object o;
+      bad = v.get_object().get(o) || o.raw_json().get(raw);
+    } else if (!bad) {
+      raw = v.raw_json_token();
+    }
+    if (bad) {
+      stale_ = true;  // as in field()
+      return missing;
+    }
+    raw = trim_trailing_blanks(raw);
+    const auto at = static_cast<std::size_t>(raw.data() - json_.data());
+    if (type == simdjson::ondemand::json_type::null) return {at, at, false};
+    if (type == simdjson::ondemand::json_type::string && raw.size() > 2) return {at + 1, at + raw.size() - 1, true};
+    return {at, at + raw.size(), true};
   }
 
 private:
@@ -191,6 +221,18 @@ Prefix JsonlFormat::prefix(std::string_view record) const {
   const FieldKey& k = keys_.front();
   const JsonField f = r.field(k.pointer);
   return k.key.typed ? value_prefix(k.key, as_value(f), options_.nulls) : json_prefix(k.key, f, options_.nulls);
+}
+
+void JsonlFormat::append_debug_view(std::string_view record, std::string& out) const {
+  std::vector<KeyExtent> marks;
+  if (keys_.empty()) {
+    marks.push_back({0, record.size(), true});
+  } else {
+    OpenRecord& r = open_record(0);
+    r.open(record);
+    for (const auto& k : keys_) marks.push_back(r.extent(k.pointer));
+  }
+  append_record_view(record, marks, out);
 }
 
 std::size_t JsonlFormat::record_length(const char* p, const char* end) const {

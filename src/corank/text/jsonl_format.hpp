@@ -37,6 +37,12 @@ public:
   std::size_t record_length(const char* p, const char* end) const override;
   bool checks_records() const override { return true; }
   void check_record(std::string_view record, const std::string& file, std::uint64_t line) const override;
+  // --debug: each key's value underlined as written (a string's text within
+  // its quotes; an empty string its two quotes); null is "^ no match for
+  // key" at the null, a missing field the same at the line's end. Without
+  // keys lines compare as bytes: the whole line.
+  bool can_debug() const override { return true; }
+  void append_debug_view(std::string_view record, std::string& out) const override;
 
 private:
   struct FieldKey {

@@ -3,7 +3,8 @@
 // plain positional I/O through the page cache: a sorted chunk is written by all
 // threads at once, each its own byte range, and a run is read back
 // sequentially by the merge, whole or in key ranges (run_merge.hpp). Under
-// --compress-temp a run is a series of compressed streams (zstd or gzip).
+// --compress-temp a run is a series of compressed streams (zstd or gzip);
+// under --compress-program, one stream that PROG wrote.
 // Also here: allocating a file ahead of threads that fill it at once.
 #include <fcntl.h>
 
@@ -19,6 +20,7 @@
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/program_codec.hpp"
 #include "corank/io/source.hpp"
 
 namespace corank::text {
@@ -75,15 +77,20 @@ inline bool allocate(int fd, std::uint64_t at, std::uint64_t n, const std::strin
   io::throw_io_error("write failed", name, errno);
 }
 
-// A run written sequentially into fd, compressed with `codec` (fast levels)
-// unless it is Codec::none. stored_bytes() is the run's length in the file.
-inline std::unique_ptr<io::ByteSink> run_file_sink(int fd, io::Codec codec) {
-  return io::compressing_sink(std::make_unique<RunFileSink>(fd), codec, "temporary file", io::CompressionLevel::fast);
+// A run written sequentially into fd, compressed per `temp` (IoOptions:
+// temp_codec at its fast level, or temp_program) unless neither is set.
+// stored_bytes() is the run's length in the file.
+inline std::unique_ptr<io::ByteSink> run_file_sink(int fd, const io::IoOptions& temp) {
+  if (!temp.temp_program.empty()) return io::program_compressing_sink(fd, temp.temp_program, "temporary file");
+  return io::compressing_sink(std::make_unique<RunFileSink>(fd), temp.temp_codec, "temporary file",
+                              io::CompressionLevel::fast);
 }
 
-// The run of `bytes` bytes in fd, decompressed with `codec`.
-inline std::unique_ptr<io::ByteSource> run_file_source(int fd, std::uint64_t bytes, io::Codec codec) {
-  return io::decompressing_source(std::make_unique<RunFileSource>(fd, 0, bytes), codec);
+// The run of `bytes` bytes in fd, decompressed per `temp` (a program reads
+// the whole file, which is the run).
+inline std::unique_ptr<io::ByteSource> run_file_source(int fd, std::uint64_t bytes, const io::IoOptions& temp) {
+  if (!temp.temp_program.empty()) return io::program_decompressing_source(fd, temp.temp_program, "temporary file");
+  return io::decompressing_source(std::make_unique<RunFileSource>(fd, 0, bytes), temp.temp_codec);
 }
 
 // Appends what is written to a string (a piece of a compressed run).

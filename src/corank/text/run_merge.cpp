@@ -78,8 +78,8 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
 }
 
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
-                                         io::Codec codec) {
-  return reader_over(run_file_source(run.fd.get(), run.bytes, codec), format, buffer);
+                                         const io::IoOptions& temp) {
+  return reader_over(run_file_source(run.fd.get(), run.bytes, temp), format, buffer);
 }
 
 bool can_merge_in_ranges(std::span<const SpilledRun> runs) {

@@ -48,7 +48,7 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
 
 // Reads the records of a run (decompressed with `codec`) through a buffer of `buffer` bytes.
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
-                                         io::Codec codec);
+                                         const io::IoOptions& temp);
 
 struct ParallelMerge {
   io::IoOptions io;     // for writing direct (each thread uses a few MiB of blocks)

@@ -203,8 +203,7 @@ public:
 private:
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
   std::uint64_t chunk_bytes() const { return std::max<std::uint64_t>(budget_ / 3, 1024); }
-  io::Codec run_codec() const { return io_.temp_codec; }
-  bool compressed_runs() const { return run_codec() != io::Codec::none; }
+  bool compressed_runs() const { return io_.compressed_runs(); }
 
   bool timed_get(std::future<bool>& f) {
     auto t0 = Clock::now();
@@ -379,8 +378,18 @@ private:
   // its own thread, threads_ pieces at a time, and the pieces are appended to
   // the file in order: compressed streams one after another decompress as one.
   // Under -u a single piece, so that its writer drops every repeated record.
+  // Under --compress-program one stream, through PROG: another PROG's
+  // streams need not concatenate.
   std::uint64_t write_compressed(const Chunk& chunk, int fd) {
     const auto& recs = chunk.records;
+    if (!io_.temp_program.empty()) {
+      auto sink = run_file_sink(fd, io_);
+      RecordWriter w(*sink, format_.terminator(), unique_format());
+      for (const auto& rec : recs) w.write(chunk.record(rec));
+      w.finish();
+      sink->finish();
+      return sink->stored_bytes();
+    }
     const std::uint64_t piece_bytes = std::clamp<std::uint64_t>(budget_ / 64, 4 << 10, 8 << 20);
     std::vector<std::size_t> cut{0};
     std::uint64_t bytes = 0;
@@ -399,7 +408,7 @@ private:
       const auto batch = static_cast<unsigned>(std::min(packed.size(), pieces - first));
       parallel_for(batch, [&](unsigned t) {
         packed[t].clear();
-        auto sink = io::compressing_sink(std::make_unique<StringSink>(packed[t]), run_codec(), "temporary file",
+        auto sink = io::compressing_sink(std::make_unique<StringSink>(packed[t]), io_.temp_codec, "temporary file",
                                          io::CompressionLevel::fast);
         RecordWriter w(*sink, format_.terminator(), unique_format());
         for (std::size_t i = cut[first + t]; i < cut[first + t + 1]; ++i) w.write(chunk.record(recs[i]));
@@ -453,10 +462,10 @@ private:
                                          parallel_merge(&merged.samples))
                              .bytes;
         } else {
-          auto sink = run_file_sink(merged.fd.get(), run_codec());
+          auto sink = run_file_sink(merged.fd.get(), io_);
           RecordWriter w(*sink, format_.terminator(), unique_format());
           std::vector<std::unique_ptr<RecordReader>> readers;
-          for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, merge_buffer_, run_codec()));
+          for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, merge_buffer_, io_));
           merge_streams(readers, format_, w);
           w.finish();
           sink->finish();
@@ -477,7 +486,7 @@ private:
       return;
     }
     std::vector<std::unique_ptr<RecordReader>> readers;
-    for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_, run_codec()));
+    for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_, io_));
     merge_streams(readers, format_, out, &progress_);
   }
 
