@@ -219,8 +219,28 @@ set -e
 # the last rank's share, in its last chunk of several (-S 4M reads 1 MiB
 # chunks), so that rank fails after rounds of the exchange went by. Every
 # rank stops (exit 2), rank 0 gives the failing rank's reason on one line,
-# nothing reaches the output's name, no part file, no temporary in -T.
+# nothing reaches the output's name, no part file, no temporary in -T. Each
+# rank's own exit status is recorded by a wrapper in a third run (mpirun's
+# alone would hide a rank that exited 0), with mpirun told to let every rank
+# end by itself (by default it kills the others once one exits non-zero, and
+# told otherwise it exits 0).
 # mid_failure NAME CORANK_OPTION... -- INPUT...
+cat > rank-status.sh <<'EOF'
+#!/usr/bin/env bash
+"$@"
+rc=$?
+echo $rc > "$RANK_STATUS_DIR/rank-${OMPI_COMM_WORLD_RANK:-0}"
+exit $rc
+EOF
+run_mpi_status() {
+  rm -rf status && mkdir status
+  RANK_STATUS_DIR=$PWD/status "$mpirun" --allow-run-as-root --oversubscribe -np "$np" -x RANK_STATUS_DIR \
+    --mca orte_abort_on_non_zero_status 0 \
+    bash "$PWD/rank-status.sh" "$mpi" --gpu=off --parallel 1 "$@"
+}
+ranks_exited_2() {  # every rank's status file says 2
+  [ "$(ls status | wc -l)" -eq "$np" ] && [ -z "$(cat status/* | grep -vx 2)" ]
+}
 mid_failure() {
   local name=$1
   shift
@@ -235,15 +255,17 @@ mid_failure() {
   rc1=$?
   run_mpi -S 4M -T fail/tmp --part-files "${opts[@]}" -o fail/out/sorted "$@" 2> fail/err2
   rc2=$?
+  run_mpi_status -S 4M -T fail/tmp "${opts[@]}" -o fail/out/sorted "$@" 2> fail/err3
+  ranks_exited_2 || fail "$name: not every rank exited 2: $(cat status/* | tr '\n' ' ')"
   set -e
   [ "$ref_rc" -eq 2 ] || fail "$name: corank exits $ref_rc, the case needs a bad input"
   local why
   why=$(sed -n 's/^corank: //p' fail/ref.err)
   local expect="$why"
   [ "$np" -gt 1 ] && expect="rank $((np - 1)): $why"
-  for k in 1 2; do
-    local rc err=fail/err$k
-    rc=$([ $k -eq 1 ] && echo $rc1 || echo $rc2)
+  local rcs=("$rc1" "$rc2" 2)  # the third run's statuses are checked above
+  for k in 1 2 3; do
+    local rc=${rcs[k - 1]} err=fail/err$k
     echo "$name ($k): rc=$rc, $(grep '^corank-mpi:' $err | head -1)"
     [ "$rc" -ne 0 ] || fail "$name ($k): exit status 0"
     [ "$(grep -c '^corank-mpi:' $err)" -eq 1 ] || { cat $err; fail "$name ($k): not one message"; }
