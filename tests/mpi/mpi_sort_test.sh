@@ -215,6 +215,15 @@ rc=$?
 set -e
 [ "$rc" -ne 0 ] && grep -q 'not distributed' bad/err3 || fail "-m: not refused clearly"
 
+# A key naming no column of the header: corank's message, once.
+set +e
+"$corank" --gpu=off --format csv --header -k nosuch -o bad/ref5 people.csv 2> bad/ref5.err
+run_mpi --format csv --header -k nosuch -o bad/out5 people.csv 2> bad/err5
+rc=$?
+set -e
+[ "$rc" -ne 0 ] && [ "$(grep -c '^corank-mpi:' bad/err5)" -eq 1 ] && [ ! -e bad/out5 ] &&
+  grep -qxF "corank-mpi: $(sed -n 's/^corank: //p' bad/ref5.err)" bad/err5 || { cat bad/err5; fail "csv unknown column: rc=$rc"; }
+
 # A rank failing mid-exchange: a bad record at the end of the input lies in
 # the last rank's share, in its last chunk of several (-S 4M reads 1 MiB
 # chunks), so that rank fails after rounds of the exchange went by. Every
