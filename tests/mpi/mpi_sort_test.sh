@@ -105,6 +105,60 @@ same "lines -R -k1,1 --random-source" 0 -R -k1,1 --random-source random-source -
 tr '\n' '\0' < words.txt > words.z
 same "lines -z -k1,1 -s" 0 -z -k1,1 -s -- words.z
 
+# CSV: a header row, quoted fields holding delimiters, doubled quotes and
+# newlines (so rows are cut where no newline count could tell), NULLs (empty
+# fields and --null), numeric and string keys. people-2.csv has its own
+# header (every input's is dropped, the first one's written once).
+csv_rows() {  # csv_rows SEED N
+  awk -v seed="$1" -v n="$2" 'BEGIN { srand(seed); print "id,name,score,note"
+    for (i = 0; i < n; i++) {
+      r = rand()
+      name = r < 0.2 ? "\"Smith, J\"" : r < 0.3 ? "\"multi\nline \"\"quoted\"\"\nname, too\"" : r < 0.4 ? "" : "n" int(rand() * 500)
+      score = rand() < 0.15 ? "" : rand() < 0.1 ? "NA" : (int(rand() * 1000) - 300) "." int(rand() * 10)
+      note = rand() < 0.1 ? "\"\"" : rand() < 0.05 ? "\"a\n\"\"\n\"" : "x" int(rand() * 7)
+      printf "%d,%s,%s,%s\n", i, name, score, note } }'
+}
+csv_rows 5 60000 > people.csv
+csv_rows 6 3000 > people-2.csv
+: > empty.csv
+printf 'id,name\n1,"x\ny"\n' > tiny.csv                  # fewer rows than ranks
+printf 'id,name,score' > header-only.csv                   # a header without its newline, no rows
+awk 'BEGIN { print "k,v"; for (i = 0; i < 3000; i++) printf "same,\"%d\nx\"\n", i }' > equal.csv
+# A byte order mark, CRLF, a quoted CRLF and an unterminated last row.
+printf '\xEF\xBB\xBFk,v\r\n"b",1\r\n"a\r\n",2\r\na,3\r\n"c""d",4' > bom.csv
+tr ',' '\t' < people.csv > people.tsv
+same "csv --header -k score:n" 60000 --format csv --header -k score:n -- people.csv
+same "csv named keys, desc, --nulls first" 0 --format csv --header -k name -k score:n:desc --nulls first -- people.csv
+same "csv --null NA -s -k note (stable)" 0 --format csv --header --null NA -s -k note -k score:n -- people.csv
+same "csv no header, column number" 0 --format csv -k 2 -- people.csv
+same "csv no keys" 0 --format csv --header -- people.csv
+same "csv -u -k name" 0 --format csv --header -u -k name -- people.csv
+same "csv -r -k id:n" 0 --format csv --header -r -k id:n -- people.csv
+same "csv -S 4M (rounds, spills)" 0 --format csv --header -S 4M -k name -k id:n -- people.csv
+same "csv several files, each with a header" 0 --format csv --header -k score:n -- people.csv empty.csv people-2.csv
+same "csv more ranks than rows" 0 --format csv --header -k name -- tiny.csv
+same "csv header only" 0 --format csv --header -k name -- header-only.csv
+same "csv empty first input" 0 --format csv --header -k name -- empty.csv header-only.csv tiny.csv
+same "csv all-equal keys (stable)" 0 --format csv --header -k k -- equal.csv
+same "csv all-equal keys -u" 0 --format csv --header -u -k k -- equal.csv
+same "csv BOM, CRLF, unterminated last row" 0 --format csv --header -k v:n -- bom.csv
+same "csv BOM without --header" 0 --format csv -k 1 -- bom.csv
+same "tsv --header" 0 --format tsv --header -k name -k id:n -- people.tsv
+rm -f parts.part-*
+"$corank" --gpu=off --format csv --header -k name -o ref people.csv
+run_mpi --format csv --header -k name --part-files -o parts people.csv || fail "csv part files: corank-mpi failed"
+cat parts.part-* | cmp -s - ref || fail "csv part files: concatenation differs from corank's output"
+[ "$(cat parts.part-* | grep -c '^id,name,score,note$')" -eq 1 ] && head -1 parts.part-00000 | grep -qx 'id,name,score,note' ||
+  fail "csv part files: the header is not written exactly once"
+
+# JSON lines: one object a line, cut as lines; every record checked.
+awk 'BEGIN { srand(2); for (i = 0; i < 60000; i++) { r = rand()
+  printf "{\"id\":%d,\"score\":%s,\"user\":{\"name\":\"u%d\"}}\n", i, r < 0.1 ? "null" : int(rand() * 1e6) / 100, int(rand() * 300) } }' > events.jsonl
+same "jsonl -k score:n" 60000 --format jsonl -k score:n -- events.jsonl
+same "jsonl -k user.name -k score:desc" 0 --format jsonl -k user.name -k score:desc -- events.jsonl
+same "jsonl -k user.name (ties in input order)" 0 --format jsonl -k user.name -- events.jsonl
+same "jsonl -u -k user.name" 0 --format jsonl -u -k user.name -- events.jsonl
+
 # Part files concatenate to the sorted whole; one per rank.
 rm -f parts.part-*
 "$corank" --gpu=off --format gensort -o ref skewed.dat
@@ -113,6 +167,13 @@ count=$(ls parts.part-* | wc -l)
 [ "$count" -eq "$np" ] || fail "part files: $count parts for $np ranks"
 cat parts.part-* | cmp -s - ref || fail "part files: concatenation differs from corank's output"
 echo "part files: $count parts"
+
+# --stats - on standard output, -v's summary on stderr: once, from rank 0.
+run_mpi --format gensort --stats - -v -o stdout-stats.out uniform.dat > stdout-stats.json 2> stdout-stats.err ||
+  fail "--stats -: corank-mpi failed"
+[ "$(grep -c '"partition_skew"' stdout-stats.json)" -eq 1 ] || fail "--stats -: no statistics on standard output"
+[ "$(grep -c "^corank-mpi: $np ranks sorted 100000 records" stdout-stats.err)" -eq 1 ] ||
+  { cat stdout-stats.err; fail "-v: not one summary line"; }
 
 # In place: the output names the input.
 cp words.txt inplace.txt
@@ -149,10 +210,86 @@ set -e
   { cat bad/err4; fail "rank 0 failing alone: rc=$rc"; }
 # Usage errors the distributed sort refuses.
 set +e
-run_mpi --format csv -o bad/out3 words.txt 2> bad/err3
+run_mpi -m -o bad/out3 words.txt 2> bad/err3
 rc=$?
 set -e
-[ "$rc" -ne 0 ] && grep -q 'not distributed' bad/err3 || fail "csv: not refused clearly"
+[ "$rc" -ne 0 ] && grep -q 'not distributed' bad/err3 || fail "-m: not refused clearly"
+
+# A key naming no column of the header: corank's message, once.
+set +e
+"$corank" --gpu=off --format csv --header -k nosuch -o bad/ref5 people.csv 2> bad/ref5.err
+run_mpi --format csv --header -k nosuch -o bad/out5 people.csv 2> bad/err5
+rc=$?
+set -e
+[ "$rc" -ne 0 ] && [ "$(grep -c '^corank-mpi:' bad/err5)" -eq 1 ] && [ ! -e bad/out5 ] &&
+  grep -qxF "corank-mpi: $(sed -n 's/^corank: //p' bad/ref5.err)" bad/err5 || { cat bad/err5; fail "csv unknown column: rc=$rc"; }
+
+# A rank failing mid-exchange: a bad record at the end of the input lies in
+# the last rank's share, in its last chunk of several (-S 4M reads 1 MiB
+# chunks), so that rank fails after rounds of the exchange went by. Every
+# rank stops (exit 2), rank 0 gives the failing rank's reason on one line,
+# nothing reaches the output's name, no part file, no temporary in -T. Each
+# rank's own exit status is recorded by a wrapper in a third run (mpirun's
+# alone would hide a rank that exited 0), with mpirun told to let every rank
+# end by itself (by default it kills the others once one exits non-zero, and
+# told otherwise it exits 0).
+# mid_failure NAME CORANK_OPTION... -- INPUT...
+cat > rank-status.sh <<'EOF'
+#!/usr/bin/env bash
+"$@"
+rc=$?
+echo $rc > "$RANK_STATUS_DIR/rank-${OMPI_COMM_WORLD_RANK:-0}"
+exit $rc
+EOF
+run_mpi_status() {
+  rm -rf status && mkdir status
+  RANK_STATUS_DIR=$PWD/status "$mpirun" --allow-run-as-root --oversubscribe -np "$np" -x RANK_STATUS_DIR \
+    --mca orte_abort_on_non_zero_status 0 \
+    bash "$PWD/rank-status.sh" "$mpi" --gpu=off --parallel 1 "$@"
+}
+ranks_exited_2() {  # every rank's status file says 2
+  [ "$(ls status | wc -l)" -eq "$np" ] && [ -z "$(cat status/* | grep -vx 2)" ]
+}
+mid_failure() {
+  local name=$1
+  shift
+  local opts=()
+  while [ "$1" != "--" ]; do opts+=("$1"); shift; done
+  shift
+  rm -rf fail && mkdir -p fail/tmp fail/out
+  set +e
+  "$corank" --gpu=off "${opts[@]}" -o fail/ref "$@" 2> fail/ref.err
+  local ref_rc=$? rc1 rc2
+  run_mpi -S 4M -T fail/tmp "${opts[@]}" -o fail/out/sorted "$@" 2> fail/err1
+  rc1=$?
+  run_mpi -S 4M -T fail/tmp --part-files "${opts[@]}" -o fail/out/sorted "$@" 2> fail/err2
+  rc2=$?
+  run_mpi_status -S 4M -T fail/tmp "${opts[@]}" -o fail/out/sorted "$@" 2> fail/err3
+  ranks_exited_2 || fail "$name: not every rank exited 2: $(cat status/* | tr '\n' ' ')"
+  set -e
+  [ "$ref_rc" -eq 2 ] || fail "$name: corank exits $ref_rc, the case needs a bad input"
+  local why
+  why=$(sed -n 's/^corank: //p' fail/ref.err)
+  local expect="$why"
+  [ "$np" -gt 1 ] && expect="rank $((np - 1)): $why"
+  local rcs=("$rc1" "$rc2" 2)  # the third run's statuses are checked above
+  for k in 1 2 3; do
+    local rc=${rcs[k - 1]} err=fail/err$k
+    echo "$name ($k): rc=$rc, $(grep '^corank-mpi:' $err | head -1)"
+    [ "$rc" -ne 0 ] || fail "$name ($k): exit status 0"
+    [ "$(grep -c '^corank-mpi:' $err)" -eq 1 ] || { cat $err; fail "$name ($k): not one message"; }
+    grep -qxF "corank-mpi: $expect" $err || { cat $err; fail "$name ($k): the message is not '$expect'"; }
+    ! grep -qiE 'MPI_ABORT|abort\(|signal|core dumped' $err || { cat $err; fail "$name ($k): abort noise"; }
+  done
+  [ -z "$(ls -A fail/out)" ] || fail "$name: left output $(ls -A fail/out | tr '\n' ' ')"
+  [ -z "$(ls -A fail/tmp)" ] || fail "$name: left temporaries $(ls -A fail/tmp | tr '\n' ' ')"
+}
+awk 'BEGIN { srand(4); for (i = 0; i < 150000; i++) printf "{\"id\":%d,\"score\":%d}\n", i, int(rand() * 1e6) }' > fail.jsonl
+echo '{"id": 150000, "score": oops' >> fail.jsonl
+echo '{"id": 150001, "score": 1}' >> fail.jsonl
+mid_failure "jsonl bad record on the last rank" --format jsonl -k score:n -- fail.jsonl
+{ csv_rows 8 150000; printf '150000,"never closed,1,x\n150001,n,2,x\n'; } > fail.csv
+mid_failure "csv unterminated quoted field on the last rank" --format csv --header -k score:n -- fail.csv
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "corank/errors.hpp"
+#include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/positional_input.hpp"
@@ -166,7 +167,44 @@ struct Inputs {
     begin.push_back(at);
   }
   std::uint64_t total() const { return begin.back(); }
+  // The file that holds byte x < total (never an empty one).
+  std::size_t file_of(std::uint64_t x) const {
+    return static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), x) - begin.begin()) - 1;
+  }
 };
+
+// The 1-based line of byte x in its file, as the single-process reader numbers
+// lines in its messages (every newline counts, quoted ones too). Only for
+// messages: it reads the file up to x.
+std::uint64_t line_of(const Inputs& in, std::uint64_t x) {
+  const std::uint64_t from = in.begin[in.file_of(x)];
+  std::uint64_t lines = 1;
+  std::string buf;
+  for (std::uint64_t at = from; at < x;) {
+    buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(1 << 20, x - at)));
+    in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    lines += static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n'));
+    at += buf.size();
+  }
+  return lines;
+}
+
+// The CSV row that starts at `at` (a row start), without its newline; a
+// file's unterminated last row is checked as the single-process reader checks it.
+std::string csv_row_at(const Inputs& in, std::uint64_t at, const text::TextFormat& format) {
+  const std::size_t f = in.file_of(at);
+  const std::uint64_t end = in.begin[f + 1];
+  std::string buf;
+  for (std::uint64_t n = std::min<std::uint64_t>(4096, end - at);; n = std::min(2 * n, end - at)) {
+    buf.resize(static_cast<std::size_t>(n));
+    in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    if (const std::size_t len = format.record_length(buf.data(), buf.data() + buf.size())) return buf.substr(0, len - 1);
+    if (at + n == end) {
+      format.check_unterminated(buf, in.data->name(f), line_of(in, at));
+      return buf;
+    }
+  }
+}
 
 // The first line start at or after byte x: x itself at a file's start, else
 // just past the next terminator in x's file (or the file's end).
@@ -231,14 +269,22 @@ std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_s
   return rec;  // a file's last line, unterminated
 }
 
+// How a share's text records are read.
+struct TextReading {
+  const text::TextFormat* format = nullptr;
+  bool csv = false;           // rows end where the format says (a quoted field may hold newlines)
+  bool skip_headers = false;  // every file's first record is its header, no record to sort
+  bool check = false;         // records pass the format's checks as the single-process reader's do
+};
+
 // Reads a rank's share [begin, end) chunk by chunk and hands each record to a
-// callback with its position. Text chunks end at a terminator; a line longer
-// than a chunk grows the chunk.
+// callback with its position. Text chunks end at a record's end; a record
+// longer than a chunk grows the chunk.
 class ShareReader {
 public:
   ShareReader(const Inputs& in, std::uint64_t begin, std::uint64_t end, std::uint32_t record_size, char term,
-              std::uint64_t chunk)
-      : in_(in), record_size_(record_size), term_(term) {
+              std::uint64_t chunk, TextReading text = {})
+      : in_(in), record_size_(record_size), term_(term), text_(text) {
     chunk_ = record_size ? std::max<std::uint64_t>(chunk / record_size, 1) * record_size : std::max<std::uint64_t>(chunk, 1);
     // Text records never span files, so the share is read file by file.
     for (std::size_t f = 0; f + 1 < in.begin.size(); ++f) {
@@ -246,7 +292,7 @@ public:
       if (s < e) segments_.push_back({s, e});
     }
     if (record_size && begin < end) segments_ = {{begin, end}};
-    if (!segments_.empty()) cursor_ = segments_[0].first;
+    if (!segments_.empty()) start_segment();
   }
 
   // f(record, position) for every record of the next chunk; false at the end.
@@ -259,11 +305,22 @@ public:
     for (;;) {
       buf_.resize(static_cast<std::size_t>(n));
       in_.data->read(cursor_, reinterpret_cast<std::byte*>(buf_.data()), buf_.size());
-      if (record_size_ || cursor_ + n == e) {
+      const bool at_end = cursor_ + n == e;
+      if (text_.csv) {
+        // Whole rows; at the segment's end (a file's end or the share's, a
+        // row boundary) the rest is the file's unterminated last row.
+        ends_.clear();
+        for (std::size_t i = 0; i < buf_.size();) {
+          const std::size_t len = text_.format->record_length(buf_.data() + i, buf_.data() + buf_.size());
+          if (len == 0) break;
+          ends_.push_back(i += len);
+        }
+        cut = at_end ? buf_.size() : ends_.empty() ? 0 : ends_.back();
+        if (cut) break;
+      } else if (record_size_ || at_end) {
         cut = buf_.size();
         break;
-      }
-      if (const void* p = ::memrchr(buf_.data(), term_, buf_.size())) {
+      } else if (const void* p = ::memrchr(buf_.data(), term_, buf_.size())) {
         cut = static_cast<std::size_t>(static_cast<const char*>(p) - buf_.data()) + 1;
         break;
       }
@@ -272,23 +329,71 @@ public:
     const char* b = buf_.data();
     if (record_size_) {
       for (std::size_t i = 0; i < cut; i += record_size_) f(std::string_view(b + i, record_size_), cursor_ + i);
+    } else if (text_.csv) {
+      std::size_t i = 0;
+      for (std::size_t end : ends_) {
+        text_record(f, std::string_view(b + i, end - i - 1), i);
+        i = end;
+      }
+      if (i < cut) {
+        const std::string_view tail(b + i, cut - i);
+        if (text_.check) checked(cursor_ + i, [&](std::uint64_t line) {
+          text_.format->check_unterminated(tail, in_.data->name(in_.file_of(cursor_ + i)), line);
+        });
+        text_record(f, tail, i);
+      }
     } else {
       for (std::size_t i = 0; i < cut;) {
         const void* t = std::memchr(b + i, term_, cut - i);
         const std::size_t len = t ? static_cast<std::size_t>(static_cast<const char*>(t) - (b + i)) : cut - i;
-        f(std::string_view(b + i, len), cursor_ + i);
+        text_record(f, std::string_view(b + i, len), i);
         i += len + 1;
       }
     }
     cursor_ += cut;
-    if (cursor_ == e && ++segment_ < segments_.size()) cursor_ = segments_[segment_].first;
+    if (cursor_ == e && ++segment_ < segments_.size()) start_segment();
     return true;
   }
 
 private:
+  void start_segment() {
+    cursor_ = segments_[segment_].first;
+    skip_next_ = text_.skip_headers && cursor_ == in_.begin[in_.file_of(cursor_)];
+  }
+
+  // Runs check(line) with no line number first: the number costs a read of
+  // the file up to the record, paid only when there is a message to give.
+  template <class Check>
+  void checked(std::uint64_t pos, Check&& check) {
+    try {
+      check(0);
+    } catch (const InputError&) {
+      check(line_of(in_, pos));
+      throw;
+    }
+  }
+
+  // A text record at offset i of the chunk: a file's header is dropped, the
+  // rest checked (when asked) and handed on.
+  template <class F>
+  void text_record(F& f, std::string_view rec, std::size_t i) {
+    if (skip_next_) {
+      skip_next_ = false;
+      return;
+    }
+    if (text_.check && text_.format->checks_records())
+      checked(cursor_ + i, [&](std::uint64_t line) {
+        text_.format->check_record(rec, in_.data->name(in_.file_of(cursor_ + i)), line);
+      });
+    f(rec, cursor_ + i);
+  }
+
   const Inputs& in_;
   std::uint32_t record_size_;
   char term_;
+  TextReading text_;
+  bool skip_next_ = false;
+  std::vector<std::size_t> ends_;
   std::uint64_t chunk_ = 0;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> segments_;
   std::size_t segment_ = 0;
@@ -361,12 +466,35 @@ std::pair<std::string, std::string> piece_ends(const std::string& path, std::uin
   return {first, last};
 }
 
-// Copies file `from` to offset `at` of the open descriptor `to` with
-// `threads` threads, each taking the next 64 MiB piece: one thread moves a
-// few GB/s through its buffer, far below what memory and fast storage take.
-void copy_into(const std::string& from, int to, const std::string& to_name, std::uint64_t at, unsigned threads) {
+// The first and last CSV rows of a sorted piece from byte `from` on (past its
+// header); "" when it has none. Reads the whole piece: rows are found from the start.
+std::pair<std::string, std::string> csv_piece_ends(const std::string& path, std::uint64_t from,
+                                                   const text::TextFormat& format) {
+  Inputs in({path});
+  std::pair<std::string, std::string> ends;
+  bool first = true;
+  TextReading reading;
+  reading.format = &format;
+  reading.csv = true;
+  ShareReader reader(in, from, in.total(), 0, '\n', 16 * kMiB, reading);
+  std::string_view last;
+  while (reader.next([&](std::string_view rec, std::uint64_t) {
+    if (first) ends.first.assign(rec), first = false;
+    last = rec;
+  }))
+    ends.second.assign(last);
+  return ends;
+}
+
+// Copies file `from`, less its first `skip` bytes, to offset `at` of the
+// open descriptor `to` with `threads` threads, each taking the next 64 MiB
+// piece: one thread moves a few GB/s through its buffer, far below what
+// memory and fast storage take.
+void copy_into(const std::string& from, int to, const std::string& to_name, std::uint64_t at, std::uint64_t skip,
+               unsigned threads) {
   io::FileDesc in = io::FileDesc::open(from, O_RDONLY);
-  const std::uint64_t size = file_size(from);
+  const std::uint64_t whole = file_size(from);
+  const std::uint64_t size = whole > skip ? whole - skip : 0;
   constexpr std::uint64_t kPiece = 64 * kMiB;
   const std::uint64_t pieces = (size + kPiece - 1) / kPiece;
   std::atomic<std::uint64_t> next{0};
@@ -376,7 +504,7 @@ void copy_into(const std::string& from, int to, const std::string& to_name, std:
       const std::uint64_t end = std::min(size, (p + 1) * kPiece);
       for (std::uint64_t off = p * kPiece; off < end;) {
         const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), end - off));
-        const std::size_t n = io::pread_full(in.get(), buf.data(), want, off, from);
+        const std::size_t n = io::pread_full(in.get(), buf.data(), want, skip + off, from);
         if (n != want) throw io::IoError("read failed", from, "the file shrank while it was copied");
         io::pwrite_full(to, buf.data(), n, at + off, to_name);
         off += n;
@@ -408,6 +536,7 @@ public:
     MPI_Comm_size(node, &node_size_);
     MPI_Comm_free(&node);
     phase(c_, [&] { setup(); });
+    if (csv_) cut_csv_shares();
     times_.setup = seconds_since(t), t = Clock::now();
     choose_splitters();
     times_.sample = seconds_since(t), t = Clock::now();
@@ -424,9 +553,77 @@ public:
 private:
   bool text() const { return record_size_ == 0; }
 
+  TextReading reading(bool check) const {
+    TextReading t;
+    t.format = text_format_;
+    t.csv = csv_;
+    t.skip_headers = !header_.empty();
+    t.check = check;
+    return t;
+  }
+
+  // The CSV shares' row boundaries (CsvScanner, partition.hpp): each rank maps
+  // the automaton's states over its nominal byte range, the ranks gather the
+  // maps, and each composes those before it into the states at its range's
+  // two ends; a cut whose state is not RowStart moves on to the end of the row
+  // under way (the next newline outside quotes).
+  void cut_csv_shares() {
+    const CsvScanner scanner(delimiter_);
+    const unsigned n = c_.ranks();
+    const std::uint64_t total = inputs_->total();
+    auto nominal = [&](unsigned r) { return share_begin(total, r, n, 1); };
+    CsvScanner::Map map = CsvScanner::identity();
+    phase(c_, [&] {
+      const std::uint64_t b = nominal(static_cast<unsigned>(c_.rank)), e = nominal(static_cast<unsigned>(c_.rank) + 1);
+      std::string buf;
+      for (std::size_t f = 0; f + 1 < inputs_->begin.size(); ++f) {
+        const std::uint64_t s = std::max(b, inputs_->begin[f]), t = std::min(e, inputs_->begin[f + 1]);
+        if (s >= t) continue;
+        if (s == inputs_->begin[f]) map = CsvScanner::reset();  // a file starts with a row
+        for (std::uint64_t at = s; at < t;) {
+          buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(4 * kMiB, t - at)));
+          inputs_->data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+          scanner.scan(map, buf.data(), buf.size());
+          at += buf.size();
+        }
+      }
+    });
+    std::vector<std::uint8_t> maps(static_cast<std::size_t>(CsvScanner::kStates) * n);
+    MPI_Allgather(map.data(), CsvScanner::kStates, MPI_BYTE, maps.data(), CsvScanner::kStates, MPI_BYTE, c_.comm);
+    phase(c_, [&] {
+      auto file_start = [&](std::uint64_t x) {
+        return x < total && std::binary_search(inputs_->begin.begin(), inputs_->begin.end(), x);
+      };
+      // The row boundary at or after x, where the state is `state`.
+      auto boundary = [&](std::uint64_t x, std::uint8_t state) {
+        if (x >= total || state == CsvScanner::RowStart) return std::min(x, total);
+        const std::uint64_t end = inputs_->begin[inputs_->file_of(x) + 1];
+        std::string buf;
+        for (std::uint64_t at = x; at < end;) {
+          buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(64 * 1024, end - at)));
+          inputs_->data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+          const std::size_t k = scanner.row_end(state, buf.data(), buf.size());
+          if (k < buf.size() || state == CsvScanner::RowStart) return at + k;
+          at += buf.size();
+        }
+        return end;  // the file's unterminated last row
+      };
+      std::uint8_t state = CsvScanner::RowStart;  // at nominal(r)
+      for (unsigned r = 0;; ++r) {
+        if (r == static_cast<unsigned>(c_.rank)) share_begin_ = boundary(nominal(r), state);
+        if (r == static_cast<unsigned>(c_.rank) + 1) {
+          share_end_ = boundary(nominal(r), state);
+          break;
+        }
+        state = file_start(nominal(r + 1)) ? std::uint8_t{CsvScanner::RowStart} : maps[r * CsvScanner::kStates + state];
+      }
+    });
+  }
+
   void setup() {
     SortRequest& r = local_;
     r = req_.sort;
+    r.io.diagnostics = nullptr;  // the ranks' own sorts stay quiet
     const bool is_text = is_text_format(r.format);
     verify_ = r.verify;
     if (is_text) r.verify = false;  // the library verifies binary pieces; text gets the boundary check only
@@ -436,8 +633,6 @@ private:
       throw UsageError("'" + r.output + "' is not a regular file: the output is written beside it and renamed onto it");
     if (r.inputs.empty() || std::find(r.inputs.begin(), r.inputs.end(), "-") != r.inputs.end())
       throw UsageError("corank-mpi reads files on a shared path, not standard input");
-    if (r.format == "csv" || r.format == "tsv" || r.format == "jsonl")
-      throw UsageError("corank-mpi sorts binary formats and lines; --format " + r.format + " is not distributed yet");
     if (r.merge_only) throw UsageError("-m is not distributed: merge with corank");
     if (r.debug) throw UsageError("--debug is not distributed: use corank");
     if (is_text && r.random_source.empty() &&
@@ -459,9 +654,25 @@ private:
     if (r.memory_budget == 0) r.memory_budget = physical_memory() / 2 / static_cast<std::uint64_t>(node_size_);
     r.progress = false;
 
+    inputs_ = std::make_unique<Inputs>(r.inputs);
     if (is_text) {
       auto f = text_format_of(r);
       term_ = f->terminator();
+      csv_ = r.format == "csv" || r.format == "tsv";
+      if (csv_) delimiter_ = !r.delimiter.empty() ? r.delimiter[0] : r.format == "tsv" ? '\t' : ',';
+      // The header: the first row of the first input that has one (every
+      // input's first row is its header). It names the columns here, leads
+      // every received file so that each rank's sort names them alike, and
+      // heads the output once.
+      if (f->has_header())
+        for (std::size_t i = 0; i < inputs_->data->files(); ++i)
+          if (inputs_->data->file_size(i) > 0) {
+            const std::string h = csv_row_at(*inputs_, inputs_->begin[i], *f);
+            f->set_header(h);
+            header_ = h + '\n';
+            break;
+          }
+      text_format_ = f.get();
       order_ = std::make_unique<TextOrder>(std::move(f));
     } else {
       const RecordFormat format = parse_format(r.format, r.keys);
@@ -469,8 +680,6 @@ private:
       order_ = std::make_unique<BinaryOrder>(format, r.reverse);
     }
     partitioner_ = std::make_unique<Partitioner>(*order_, !r.unique);
-
-    inputs_ = std::make_unique<Inputs>(r.inputs);
     if (!text())
       for (std::size_t i = 0; i < inputs_->data->files(); ++i)
         if (inputs_->data->file_size(i) % record_size_ != 0)
@@ -479,7 +688,7 @@ private:
     const std::uint64_t unit = text() ? 1 : record_size_;
     share_begin_ = share_begin(inputs_->total(), c_.rank, c_.ranks(), unit);
     share_end_ = share_begin(inputs_->total(), c_.rank + 1, c_.ranks(), unit);
-    if (text()) {
+    if (text() && !csv_) {  // CSV rows are cut by cut_csv_shares
       share_begin_ = line_start_at_or_after(*inputs_, share_begin_, term_);
       share_end_ = line_start_at_or_after(*inputs_, share_end_, term_);
     }
@@ -495,6 +704,10 @@ private:
   void choose_splitters() {
     std::string mine;
     phase(c_, [&] {
+      if (csv_) {
+        sample_rows(mine);
+        return;
+      }
       std::vector<std::uint64_t> at;
       if (text()) {
         // A line longer than the stride is sampled more than once: its weight.
@@ -506,6 +719,13 @@ private:
       }
       for (std::uint64_t pos : at) {
         const std::string rec = record_at(*inputs_, pos, record_size_, term_);
+        // A record the format refuses is no splitter; the exchange, which
+        // checks every record, reports it.
+        if (text_format_ && text_format_->checks_records()) try {
+            text_format_->check_record(rec, "", 0);
+          } catch (const InputError&) {
+            continue;
+          }
         put_u64(mine, pos);
         put_u64(mine, rec.size());
         mine += rec;
@@ -526,6 +746,23 @@ private:
     });
   }
 
+  // CSV samples: rows start only where a scan from the share's start finds
+  // them, so the share is read through; the row holding each of the regular
+  // byte offsets is taken (a long row as often as it spans offsets).
+  void sample_rows(std::string& mine) {
+    const auto offsets = regular_sample(share_end_ - share_begin_, kSamplesPerRank);
+    std::size_t k = 0;
+    ShareReader reader(*inputs_, share_begin_, share_end_, 0, term_, chunk_bytes_, reading(false));
+    while (reader.next([&](std::string_view rec, std::uint64_t pos) {
+      for (const std::uint64_t end = pos + rec.size() + 1; k < offsets.size() && share_begin_ + offsets[k] < end; ++k) {
+        put_u64(mine, pos);
+        put_u64(mine, rec.size());
+        mine.append(rec);
+      }
+    })) {
+    }
+  }
+
   void exchange() {
     const unsigned n = c_.ranks();
     std::vector<io::FileDesc> to_file(n);
@@ -535,13 +772,14 @@ private:
       for (unsigned s = 0; s < n; ++s) {
         from_files_.push_back(scratch_->file("from-" + std::to_string(s)));
         to_file[s] = io::FileDesc::open(from_files_.back(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        if (!header_.empty()) io::write_full(to_file[s].get(), header_.data(), header_.size(), from_files_.back());
       }
     } catch (...) {
       err = what_of(std::current_exception());
     }
     agree(c_, err);
 
-    ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_);
+    ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_, reading(true));
     // The chunk's records grouped by destination: region d is
     // [region[d], region[d] + size[d]) of `grouped`, sent[d] bytes of it gone.
     struct Binned {
@@ -645,17 +883,29 @@ private:
   void local_sort() {
     SortRequest r = local_;
     r.inputs = from_files_;
+    // Every rank's sort writes the header first; the output keeps rank 0's.
+    piece_header_ = header_.size();
+    const std::uint64_t drop = c_.rank == 0 ? 0 : piece_header_;
+    std::string part_temp;
     if (req_.part_files) {
       const std::string part = part_name(req_.sort.output, static_cast<unsigned>(c_.rank));
       piece_.path = dir_of(part) + "/." + base_of(part) + ".corank-mpi-" + std::to_string(::getpid());
-      r.output = piece_.path;
-    } else {
-      r.output = scratch_->file("sorted");
+      part_temp = piece_.path;
     }
+    r.output = req_.part_files && drop == 0 ? part_temp : scratch_->file("sorted");
     stats_ = sort(r);
     piece_file_ = r.output;
     for (const auto& f : from_files_) ::unlink(f.c_str());  // the sort has read them; free the space now
-    piece_bytes_ = file_size(piece_file_);
+    piece_skip_ = drop;
+    if (req_.part_files && drop) {  // the part file without the header
+      io::FileDesc out = io::FileDesc::open(part_temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+      copy_into(piece_file_, out.get(), part_temp, 0, drop, local_.threads);
+      if (::close(out.release()) != 0) throw io::IoError("close failed", part_temp, errno);
+      ::unlink(piece_file_.c_str());
+      piece_file_ = part_temp;
+      piece_skip_ = piece_header_ = 0;
+    }
+    piece_bytes_ = file_size(piece_file_) - piece_skip_;
   }
 
   void write_output() {
@@ -692,7 +942,7 @@ private:
       phase(c_, [&] {
         if (mine == 0) return;
         io::FileDesc out = io::FileDesc::open(name, O_WRONLY);
-        copy_into(piece_file_, out.get(), req_.sort.output, offset, local_.threads);
+        copy_into(piece_file_, out.get(), req_.sort.output, offset, piece_skip_, local_.threads);
         if (local_.io.sync_output && ::fsync(out.get()) != 0) throw io::IoError("fsync failed", req_.sort.output, errno);
       });
     }
@@ -720,8 +970,11 @@ private:
     if (!verify_) return;
     std::string mine;
     phase(c_, [&] {
-      auto [first, last] = piece_ends(piece_file_, record_size_, term_);
-      put_u64(mine, piece_bytes_ == 0 ? 0 : 1);
+      const bool has = file_size(piece_file_) > piece_header_;
+      auto [first, last] = !has   ? std::pair<std::string, std::string>()
+                           : csv_ ? csv_piece_ends(piece_file_, piece_header_, *text_format_)
+                                  : piece_ends(piece_file_, record_size_, term_);
+      put_u64(mine, has ? 1 : 0);
       put_u64(mine, first.size());
       mine += first;
       put_u64(mine, last.size());
@@ -732,7 +985,7 @@ private:
     const std::string all = allgather_bytes(c_, mine);
     phase(c_, [&] {
       if (c_.rank != 0) return;
-      if (!local_.unique && in_total != total_bytes)
+      if (!local_.unique && in_total + header_.size() != total_bytes)
         throw InputError("verification failed: " + std::to_string(in_total) + " bytes read, " +
                          std::to_string(total_bytes) + " written");
       std::string prev;
@@ -794,9 +1047,10 @@ private:
         slowest = std::max(slowest, j["seconds"]["total"].get<double>());
       }
       const double skew = partition_skew(parts);
-      if (local_.verbose)
-        std::fprintf(stderr, "corank-mpi: %u ranks sorted %llu records in %.3f s, partition skew %.4f\n", c_.ranks(),
-                     static_cast<unsigned long long>(records), slowest, skew);
+      if (local_.verbose && req_.sort.io.diagnostics)
+        req_.sort.io.diagnostics->note(io::format_line("%u ranks sorted %llu records in %.3f s, partition skew %.4f",
+                                                       c_.ranks(), static_cast<unsigned long long>(records), slowest,
+                                                       skew));
       if (req_.stats_file.empty()) return;
       nlohmann::ordered_json doc = {
           {"version", corank::version()},
@@ -814,8 +1068,7 @@ private:
       };
       const std::string text = doc.dump(2) + "\n";
       if (req_.stats_file == "-") {
-        if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0)
-          throw io::IoError("write failed", "standard output", errno);
+        if (req_.stats_text) *req_.stats_text = text;
         return;
       }
       std::ofstream f(req_.stats_file);
@@ -833,6 +1086,11 @@ private:
   std::unique_ptr<ScratchDir> scratch_;
   std::uint32_t record_size_ = 0;
   char term_ = '\n';
+  const text::TextFormat* text_format_ = nullptr;  // text: the format order_ compares by
+  bool csv_ = false;                                // CSV or TSV: rows may hold quoted newlines
+  char delimiter_ = ',';
+  std::string header_;  // CSV --header: the header row with its newline; "" without
+  std::uint64_t piece_header_ = 0, piece_skip_ = 0;  // header bytes at the piece's head; of them, not this rank's output
   std::uint64_t share_begin_ = 0, share_end_ = 0, chunk_bytes_ = 0, round_quota_ = 0;
   std::uint64_t read_bytes_ = 0;
   bool verify_ = false;
@@ -848,14 +1106,14 @@ private:
 
 }  // namespace
 
-int distributed_sort(MPI_Comm comm, const DistributedRequest& request) {
+int distributed_sort(MPI_Comm comm, const DistributedRequest& request, std::string* error) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   try {
     DistributedSort(comm, request).run();
     return 0;
   } catch (const RankFailed& e) {
-    if (rank == 0) std::fprintf(stderr, "corank-mpi: %s\n", e.what());
+    if (rank == 0 && error) *error = e.what();
   }
   return 2;
 }

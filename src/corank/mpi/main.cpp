@@ -5,6 +5,7 @@
 #include <mpi.h>
 #include <dirent.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "corank/cli/args.hpp"
+#include "corank/io/diagnostics.hpp"
 #include "corank/mpi/distributed_sort.hpp"
 #include "corank/version.hpp"
 
@@ -34,10 +36,22 @@ constexpr const char* kUsage =
     "                    partition skew (largest part / mean)\n"
     "  --verify          each rank verifies its part; rank 0 checks the parts'\n"
     "                    boundaries and that no record was lost\n"
-    "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines (not csv/tsv yet).\n"
+    "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines, csv, tsv, jsonl.\n"
     "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"
     "\n"
     "corank's options:\n";
+
+// The library's notes (rank 0's -v summary), on stderr after the program's name.
+class StderrDiagnostics final : public corank::io::Diagnostics {
+public:
+  void note(std::string_view line) override { say(line); }
+  void warning(std::string_view line) override { say(line); }
+
+private:
+  static void say(std::string_view line) {
+    std::fprintf(stderr, "corank-mpi: %.*s\n", static_cast<int>(line.size()), line.data());
+  }
+};
 
 // The device for this rank: the local rank's turn among the node's GPUs.
 // Done before MPI_Init and any CUDA call, through CUDA_VISIBLE_DEVICES, since
@@ -119,11 +133,21 @@ int main(int argc, char** argv) {
   } else if (!inv.files0_from.empty()) {
     if (rank == 0) std::fprintf(stderr, "corank-mpi: --files0-from is not distributed: name the files\n");
   } else {
+    static StderrDiagnostics diagnostics;
     mpi::DistributedRequest r;
     r.sort = inv.request;
+    r.sort.io.diagnostics = rank == 0 ? &diagnostics : nullptr;
     r.part_files = part_files;
     r.stats_file = inv.stats_file;
-    status = mpi::distributed_sort(MPI_COMM_WORLD, r);
+    std::string why, stats;
+    r.stats_text = &stats;
+    status = mpi::distributed_sort(MPI_COMM_WORLD, r, &why);
+    if (status != 0 && rank == 0) std::fprintf(stderr, "corank-mpi: %s\n", why.c_str());
+    if (status == 0 && !stats.empty() &&
+        (std::fwrite(stats.data(), 1, stats.size(), stdout) != stats.size() || std::fflush(stdout) != 0)) {
+      std::fprintf(stderr, "corank-mpi: write failed: standard output: %s\n", std::strerror(errno));
+      status = 2;
+    }
   }
   std::fflush(stdout);
   MPI_Finalize();
