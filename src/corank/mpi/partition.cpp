@@ -50,21 +50,24 @@ std::uint64_t share_begin(std::uint64_t total, unsigned rank, unsigned ranks, st
 }
 
 CsvScanner::CsvScanner(char delimiter) {
+  // The states as table entries (the enumerators' type is not std::uint8_t).
+  constexpr std::uint8_t kFieldStart = FieldStart, kUnquoted = Unquoted, kRowStart = RowStart, kQuoted = Quoted,
+                         kQuoteSeen = QuoteSeen, kBom1 = Bom1, kBom2 = Bom2;
   for (unsigned c = 0; c < 256; ++c) {
     auto unquoted = [&](unsigned ch) -> std::uint8_t {
-      return ch == '\n' ? RowStart : ch == static_cast<unsigned char>(delimiter) ? FieldStart : Unquoted;
+      return ch == '\n' ? kRowStart : ch == static_cast<unsigned char>(delimiter) ? kFieldStart : kUnquoted;
     };
-    auto field_start = [&](unsigned ch) -> std::uint8_t { return ch == '"' ? Quoted : unquoted(ch); };
+    auto field_start = [&](unsigned ch) -> std::uint8_t { return ch == '"' ? kQuoted : unquoted(ch); };
     std::uint8_t* t = table_[c];
     t[FieldStart] = field_start(c);
     t[Unquoted] = unquoted(c);
     // Without the whole mark the row's first byte was ordinary: the field is under way.
-    t[RowStart] = c == 0xEF ? Bom1 : field_start(c);
-    t[Bom1] = c == 0xBB ? Bom2 : unquoted(c);
-    t[Bom2] = c == 0xBF ? FieldStart : unquoted(c);
-    t[Quoted] = c == '"' ? QuoteSeen : Quoted;
+    t[RowStart] = c == 0xEF ? kBom1 : field_start(c);
+    t[Bom1] = c == 0xBB ? kBom2 : unquoted(c);
+    t[Bom2] = c == 0xBF ? kFieldStart : unquoted(c);
+    t[Quoted] = c == '"' ? kQuoteSeen : kQuoted;
     // A closing quote leaves the field under way: bytes up to the delimiter are kept.
-    t[QuoteSeen] = c == '"' ? Quoted : unquoted(c);
+    t[QuoteSeen] = c == '"' ? kQuoted : unquoted(c);
   }
 }
 
