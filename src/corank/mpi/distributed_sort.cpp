@@ -916,17 +916,33 @@ private:
     MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
     piece_offset_ = offset;
 
+    // The pieces are checked as sorted, before any is moved.
+    verify_boundaries(total);
     RemoveUnlessKept shared;  // rank 0's temporary next to the target
     if (!req_.part_files) {
       std::string name;
+      bool in_place = false;  // rank 0's piece became the shared file
       phase(c_, [&] {
         if (c_.rank != 0) return;
         const std::string& out = req_.sort.output;
         std::string templ = dir_of(out) + "/." + base_of(out) + ".corank-mpi-XXXXXX";
-        const int fd = ::mkstemp(templ.data());
+        int fd = ::mkstemp(templ.data());
         if (fd < 0) throw io::IoError("cannot create output", out, errno);
-        io::FileDesc owner(fd);
         shared.path = templ;
+        // Rank 0's piece is the output's first bytes as they stand: where it
+        // lies on the target's file system it becomes the shared file (renamed
+        // over the empty one just made) instead of being copied into it.
+        if (piece_skip_ == 0 && ::rename(piece_file_.c_str(), templ.c_str()) == 0) {
+          ::close(fd);
+          fd = ::open(templ.c_str(), O_WRONLY | O_CLOEXEC);
+          if (fd < 0) throw io::IoError("cannot write output", out, errno);
+          in_place = true;
+        } else if (piece_skip_ == 0 && errno != EXDEV) {
+          const int e = errno;
+          ::close(fd);
+          throw io::IoError("rename failed", templ, e);
+        }
+        io::FileDesc owner(fd);
         const mode_t mask = ::umask(0);
         ::umask(mask);
         struct stat st {};
@@ -940,13 +956,12 @@ private:
       name.resize(static_cast<std::size_t>(len));
       MPI_Bcast(name.data(), len, MPI_CHAR, 0, c_.comm);
       phase(c_, [&] {
-        if (mine == 0) return;
+        if (mine == 0 || in_place) return;
         io::FileDesc out = io::FileDesc::open(name, O_WRONLY);
         copy_into(piece_file_, out.get(), req_.sort.output, offset, piece_skip_, local_.threads);
         if (local_.io.sync_output && ::fsync(out.get()) != 0) throw io::IoError("fsync failed", req_.sort.output, errno);
       });
     }
-    verify_boundaries(total);
     // Every rank's piece is in place: commit.
     phase(c_, [&] {
       if (req_.part_files) {
