@@ -181,6 +181,20 @@ cp words.txt inplace.txt
 run_mpi -o inplace.txt inplace.txt || fail "in place: corank-mpi failed"
 cmp -s ref inplace.txt || fail "in place: output differs"
 
+# The output's mode: a new file's is 0666 less the umask (whether rank 0's
+# piece was renamed into place, -T beside the output, or copied, -T elsewhere);
+# an existing target keeps its own.
+mkdir -p modes
+for t in modes "$(mktemp -d /dev/shm/corank-mpi-modes.XXXXXX 2>/dev/null || echo modes)"; do
+  rm -f modes/new
+  (umask 077; run_mpi --format gensort -T "$t" -o modes/new uniform.dat) || fail "mode: corank-mpi failed (-T $t)"
+  [ "$(stat -c %a modes/new)" = 600 ] || fail "mode: a new output under umask 077 is $(stat -c %a modes/new) (-T $t)"
+  chmod 640 modes/new
+  (umask 022; run_mpi --format gensort -T "$t" -o modes/new uniform.dat) || fail "mode: corank-mpi failed (-T $t)"
+  [ "$(stat -c %a modes/new)" = 640 ] || fail "mode: an existing output's mode 640 became $(stat -c %a modes/new) (-T $t)"
+  [ "$t" = modes ] || rm -rf "$t"
+done
+
 # A bad input: exit 2, one message from rank 0, no output, no temporaries.
 mkdir -p bad
 head -c 150 uniform.dat > bad/short.dat

@@ -925,9 +925,15 @@ private:
       phase(c_, [&] {
         if (c_.rank != 0) return;
         const std::string& out = req_.sort.output;
-        std::string templ = dir_of(out) + "/." + base_of(out) + ".corank-mpi-XXXXXX";
-        int fd = ::mkstemp(templ.data());
-        if (fd < 0) throw io::IoError("cannot create output", out, errno);
+        // A new file gets 0666 less the umask from the kernel: no umask
+        // juggling, which would race with other threads.
+        std::string templ;
+        int fd = -1;
+        for (unsigned n = 0; fd < 0; ++n) {
+          templ = dir_of(out) + "/." + base_of(out) + ".corank-mpi-" + std::to_string(::getpid()) + "-" + std::to_string(n);
+          fd = ::open(templ.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+          if (fd < 0 && (errno != EEXIST || n == 100)) throw io::IoError("cannot create output", out, errno);
+        }
         shared.path = templ;
         // Rank 0's piece is the output's first bytes as they stand: where it
         // lies on the target's file system it becomes the shared file (renamed
@@ -943,11 +949,11 @@ private:
           throw io::IoError("rename failed", templ, e);
         }
         io::FileDesc owner(fd);
-        const mode_t mask = ::umask(0);
-        ::umask(mask);
+        // An existing target keeps its mode (a renamed piece was made 0666
+        // less the umask too).
         struct stat st {};
-        const mode_t mode = ::stat(out.c_str(), &st) == 0 ? (st.st_mode & 07777) : (0666 & ~mask);
-        if (::fchmod(fd, mode) != 0) throw io::IoError("fchmod failed", templ, errno);
+        if (::stat(out.c_str(), &st) == 0 && ::fchmod(fd, st.st_mode & 07777) != 0)
+          throw io::IoError("fchmod failed", templ, errno);
         if (::ftruncate(fd, static_cast<off_t>(total)) != 0) throw io::IoError("cannot write output", out, errno);
         name = templ;
       });
