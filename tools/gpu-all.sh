@@ -14,8 +14,12 @@
 #              keys with all device memory, then with --gpu-memory 4G
 #   lines.log  bench-lines.sh: LINES_SIZE (default 4G) of log lines, GNU sort
 #              against corank on the CPU and the GPU, with and without fsync
+#   mpi.log    mpi-bench.sh, where the build has corank-mpi and mpirun runs:
+#              MPI_RECORDS (default 2*10^8) gensort records sorted with --gpu=on
+#              by 1 rank and by one rank per GPU (at least 2), each validated
+#              (for a machine without Open MPI: tools/openmpi-carry.sh)
 # Environment: SKIP_CHECK=1, SKIP_TESTS=1, SKIP_BENCH_PIPELINE=1,
-# SKIP_HOSTSORT=1, SKIP_LINES=1 leave a part out; gpu-check.sh's and
+# SKIP_HOSTSORT=1, SKIP_LINES=1, SKIP_MPI=1 leave a part out; gpu-check.sh's and
 # gpu-pipeline-bench.sh's own variables (SKIP_BENCH, PARTS, ...) pass through.
 # Prints the parts' summaries last.
 set -u
@@ -38,7 +42,13 @@ if [[ ${SKIP_LINES:-0} != 1 ]]; then
   rm -rf /tmp/corank-bench-lines
 fi
 
-for f in check/summary.txt tests/summary.txt bench/summary.txt hostsort.log lines.log; do
+if [[ ${SKIP_MPI:-0} != 1 && -x $B/src/mpi/corank-mpi ]] && command -v mpirun >/dev/null; then
+  gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  WORK_DIR=${MPI_WORK_DIR:-/dev/shm} MPIRUN_ARGS="--bind-to none" CORANK_ARGS="--gpu=on" \
+    "$here/mpi-bench.sh" "$B" "${MPI_RECORDS:-200000000}" 1 $((gpus > 2 ? gpus : 2)) > "$OUT/mpi.log" 2>&1
+fi
+
+for f in check/summary.txt tests/summary.txt bench/summary.txt hostsort.log lines.log mpi.log; do
   if [[ -f $OUT/$f ]]; then
     echo "==== $f"
     cat "$OUT/$f"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU pipeline's tests on a CUDA machine: the record device and transfer
 # ring tests, the end-to-end GPU CLI tests, the kernel tests, and beside them
-# the core, CLI, lines and CSV suites (which use the GPU here where they are
+# the core, CLI, lines, CSV, JSON lines, compress-program and I/O suites (which use the GPU here where they are
 # large enough); then compute-sanitizer memcheck and racecheck of the record
 # device on its small cases.
 #   tools/gpu-pipeline-tests.sh BIN_DIR OUT_DIR
@@ -30,7 +30,7 @@ run_suite() {  # tests/PATH: runs it, logs under OUT, one summary line
 }
 # The GPU suites one after another (each takes most of the device's memory);
 # the CPU suites beside them, all at once.
-for t in ${CPU_SUITES-src/corank_core_test cli/corank_cli_test cli/corank_lines_test cli/corank_csv_test cli/corank_jsonl_test}; do
+for t in ${CPU_SUITES-src/corank_core_test cli/corank_cli_test cli/corank_lines_test cli/corank_csv_test cli/corank_jsonl_test cli/corank_compress_program_test io/corank_io_test}; do
   run_suite "$t" &
 done
 for t in ${GPU_SUITES-gpu/corank_gpu_record_test gpu/corank_gpu_cli_test gpu/corank_gpu_test gpu/corank_gpu_host_test}; do
