@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The GPU pipeline's tests on a CUDA machine: the record device and transfer
 # ring tests, the end-to-end GPU CLI tests, the kernel tests, and beside them
-# the core, CLI, lines, CSV, JSON lines, compress-program and I/O suites (which use the GPU here where they are
-# large enough); then compute-sanitizer memcheck and racecheck of the record
+# the core, CLI, lines, CSV, JSON lines, compress-program and I/O suites
+# (which use the GPU here where they are large enough); then
+# compute-sanitizer memcheck and racecheck of the record
 # device on its small cases.
 #   tools/gpu-pipeline-tests.sh BIN_DIR OUT_DIR
 # BIN_DIR is a build tree. GPU_SUITES and CPU_SUITES pick test binaries (as
