@@ -27,24 +27,16 @@ public:
 
   // finish_after: the sink is finished once this write is done (a run file's last write).
   void write(io::ByteSink& sink, const std::byte* data, std::size_t n, bool finish_after = false) {
-    wait();
-    pending_ = thread_.run([this, &sink, data, n, finish_after] {
-      auto t0 = std::chrono::steady_clock::now();
+    start([&sink, data, n, finish_after] {
       sink.write(data, n);
       if (finish_after) sink.finish();
-      seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     });
   }
   // Finishes `sink` on the writer's thread once the writes before it are done,
   // and waits: requests still in flight are reaped by the thread that
   // submitted them, which ends with the writer (io_engine.hpp).
   void finish(io::ByteSink& sink) {
-    wait();
-    pending_ = thread_.run([this, &sink] {
-      auto t0 = std::chrono::steady_clock::now();
-      sink.finish();
-      seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    });
+    start([&sink] { sink.finish(); });
     wait();
   }
   // Waits for the write in flight and rethrows its error.
@@ -72,6 +64,17 @@ public:
   };
 
 private:
+  // Waits for the write in flight, then runs `work` on the writer's thread, timed.
+  template <class F>
+  void start(F work) {
+    wait();
+    pending_ = thread_.run([this, work] {
+      auto t0 = std::chrono::steady_clock::now();
+      work();
+      seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    });
+  }
+
   io::TaskThread thread_;
   std::future<void> pending_;
   double seconds_ = 0;  // touched only by the one write in flight

@@ -65,6 +65,17 @@ TEST(TaskThread, DrainWaitsForEveryTaskHandedOver) {
   EXPECT_EQ(done.load(), 5);
 }
 
+// A read of the whole of `buf` from the start of `fd`.
+IoRequest read_into(const FileDesc& fd, std::vector<std::byte>& buf) {
+  IoRequest r;
+  r.op = IoOp::read;
+  r.fd = fd.get();
+  r.buf = buf.data();
+  r.len = buf.size();
+  r.tag = 1;
+  return r;
+}
+
 class UringSubmitter : public ::testing::Test {
 protected:
   void SetUp() override { CORANK_REQUIRE_ENGINE(Engine::uring); }
@@ -77,15 +88,7 @@ TEST_F(UringSubmitter, RequestReapedAfterItsSubmitterExitedIsRefused) {
   FileDesc fd = FileDesc::open(path, O_RDONLY);
   std::vector<std::byte> buf(1 << 20);
   UringEngine engine(4);
-  std::thread([&] {
-    IoRequest r;
-    r.op = IoOp::read;
-    r.fd = fd.get();
-    r.buf = buf.data();
-    r.len = buf.size();
-    r.tag = 1;
-    engine.submit(r);
-  }).join();
+  std::thread([&] { engine.submit(read_into(fd, buf)); }).join();
   IoCompletion c[1];
   EXPECT_THROW(engine.reap(c, 1), std::logic_error);
   // The engine's destructor still waits for the request.
@@ -99,17 +102,7 @@ TEST_F(UringSubmitter, RequestReapedWhileItsSubmitterRunsIsFine) {
   std::vector<std::byte> buf(1 << 20);
   UringEngine engine(4);
   TaskThread submitter;
-  submitter
-      .run([&] {
-        IoRequest r;
-        r.op = IoOp::read;
-        r.fd = fd.get();
-        r.buf = buf.data();
-        r.len = buf.size();
-        r.tag = 1;
-        engine.submit(r);
-      })
-      .get();
+  submitter.run([&] { engine.submit(read_into(fd, buf)); }).get();
   IoCompletion c[1];
   ASSERT_EQ(engine.reap(c, 1), 1u);
   EXPECT_EQ(c[0].result, static_cast<std::int64_t>(buf.size()));

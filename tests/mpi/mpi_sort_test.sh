@@ -11,7 +11,6 @@ mpirun=${3:-mpirun}
 corank=$build/src/corank
 mpi=$build/src/mpi/corank-mpi
 gen=$build/tools/gen/corank-gen
-here=$(cd "$(dirname "$0")" && pwd)
 # Under tools/sanitize.sh: AddressSanitizer checks every access, but leak
 # checking is off for the ranks. Open MPI's allocations that outlive
 # MPI_Finalize are not corank's leaks, and its libraries have no frame
