@@ -150,32 +150,44 @@ private:
     const std::uint64_t n = *job_.input.total_records();
     const std::uint64_t run = job_.plan.run_records;
     const bool single = job_.plan.single_sort;
-    auto records = allocate<std::byte>(n * R_);
+    auto t_runs = Clock::now();
+    job_.progress.phase("sort", n * R_);
+    // A file already in memory is sorted where it lies; anything else is read
+    // into `read_into`, run by run, one run ahead of the sort.
+    BigArray<std::byte> read_into;
+    const std::byte* records = job_.input.map_whole();
+    if (records) {
+      if (job_.input_checksum) *job_.input_checksum += checksum_records(records, n, R_, threads_);
+      job_.progress.advance(n * R_);
+    } else {
+      read_into = allocate<std::byte>(n * R_);
+      records = read_into.get();
+    }
+    read_seconds_ += seconds_since(t_runs);
     auto entries = allocate<E>(n);
     auto scratch = allocate<E>(single ? n : std::min(n, run));
-    job_.progress.phase("sort", n * R_);
 
     auto read_at = [&](std::uint64_t base) {
       std::uint64_t want = std::min(run, n - base);
-      if (read_records(records.get() + base * R_, want) != want)
+      if (read_records(read_into.get() + base * R_, want) != want)
         throw InputError("an input file shrank while it was being read");
     };
     std::vector<std::span<const E>> runs;
-    auto t_runs = Clock::now();
-    const io::TaskThread::Drain reads_done(reader_);  // no read outlives `records`
-    std::future<void> next = reader_.run([&] { read_at(0); });
+    const io::TaskThread::Drain reads_done(reader_);  // no read outlives `read_into`
+    std::future<void> next;
+    if (read_into) next = reader_.run([&] { read_at(0); });
     for (std::uint64_t base = 0; base < n; base += run) {
       const std::uint64_t count = std::min(run, n - base);
-      next.get();
-      if (base + count < n) next = reader_.run([&, at = base + count] { read_at(at); });
+      if (next.valid()) next.get();
+      if (read_into && base + count < n) next = reader_.run([&, at = base + count] { read_at(at); });
       // pos = global index: the tie-breaker and the record's place in `records`.
       if (single)
-        normalize_records_parallel(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, threads_);
+        normalize_records_parallel(job_.norm, records + base * R_, R_, count, base, entries.get() + base, threads_);
       else
-        sort_run<W>(job_.norm, records.get() + base * R_, R_, count, base, entries.get() + base, scratch.get(), threads_);
+        sort_run<W>(job_.norm, records + base * R_, R_, count, base, entries.get() + base, scratch.get(), threads_);
       runs.emplace_back(entries.get() + base, count);
     }
-    if (n == 0) next.get();
+    if (next.valid()) next.get();
     if (single) {
       // Entries made in position order, radix sorted: (key, position) order, one run.
       radix_sort(entries.get(), scratch.get(), n, threads_);
@@ -194,14 +206,14 @@ private:
     for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
       const std::uint64_t r1 = std::min(n, r0 + slab);
       if (runs.size() == 1) {
-        emit(entries.get() + r0, r1 - r0, records.get(), 0);
+        emit(entries.get() + r0, r1 - r0, records, 0);
       } else {
         auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
         for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
         lo = std::move(hi);
         if (!merged) merged = allocate<E>(std::min(n, slab));
         merge_kway_parallel(std::span<const std::span<const E>>(part), merged.get(), threads_);
-        emit(merged.get(), r1 - r0, records.get(), 0);
+        emit(merged.get(), r1 - r0, records, 0);
       }
       job_.stats.merge_slabs++;
       job_.progress.advance((r1 - r0) * R_);

@@ -12,7 +12,7 @@ namespace {
 }  // namespace
 
 RecordInput::RecordInput(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt)
-    : record_size_(record_size) {
+    : paths_(paths), opt_(opt), record_size_(record_size) {
   std::uint64_t total = 0;
   bool known = true;
   for (const auto& p : paths.empty() ? std::vector<std::string>{"-"} : paths) {
@@ -25,6 +25,16 @@ RecordInput::RecordInput(const std::vector<std::string>& paths, std::uint32_t re
     }
   }
   if (known) total_records_ = total;
+}
+
+const std::byte* RecordInput::map_whole() {
+  if (paths_.size() != 1 || records_read_ != 0 || current_ != 0 || !total_records_) return nullptr;
+  mapped_ = io::MappedInput::map_if_resident(paths_[0], opt_, record_size_);
+  if (mapped_ && mapped_->size() != *total_records_ * record_size_) mapped_.reset();  // changed since opened
+  if (!mapped_) return nullptr;
+  current_ = sources_.size();
+  records_read_ = mapped_->size() / record_size_;
+  return mapped_->data();
 }
 
 std::uint64_t RecordInput::read(std::byte* dst, std::uint64_t max_records) {

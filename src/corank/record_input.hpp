@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "corank/io/mapped_input.hpp"
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
 
@@ -23,8 +24,17 @@ public:
   // Throws InputError if an input ends inside a record.
   std::uint64_t read(std::byte* dst, std::uint64_t max_records);
   std::uint64_t records_read() const noexcept { return records_read_; }
+  // The whole input mapped instead of read, where that saves copying it: one
+  // uncompressed regular file whose pages are all in memory
+  // (io/mapped_input.hpp). nullptr where that does not apply, or after
+  // read() began: read() then. A mapping counts every record as read; it
+  // lives as long as this object.
+  const std::byte* map_whole();
 
 private:
+  std::vector<std::string> paths_;
+  io::IoOptions opt_;
+  std::unique_ptr<io::MappedInput> mapped_;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;
   std::size_t current_ = 0;
   std::uint64_t current_bytes_ = 0;  // bytes read from sources_[current_]

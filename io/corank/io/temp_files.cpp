@@ -25,13 +25,17 @@ std::array<std::atomic<bool>, kSlots> g_used{};
 std::mutex g_register_mutex;
 
 extern "C" void on_fatal_signal(int sig) {
-  for (int i = 0; i < kSlots; ++i)
-    if (g_used[i].load(std::memory_order_acquire)) ::unlink(g_paths[i].data());
+  unlink_registered_files();
   ::signal(sig, SIG_DFL);
   ::raise(sig);
 }
 
 }  // namespace
+
+void unlink_registered_files() noexcept {
+  for (int i = 0; i < kSlots; ++i)
+    if (g_used[i].load(std::memory_order_acquire)) ::unlink(g_paths[i].data());
+}
 
 TempDirectories::TempDirectories(std::vector<std::string> dirs) : dirs_(std::move(dirs)) {
   if (dirs_.empty()) {

@@ -30,5 +30,7 @@ void install_cleanup_handlers();
 // Registers a path for removal on a fatal signal; returns a slot for unregister_cleanup.
 int register_cleanup(const std::string& path);
 void unregister_cleanup(int slot) noexcept;
+// Unlinks every registered path; async-signal-safe, for fatal-signal handlers.
+void unlink_registered_files() noexcept;
 
 }  // namespace corank::io

@@ -1,0 +1,142 @@
+#include "corank/io/mapped_input.hpp"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <array>
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+#include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
+#include "corank/io/file_desc.hpp"
+#include "corank/io/positional_input.hpp"
+#include "corank/io/temp_files.hpp"
+
+namespace corank::io {
+
+namespace {
+
+// The SIGBUS handler's table: lock-free slots, each a mapped range and the
+// line to print when a page of it has gone.
+constexpr int kSlots = 16;
+constexpr std::size_t kLineMax = 4096 + 256;
+struct Slot {
+  std::atomic<std::uintptr_t> begin{0}, end{0};  // end == 0: free
+  std::array<char, kLineMax> line{};
+  std::size_t line_size = 0;
+};
+std::array<Slot, kSlots> g_slots;
+std::mutex g_slots_mutex;
+struct sigaction g_previous {};
+
+extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
+  const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  const bool fault = info->si_code > 0;  // raised by the kernel for an access, not sent by kill or raise
+  for (const Slot& s : g_slots) {
+    if (!fault) break;
+    const std::uintptr_t end = s.end.load(std::memory_order_acquire);
+    if (end != 0 && addr >= s.begin.load(std::memory_order_relaxed) && addr < end) {
+      unlink_registered_files();
+      [[maybe_unused]] ssize_t w = ::write(STDERR_FILENO, s.line.data(), s.line_size);
+      ::_exit(2);
+    }
+  }
+  // Not ours: the earlier disposition. Returning from a fault re-runs the
+  // access, which then meets the default action; a sent signal is sent again.
+  if (g_previous.sa_flags & SA_SIGINFO) {
+    g_previous.sa_sigaction(sig, info, context);
+  } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
+    g_previous.sa_handler(sig);
+  } else {
+    ::signal(sig, SIG_DFL);
+    if (!fault) ::raise(sig);
+  }
+}
+
+void install_sigbus_handler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction sa {};
+    sa.sa_sigaction = on_sigbus;
+    sa.sa_flags = SA_SIGINFO;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGBUS, &sa, &g_previous);
+  });
+}
+
+int register_range(const std::byte* p, std::uint64_t n, const std::string& path) {
+  std::lock_guard lock(g_slots_mutex);
+  for (int i = 0; i < kSlots; ++i) {
+    Slot& s = g_slots[static_cast<std::size_t>(i)];
+    if (s.end.load(std::memory_order_relaxed) != 0) continue;
+    const std::string line =
+        std::string(program_invocation_short_name) + ": " + path + ": the file shrank while it was being sorted\n";
+    s.line_size = std::min(line.size(), kLineMax);
+    std::memcpy(s.line.data(), line.data(), s.line_size);
+    s.begin.store(reinterpret_cast<std::uintptr_t>(p), std::memory_order_relaxed);
+    s.end.store(reinterpret_cast<std::uintptr_t>(p) + n, std::memory_order_release);
+    return i;
+  }
+  return -1;
+}
+
+bool memory_file_system(int fd) {
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return false;
+  const auto type = static_cast<unsigned long>(fs.f_type);
+  return type == TMPFS_MAGIC || type == RAMFS_MAGIC;
+}
+
+// Whether every page of the mapping is in the page cache.
+bool resident(const std::byte* p, std::uint64_t n) {
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> in((n + page - 1) / page);
+  if (::mincore(const_cast<std::byte*>(p), n, in.data()) != 0) return false;
+  for (unsigned char c : in)
+    if (!(c & 1)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& path, const IoOptions& opt,
+                                                           std::uint64_t unit) {
+  if (!PositionalInput::suits({path}, opt)) return nullptr;
+  FileDesc fd = FileDesc::open(path, O_RDONLY);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw_io_error("stat failed", path, errno);
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  if (!S_ISREG(st.st_mode) || size == 0 || size % unit != 0) return nullptr;
+  if (inject_read_failure()) throw_io_error("read failed", path, EIO);
+  void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd.get(), 0);
+  if (m == MAP_FAILED) return nullptr;
+  auto* p = static_cast<const std::byte*>(m);
+  install_sigbus_handler();
+  const int slot = memory_file_system(fd.get()) || resident(p, size) ? register_range(p, size, path) : -1;
+  if (slot < 0) {
+    ::munmap(m, static_cast<std::size_t>(size));
+    return nullptr;
+  }
+  // The sort reads the records front to back, then gathers them in key order.
+  ::madvise(m, static_cast<std::size_t>(size), MADV_WILLNEED);
+  return std::unique_ptr<MappedInput>(new MappedInput(p, size, slot));
+}
+
+MappedInput::~MappedInput() {
+  {
+    std::lock_guard lock(g_slots_mutex);
+    g_slots[static_cast<std::size_t>(slot_)].end.store(0, std::memory_order_release);
+  }
+  ::munmap(const_cast<std::byte*>(data_), static_cast<std::size_t>(size_));
+}
+
+}  // namespace corank::io

@@ -1,0 +1,49 @@
+#pragma once
+// One input file mapped read-only, for a sort that holds its whole input in
+// memory anyway. Where the file's pages are in memory already (a memory file
+// system such as /dev/shm, or a file wholly in the page cache), reading it
+// would copy every page into fresh memory of the sorter's: on a virtual
+// machine, first touches of fresh memory cost more than the sort itself.
+// Mapped, the sort reads the page cache where it is.
+//
+// A mapped file that shrinks while mapped turns a read past its new end into
+// SIGBUS. The first mapping installs a handler for it: a SIGBUS inside a
+// mapped input removes the registered temporary files (temp_files.hpp),
+// writes one line, "PROGRAM: FILE: the file shrank while it was being
+// sorted", to standard error and exits with status 2, as an input error does.
+// This handler is the library's only direct writer to standard error: nothing
+// can be returned to a thread that touched a page that is gone. A SIGBUS
+// elsewhere keeps its earlier disposition.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "corank/io/options.hpp"
+
+namespace corank::io {
+
+class MappedInput {
+public:
+  // The mapping of `path`, or nullptr where reading it is the better way: not
+  // a regular file read as it is (standard input, a pipe, a compressed file),
+  // empty, a size that is not a multiple of `unit`, or pages not all in
+  // memory, or no file there (reading reports that). Counts as one read
+  // request for the read-failure test hook (fault_injection.hpp).
+  static std::unique_ptr<MappedInput> map_if_resident(const std::string& path, const IoOptions& opt,
+                                                      std::uint64_t unit);
+  ~MappedInput();
+  MappedInput(const MappedInput&) = delete;
+  MappedInput& operator=(const MappedInput&) = delete;
+
+  const std::byte* data() const noexcept { return data_; }
+  std::uint64_t size() const noexcept { return size_; }
+
+private:
+  MappedInput(const std::byte* data, std::uint64_t size, int slot) : data_(data), size_(size), slot_(slot) {}
+  const std::byte* data_;
+  std::uint64_t size_;
+  int slot_;  // this mapping's entry in the SIGBUS handler's table
+};
+
+}  // namespace corank::io

@@ -1,0 +1,111 @@
+// io::MappedInput: which inputs are mapped rather than read, and what a file
+// that shrinks under its mapping does (an input error, never a crash).
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
+#include "corank/io/mapped_input.hpp"
+#include "corank/io/temp_files.hpp"
+#include "io_test_util.hpp"
+
+namespace corank::io::test {
+namespace {
+
+void write_file(const std::string& path, const std::string& bytes) {
+  std::ofstream(path, std::ios::binary) << bytes;
+}
+
+bool on_memory_file_system(const std::string& path) {
+  struct statfs fs {};
+  return ::statfs(path.c_str(), &fs) == 0 &&
+         (static_cast<unsigned long>(fs.f_type) == TMPFS_MAGIC || static_cast<unsigned long>(fs.f_type) == RAMFS_MAGIC);
+}
+
+TEST(MappedInput, MapsAFileWhosePagesAreInMemory) {
+  ScratchDir dir;
+  const std::string data = pattern(3'000'000);
+  write_file(dir.file("in"), data);  // just written: in the page cache
+  auto m = MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 100);
+  ASSERT_NE(m, nullptr);
+  ASSERT_EQ(m->size(), data.size());
+  EXPECT_EQ(std::memcmp(m->data(), data.data(), data.size()), 0);
+}
+
+TEST(MappedInput, ReadsWhatAMappingWouldNotSuit) {
+  ScratchDir dir;
+  write_file(dir.file("odd"), pattern(1001));
+  write_file(dir.file("empty"), "");
+  write_file(dir.file("in.gz"), pattern(1000));
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("odd"), IoOptions{}, 100), nullptr);  // not whole records
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("empty"), IoOptions{}, 100), nullptr);
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("in.gz"), IoOptions{}, 100), nullptr);  // decompressed by reading
+  EXPECT_EQ(MappedInput::map_if_resident("-", IoOptions{}, 100), nullptr);
+  EXPECT_EQ(MappedInput::map_if_resident(dir.path(), IoOptions{}, 100), nullptr);  // a directory
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("missing"), IoOptions{}, 100), nullptr);  // reading says why
+}
+
+TEST(MappedInput, ReadsAFileNotInMemory) {
+  ScratchDir dir;
+  const std::string path = dir.file("cold");
+  write_file(path, pattern(8 << 20));
+  if (on_memory_file_system(path)) {
+    // A memory file system's pages are always in memory.
+    EXPECT_NE(MappedInput::map_if_resident(path, IoOptions{}, 1), nullptr);
+    return;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::fdatasync(fd), 0);
+  ASSERT_EQ(::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED), 0);  // clean pages leave the cache
+  ::close(fd);
+  EXPECT_EQ(MappedInput::map_if_resident(path, IoOptions{}, 1), nullptr);
+}
+
+TEST(MappedInput, CountsAsOneReadForTheFailureHook) {
+  ScratchDir dir;
+  write_file(dir.file("in"), pattern(4096));
+  set_read_failure_after(1);
+  EXPECT_THROW(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 1), IoError);
+  set_read_failure_after(0);
+  EXPECT_NE(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 1), nullptr);
+}
+
+TEST(MappedInputDeathTest, AFileThatShrinksIsAnInputErrorThatRemovesTemporaryFiles) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  ScratchDir dir;
+  const std::string path = dir.file("records.dat"), temp = dir.file(".out.corank-test");
+  write_file(path, pattern(1'000'000));
+  write_file(temp, "partial output");
+  const int slot = register_cleanup(temp);
+  auto m = MappedInput::map_if_resident(path, IoOptions{}, 100);
+  ASSERT_NE(m, nullptr);
+  EXPECT_EXIT(
+      {
+        if (::truncate(path.c_str(), 0) != 0) std::abort();
+        volatile std::byte last = m->data()[m->size() - 1];
+        (void)last;
+        std::abort();  // not reached: the read above raises SIGBUS
+      },
+      ::testing::ExitedWithCode(2), "records.dat: the file shrank while it was being sorted");
+  unregister_cleanup(slot);
+  EXPECT_NE(::access(temp.c_str(), F_OK), 0) << "the handler left the temporary file";
+}
+
+TEST(MappedInputDeathTest, ASigbusElsewhereStillKills) {
+  GTEST_FLAG_SET(death_test_style, "fast");
+  ScratchDir dir;
+  write_file(dir.file("in"), pattern(4096));
+  auto m = MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 1);  // installs the handler
+  ASSERT_NE(m, nullptr);
+  EXPECT_EXIT(::raise(SIGBUS), ::testing::KilledBySignal(SIGBUS), "");
+}
+
+}  // namespace
+}  // namespace corank::io::test
