@@ -25,7 +25,7 @@ public:
   std::uint64_t read(std::byte* dst, std::uint64_t max_records);
   std::uint64_t records_read() const noexcept { return records_read_; }
   // The whole input mapped instead of read, where that saves copying it: one
-  // uncompressed regular file whose pages are all in memory
+  // uncompressed regular file whose pages are in memory
   // (io/mapped_input.hpp). nullptr where that does not apply, or after
   // read() began: read() then. A mapping counts every record as read; it
   // lives as long as this object.

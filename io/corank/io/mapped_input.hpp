@@ -1,7 +1,7 @@
 #pragma once
 // One input file mapped read-only, for a sort that holds its whole input in
 // memory anyway. Where the file's pages are in memory already (a memory file
-// system such as /dev/shm, or a file wholly in the page cache), reading it
+// system such as /dev/shm, or a file in the page cache), reading it
 // would copy every page into fresh memory of the sorter's: on a virtual
 // machine, first touches of fresh memory cost more than the sort itself.
 // Mapped, the sort reads the page cache where it is.
@@ -27,8 +27,8 @@ class MappedInput {
 public:
   // The mapping of `path`, or nullptr where reading it is the better way: not
   // a regular file read as it is (standard input, a pipe, a compressed file),
-  // empty, a size that is not a multiple of `unit`, or pages not all in
-  // memory, or no file there (reading reports that). Counts as one read
+  // empty, a size that is not a multiple of `unit`, more than an eighth of
+  // its pages not in memory, or no file there (reading reports that). Counts as one read
   // request for the read-failure test hook (fault_injection.hpp).
   static std::unique_ptr<MappedInput> map_if_resident(const std::string& path, const IoOptions& opt,
                                                       std::uint64_t unit);
