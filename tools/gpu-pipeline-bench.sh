@@ -13,7 +13,9 @@
 #         (8G): runs merged slab by slab; copy, --gpu=on, validated
 #   disk  N_DISK (100M) gensort records in DISK_DIR (/tmp): copy, --gpu=on
 #         with the page cache dropped first, validated
-# One line per measurement in OUT_DIR/summary.txt, printed last.
+# /dev/shm is remounted with SHM_OPTS (default size=110G); SHM_OPTS=
+# "size=110G,huge=advise" lets the output mappings (MADV_HUGEPAGE) take huge
+# pages. One line per measurement in OUT_DIR/summary.txt, printed last.
 set -u
 B=$(cd "${1:?usage: gpu-pipeline-bench.sh BIN_DIR OUT_DIR}" && pwd)
 OUT=${2:?usage: gpu-pipeline-bench.sh BIN_DIR OUT_DIR}
@@ -28,8 +30,8 @@ stats() { grep -o '"seconds": {[^}]*}\|"gpu_seconds": {[^}]*}\|"gpu_bytes": {[^}
 copy_median() { "$B/tools/bench/corank-bench" copy --input "$1" --output "$2" --reps "${3:-3}" | tee -a "$OUT/copy.log" | tail -1 | grep -o 'median [0-9.]*' | awk '{print $2}'; rm -f "$2"; }
 
 note "date: $(date -u +%F)  cpus: $threads  mem: $(free -g | awk '/Mem:/{print $2}') GiB  $(nvidia-smi --query-gpu=name,memory.total --format=csv,noheader 2>&1)"
-mount -o remount,size=110G /dev/shm 2>/dev/null
-note "/dev/shm: $(df -h /dev/shm | awk 'NR==2{print $2}')"
+mount -o "remount,${SHM_OPTS:-size=110G}" /dev/shm 2>/dev/null
+note "/dev/shm: $(df -h /dev/shm | awk 'NR==2{print $2}') $(findmnt -no OPTIONS /dev/shm 2>/dev/null)"
 
 gensort_case() {  # label in out extra-args
   local label=$1 in=$2 out=$3; shift 3
