@@ -52,7 +52,7 @@ struct Job {
   const KeyNormalizer& norm;
   const SortPlan& plan;
   RecordInput& input;
-  io::ByteSink& output;
+  io::OutputFile& output;
   SortStats& stats;
   Progress& progress;
   RecordChecksum* input_checksum;  // non-null: filled with the checksum of every record read (--verify)
@@ -75,7 +75,8 @@ public:
       sort_external();
     // The output's last writes are reaped by the thread that issued them,
     // before it ends with the sorter (io_engine.hpp); commit finishes it again.
-    writer_.finish(job_.output);
+    writer_.finish(job_.output.sink());
+    if (mapped_output_) job_.output.set_mapped_size(mapped_at_);
     job_.stats.seconds.write += writer_.seconds();
     job_.stats.seconds.read += read_seconds_;
   }
@@ -117,11 +118,18 @@ private:
   }
 
   // Sends merged entries to the output: drops duplicates under -u, gathers the
-  // records from `src` into an output buffer and writes it behind.
+  // records from `src` into the mapped output where it is mapped, else into
+  // an output buffer written behind.
   void emit(E* entries, std::uint64_t n, const std::byte* src, std::uint64_t pos_base) {
     if (job_.options.unique) n = drop_duplicate_keys(entries, n, last_kept_, have_last_);
-    const std::byte* buf = gather_into_next_buffer(std::span<const E>(entries, n), src, pos_base);
-    writer_.write(job_.output, buf, n * R_);
+    if (mapped_output_) {
+      gather_records(src, R_, std::span<const E>(entries, n), pos_base, job_.output.mapped_range(mapped_at_, n * R_),
+                     threads_);
+      mapped_at_ += n * R_;
+    } else {
+      const std::byte* buf = gather_into_next_buffer(std::span<const E>(entries, n), src, pos_base);
+      writer_.write(job_.output.sink(), buf, n * R_);
+    }
     job_.stats.records_out += n;
   }
 
@@ -152,6 +160,10 @@ private:
     const bool single = job_.plan.single_sort;
     auto t_runs = Clock::now();
     job_.progress.phase("sort", n * R_);
+    // On tmpfs the records are gathered straight into a shared mapping of the
+    // output by all threads (buffered writes to one file are serialized by
+    // the kernel); its pages are allocated in the background meanwhile.
+    mapped_output_ = job_.output.map_for_writing(n * R_);
     // A file already in memory is sorted where it lies; anything else is read
     // into `read_into`, run by run, one run ahead of the sort.
     BigArray<std::byte> read_into;
@@ -440,6 +452,8 @@ private:
   // the sort: one thread for the sort's life (io/task_thread.hpp).
   io::TaskThread reader_;
   int next_out_ = 0;
+  bool mapped_output_ = false;  // emit() gathers into the output's mapping
+  std::uint64_t mapped_at_ = 0;  // bytes gathered into it so far
   E last_kept_{};
   bool have_last_ = false;
   double read_seconds_ = 0;  // reads run one at a time, never two at once

@@ -4,7 +4,7 @@
 // budget, else spilled to temporary files with a sparse index and merged slab
 // by slab. See planner.hpp for the sizes.
 #include "corank/checksum.hpp"
-#include "corank/io/source.hpp"
+#include "corank/io/output_file.hpp"
 #include "corank/normalize.hpp"
 #include "corank/progress.hpp"
 #include "corank/record_input.hpp"
@@ -17,7 +17,7 @@ struct CpuSortJob {
   const RecordFormat& format;  // -r already applied
   const KeyNormalizer& norm;
   RecordInput& input;
-  io::ByteSink& output;
+  io::OutputFile& output;  // written through its sink, or gathered into in place where it maps (tmpfs)
   SortStats& stats;  // threads and memory_budget set; filled with the rest
   Progress& progress;
   RecordChecksum* input_checksum;  // non-null: sum every record read (--verify)

@@ -151,7 +151,7 @@ SortStats sort_files(const SortOptions& options) {
   io::OutputFile output(options.output, memory.io);
   Progress progress(options.progress);
   RecordChecksum input_sum;
-  sort_on_cpu(CpuSortJob{cpu_options, format, norm, input, output.sink(), stats, progress,
+  sort_on_cpu(CpuSortJob{cpu_options, format, norm, input, output, stats, progress,
                          options.verify ? &input_sum : nullptr, memory.arrays});
   progress.finish();
   finish(output, options, format, norm, input_sum, stats);

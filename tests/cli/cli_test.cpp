@@ -460,6 +460,44 @@ TEST_F(Cli, FullDiskWhileWritingLeavesNothing) {
   }
 }
 
+// On a memory file system the in-memory plan maps its input instead of reading
+// it and gathers the records straight into a shared mapping of the output:
+// the same bytes as through the write-behind sink, -u's shorter output cut to
+// size, and a full file system an error that leaves the old target.
+TEST_F(Cli, InMemorySortOnAMemoryFileSystem) {
+  std::error_code ec;
+  char tmpl[] = "/dev/shm/corank-cli-test-XXXXXX";
+  ASSERT_NE(::mkdtemp(tmpl), nullptr) << "a memory file system at /dev/shm";
+  const fs::path shm = tmpl;
+  auto recs = gensort_records(20000, 21, 7);
+  const std::string in = (shm / "in").string(), out = (shm / "out").string();
+  write_file(in, recs.data(), recs.size() * 100);
+  const auto want = stable_sorted(recs);
+  std::vector<Rec> unique;
+  for (const auto& r : want)
+    if (unique.empty() || std::memcmp(unique.back().data(), r.data(), 10) != 0) unique.push_back(r);
+  for (const std::string& input : {in, path("in")}) {  // mapped (tmpfs) and read (the test directory)
+    if (input == path("in")) write_file(input, recs.data(), recs.size() * 100);
+    Result r = run_corank("--format gensort --verify -o " + out + " " + input);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(read_as<Rec>(out) == want) << input;
+    r = run_corank("--format gensort -u -o " + out + " " + input);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(read_as<Rec>(out) == unique) << input;
+  }
+  write_file(out, "old", 3);
+  Result r = corank::test::run_shell("CORANK_IO_FAIL_WRITE_AFTER=1 " + corank_bin() + " --format gensort -o " + out + " " + in,
+                                     dir_ / "err");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  EXPECT_EQ(read_bytes(out), std::vector<char>({'o', 'l', 'd'}));
+  std::vector<std::string> left;
+  for (auto& e : fs::directory_iterator(shm)) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  EXPECT_EQ(left, (std::vector<std::string>{"in", "out"}));
+  fs::remove_all(shm, ec);
+}
+
 }  // namespace
 
 namespace {

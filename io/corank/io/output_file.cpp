@@ -196,14 +196,18 @@ bool OutputFile::map_for_writing(std::uint64_t bytes) {
 
 void OutputFile::write_mapped(std::uint64_t at, const void* src, std::size_t n) {
   if (n == 0) return;
+  std::memcpy(mapped_range(at, n), src, n);
+}
+
+std::byte* OutputFile::mapped_range(std::uint64_t at, std::size_t n) {
   if (map_ == nullptr || at + n > map_bytes_) throw IoError("write failed", target_, "write outside the mapped output");
-  if (populate_) {
+  if (populate_ && n > 0) {
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
     const std::uint64_t from = at / page * page;
     if (::madvise(map_ + from, static_cast<std::size_t>(at + n - from), MADV_POPULATE_WRITE) != 0)
       throw_io_error("write failed", target_, errno == ENOMEM || errno == EFAULT ? ENOSPC : errno);
   }
-  std::memcpy(map_ + at, src, n);
+  return map_ + at;
 }
 
 void OutputFile::copy_into_target() {

@@ -67,6 +67,10 @@ public:
   // for disjoint ranges. The pages are allocated before the copy, so a full
   // file system is an IoError here, never a SIGBUS.
   void write_mapped(std::uint64_t at, const void* src, std::size_t n);
+  // Allocates bytes [at, at + n) of the mapping and returns where they start,
+  // for writers that build the output in place (gathering records into it).
+  // Same rules as write_mapped.
+  std::byte* mapped_range(std::uint64_t at, std::size_t n);
   void set_mapped_size(std::uint64_t bytes) noexcept { mapped_used_ = bytes; }
   const std::string& target() const noexcept { return target_; }
   // A path that reads the written bytes back (for --verify); empty for
