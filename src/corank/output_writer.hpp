@@ -5,6 +5,7 @@
 // sink (write-behind through the I/O engine). The device pipeline and the
 // engine-copy benchmark write through it.
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "corank/io/output_file.hpp"
@@ -26,6 +27,16 @@ public:
     } else {
       out_.sink().write(src, static_cast<std::size_t>(bytes));
     }
+    offset_ += bytes;
+  }
+  // Where mapped(): builds the next `bytes` of the output in place, f(dst, b,
+  // e) writing bytes [b, e) of them at dst on the pool's threads (ranges are
+  // whole multiples of `unit`).
+  void fill(std::uint64_t bytes, std::uint64_t unit,
+            const std::function<void(std::byte* dst, std::uint64_t b, std::uint64_t e)>& f) {
+    pool_.for_ranges(bytes, std::uint64_t{1} << 20, unit, [&](std::uint64_t b, std::uint64_t e) {
+      f(out_.mapped_range(offset_ + b, static_cast<std::size_t>(e - b)), b, e);
+    });
     offset_ += bytes;
   }
   // The output keeps what was written (-u may have dropped records).

@@ -12,7 +12,7 @@ constexpr std::uint64_t kMinPart = std::uint64_t{1} << 20;
 }  // namespace
 
 RecordSource::RecordSource(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt)
-    : R_(record_size) {
+    : R_(record_size), opt_(opt) {
   if (io::PositionalInput::suits(paths, opt)) {
     positional_ = std::make_unique<io::PositionalInput>(paths);
     for (std::size_t i = 0; i < positional_->files(); ++i)
@@ -31,6 +31,15 @@ RecordSource::RecordSource(const std::vector<std::string>& paths, std::uint32_t 
 std::optional<std::uint64_t> RecordSource::total_records() const noexcept {
   if (positional_) return positional_->size() / R_;
   return sequential_->total_records();
+}
+
+const std::byte* RecordSource::map_whole() {
+  if (!positional_ || positional_->files() != 1 || next_ != 0) return nullptr;
+  mapped_ = io::MappedInput::map_if_resident(positional_->name(0), opt_, R_);
+  if (mapped_ && mapped_->size() != positional_->size()) mapped_.reset();  // changed since opened
+  if (!mapped_) return nullptr;
+  next_ = positional_->size() / R_;
+  return mapped_->data();
 }
 
 std::uint64_t RecordSource::read(std::byte* dst, std::uint64_t max, io::WorkerPool& pool) {

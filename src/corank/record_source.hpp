@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "corank/io/mapped_input.hpp"
 #include "corank/io/options.hpp"
 #include "corank/io/positional_input.hpp"
 #include "corank/io/worker_pool.hpp"
@@ -31,9 +32,15 @@ public:
   // Reads the next up to max records into dst; returns how many (0 at the end).
   std::uint64_t read(std::byte* dst, std::uint64_t max, io::WorkerPool& pool);
   std::uint64_t records_read() const noexcept { return next_; }
+  // The whole input mapped instead of read, where that saves copying it (one
+  // uncompressed file in memory: io/corank/io/mapped_input.hpp); nullptr where
+  // that does not apply or after read() began. Counts every record as read.
+  const std::byte* map_whole();
 
 private:
   std::uint32_t R_;
+  io::IoOptions opt_;
+  std::unique_ptr<io::MappedInput> mapped_;
   std::unique_ptr<io::PositionalInput> positional_;
   std::unique_ptr<RecordInput> sequential_;
   bool rereadable_ = true;

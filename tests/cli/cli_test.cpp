@@ -460,10 +460,11 @@ TEST_F(Cli, FullDiskWhileWritingLeavesNothing) {
   }
 }
 
-// On a memory file system the in-memory plan maps its input instead of reading
-// it and gathers the records straight into a shared mapping of the output:
-// the same bytes as through the write-behind sink, -u's shorter output cut to
-// size, and a full file system an error that leaves the old target.
+// On a memory file system the in-memory plans map their input instead of
+// reading it and build the output straight in a shared mapping of it (records
+// gathered, or words turned back into records): the same bytes as through the
+// write-behind sink, -u's shorter output cut to size, and a full file system
+// an error that leaves the old target.
 TEST_F(Cli, InMemorySortOnAMemoryFileSystem) {
   std::error_code ec;
   char tmpl[] = "/dev/shm/corank-cli-test-XXXXXX";
@@ -485,6 +486,27 @@ TEST_F(Cli, InMemorySortOnAMemoryFileSystem) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_TRUE(read_as<Rec>(out) == unique) << input;
   }
+  // One-key records, sorted as words: mapped in, built in place in the output.
+  std::mt19937_64 rng(23);
+  std::vector<std::uint64_t> words(30000);
+  for (auto& w : words) w = rng() % 5000;
+  write_file(in, words.data(), words.size() * 8);
+  for (const char* args : {"--format u64", "--format u64 -u", "--format u32 -r"}) {
+    Result r = run_corank(std::string(args) + " -o " + out + " " + in);
+    ASSERT_EQ(r.status, 0) << args << ": " << r.err;
+    std::vector<std::uint64_t> want64 = words;
+    std::sort(want64.begin(), want64.end());
+    if (std::string(args) == "--format u32 -r") {
+      std::vector<std::uint32_t> want32(words.size() * 2);
+      std::memcpy(want32.data(), words.data(), words.size() * 8);
+      std::sort(want32.begin(), want32.end(), std::greater<>());
+      EXPECT_TRUE(read_as<std::uint32_t>(out) == want32) << args;
+      continue;
+    }
+    if (std::string(args) == "--format u64 -u") want64.erase(std::unique(want64.begin(), want64.end()), want64.end());
+    EXPECT_TRUE(read_as<std::uint64_t>(out) == want64) << args;
+  }
+  write_file(in, recs.data(), recs.size() * 100);
   write_file(out, "old", 3);
   Result r = corank::test::run_shell("CORANK_IO_FAIL_WRITE_AFTER=1 " + corank_bin() + " --format gensort -o " + out + " " + in,
                                      dir_ / "err");
