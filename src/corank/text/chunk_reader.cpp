@@ -30,6 +30,12 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
     if (sources_.size() > kKeptOpen && path != "-") sources_.back().reset();
   }
   if (known) total_size_ = total;
+  if (inputs_.size() == 1 && inputs_[0] != "-" && !format_.has_header()) {
+    mapped_ = io::MappedInput::map_if_resident(inputs_[0], io_, 1);
+    if (mapped_ && (!total_size_ || mapped_->size() != *total_size_ ||
+                    static_cast<char>(mapped_->data()[mapped_->size() - 1]) != format_.terminator()))
+      mapped_.reset();  // changed since opened, or a last record that needs its terminator supplied
+  }
 }
 
 bool ChunkReader::open_next() {
@@ -81,54 +87,16 @@ void ChunkReader::defer_prefix(std::size_t index) {
 bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
   chunk.records.clear();
   chunk.used = 0;
+  chunk.mapped = nullptr;
   if (done_) return false;
+  if (mapped_) return fill_from_mapping(chunk, budget);
   chunk.reserve(std::max<std::uint64_t>(budget, carry_.size() + 1));
-  if (!carry_.empty()) std::memcpy(chunk.data(), carry_.data(), carry_.size());
+  if (!carry_.empty()) std::memcpy(chunk.bytes.data(), carry_.data(), carry_.size());
   chunk.used = carry_.size();
   carry_.clear();
   std::uint64_t scan = 0;  // the start of the first record not yet split off
-
-  // Splits the whole records in [scan, used) off into chunk.records; false
-  // when the budget is spent.
-  // Several threads split large pieces of plain lines; the sequential loop
-  // then finds no whole record left, or handles the rest after a header.
   const bool parallel = threads_ > 2 && format_.every_terminator_ends_a_record();
-  auto split = [&] {
-    const char* base = chunk.data();
-    if (parallel && !(at_file_start_ && format_.has_header()) && chunk.used - scan >= kParallelSplitBytes) {
-      const std::size_t before = chunk.records.size();
-      const auto t_split = Clock::now();
-      const bool room = split_in_parallel(chunk, scan, budget);
-      split_seconds_ += seconds_since(t_split);
-      if (chunk.records.size() > before) at_file_start_ = false;
-      if (!room) return false;
-    }
-    for (;;) {
-      if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
-      const std::size_t n = format_.record_length(base + scan, base + chunk.used);
-      if (n == 0) return true;
-      const std::uint64_t line = file_lines_ + 1;
-      if (format_.counts_lines() || format_.checks_records())
-        file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
-      if (at_file_start_ && format_.has_header()) {
-        if (!saw_header_) {
-          header_.assign(base + scan, n - 1);
-          saw_header_ = true;
-          format_.set_header(header_);  // before any prefix: keys may name columns
-        }
-        // The header's bytes are dropped by moving the rest of the chunk down.
-        std::memmove(chunk.data() + scan, base + scan + n, chunk.used - scan - n);
-        chunk.used -= n;
-      } else {
-        if (format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
-        // The prefix now, while the record is in cache.
-        if (threads_ > 2) defer_prefix(chunk.records.size());
-        chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
-        scan += n;
-      }
-      at_file_start_ = false;
-    }
-  };
+  auto split = [&] { return this->split(chunk, scan, budget); };
 
   for (;;) {
     if (!source_ && !open_next()) {  // only before the first read
@@ -145,7 +113,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
                  : std::size_t{256} << 10;
     const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece));
     const auto t_read = Clock::now();
-    const std::size_t got = source_->read(chunk.data() + chunk.used, want);
+    const std::size_t got = source_->read(chunk.bytes.data() + chunk.used, want);
     read_seconds_ += seconds_since(t_read);
     chunk.used += got;
     bytes_read_ += got;
@@ -167,7 +135,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
         format_.check_unterminated(std::string_view(chunk.data() + scan, chunk.used - scan), source_name_,
                                    file_lines_ + 1);
         if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
-        chunk.data()[chunk.used++] = format_.terminator();
+        chunk.bytes.data()[chunk.used++] = format_.terminator();
         if (!split()) {
           keep_rest();  // read again, this file yields nothing more and the tail is whole
           return true;
@@ -177,6 +145,80 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
       if (!open_next_or_finish()) break;
     }
   }
+  return !chunk.records.empty();
+}
+
+// Several threads split large pieces of plain lines; the sequential loop then
+// finds no whole record left, or handles the rest after a header.
+bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget) {
+  const bool parallel = threads_ > 2 && format_.every_terminator_ends_a_record();
+  const char* base = chunk.data();
+  if (parallel && !(at_file_start_ && format_.has_header()) && chunk.used - scan >= kParallelSplitBytes) {
+    const std::size_t before = chunk.records.size();
+    const auto t_split = Clock::now();
+    const bool room = split_in_parallel(chunk, scan, budget);
+    split_seconds_ += seconds_since(t_split);
+    if (chunk.records.size() > before) at_file_start_ = false;
+    if (!room) return false;
+  }
+  for (;;) {
+    if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
+    const std::size_t n = format_.record_length(base + scan, base + chunk.used);
+    if (n == 0) return true;
+    const std::uint64_t line = file_lines_ + 1;
+    if (format_.counts_lines() || format_.checks_records())
+      file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
+    if (at_file_start_ && format_.has_header()) {
+      if (!saw_header_) {
+        header_.assign(base + scan, n - 1);
+        saw_header_ = true;
+        format_.set_header(header_);  // before any prefix: keys may name columns
+      }
+      // The header's bytes are dropped by moving the rest of the chunk down.
+      std::memmove(chunk.bytes.data() + scan, base + scan + n, chunk.used - scan - n);
+      chunk.used -= n;
+    } else {
+      if (format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
+      // The prefix now, while the record is in cache.
+      if (threads_ > 2) defer_prefix(chunk.records.size());
+      chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
+      scan += n;
+    }
+    at_file_start_ = false;
+  }
+}
+
+bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
+  if (next_input_ == 0) {  // the one input, as open_next would start it
+    source_name_ = inputs_[0];
+    next_input_ = 1;
+    at_file_start_ = true;
+    file_lines_ = 0;
+  }
+  // The window grows piece by piece, as reads would fill the chunk, until the
+  // budget is spent: the threads' lists of a piece's records stay bounded.
+  const std::uint64_t avail = mapped_->size() - mapped_next_;
+  const bool parallel = threads_ > 2 && format_.every_terminator_ends_a_record();
+  const std::uint64_t piece =
+      parallel ? std::clamp<std::uint64_t>(budget / kParallelPieceShare, kParallelSplitBytes, kParallelPieceBytes)
+               : std::uint64_t{256} << 10;
+  chunk.mapped = reinterpret_cast<const char*>(mapped_->data()) + mapped_next_;
+  std::uint64_t scan = 0;
+  bool full = false;
+  while (!full && chunk.used < avail) {
+    chunk.used = std::min(avail, chunk.used + piece);
+    full = !split(chunk, scan, budget);
+  }
+  if (!full && scan < avail) {
+    // The file ends with a terminator, yet its tail is no whole record (a
+    // CSV quote left open, say): the error the read path gives it.
+    format_.check_unterminated(std::string_view(chunk.data() + scan, avail - scan), source_name_, file_lines_ + 1);
+    throw InputError(source_name_ + ": malformed last record");
+  }
+  chunk.used = scan;
+  mapped_next_ += scan;
+  bytes_read_ += scan;
+  if (mapped_next_ == mapped_->size()) done_ = true;
   return !chunk.records.empty();
 }
 

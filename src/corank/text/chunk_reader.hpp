@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "corank/io/mapped_input.hpp"
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
 #include "corank/text/huge_vector.hpp"
@@ -29,13 +30,14 @@ struct Chunk {
   std::uint64_t capacity = 0;
   std::uint64_t used = 0;
   HugeVector<RecordEntry> records;  // in input order
+  // Set: the records lie in a mapped input file here instead of in `bytes`.
+  const char* mapped = nullptr;
 
   void reserve(std::uint64_t n) {  // keeps [0, used)
     bytes.reserve(n);
     capacity = std::max<std::uint64_t>(capacity, n);
   }
-  char* data() noexcept { return bytes.data(); }
-  const char* data() const noexcept { return bytes.data(); }
+  const char* data() const noexcept { return mapped ? mapped : bytes.data(); }
   std::string_view record(const RecordEntry& e) const noexcept {
     return {data() + e.offset, static_cast<std::size_t>(e.length)};
   }
@@ -76,6 +78,11 @@ public:
 
 private:
   bool fill_records(Chunk& chunk, std::uint64_t budget);
+  // Splits the whole records in [scan, chunk.used) off into chunk.records;
+  // false when the budget is spent first.
+  bool split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
+  // fill_records for a mapped input: the chunk is the next window of the mapping.
+  bool fill_from_mapping(Chunk& chunk, std::uint64_t budget);
   bool split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
   bool open_next();
   bool open_next_or_finish();
@@ -87,6 +94,10 @@ private:
   unsigned threads_;
   std::size_t next_input_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
+  // One input already in memory (mapped_input.hpp), ending with a terminator
+  // and without a header: chunks are windows of it, nothing is copied.
+  std::unique_ptr<io::MappedInput> mapped_;
+  std::uint64_t mapped_next_ = 0;  // the start of the first record not yet in a chunk
   io::ByteSource* source_ = nullptr;                       // the one being read
   std::string source_name_;
   bool at_file_start_ = false;  // the next record is the current file's first

@@ -98,6 +98,33 @@ TEST_F(ChunkReaderTest, ParallelSplitMatchesTheSequentialOne) {
   }
 }
 
+// One input already in memory, ending with its terminator, is split where it
+// lies: each chunk is a window of its mapping, with the records, the chunk
+// boundaries and the prefixes that reading it gives (two inputs are read).
+TEST_F(ChunkReaderTest, AnInputInMemoryIsSplitWhereItLies) {
+  auto fmt = lines();
+  std::string text;
+  for (int i = 0; i < 100000; ++i)
+    text += std::string(i % 5000 == 3 ? 70000 : static_cast<std::size_t>((i * 31) % 53), static_cast<char>('a' + i % 26)) + "\n";
+  const std::string a = file("a", text), empty = file("e", "");
+  for (std::uint64_t budget : {std::uint64_t{1} << 20, std::uint64_t{3} << 20, std::uint64_t{256} << 20}) {
+    for (unsigned threads : {1u, 4u}) {
+      std::vector<std::size_t> want_sizes, sizes;
+      const auto want = read_all({a, empty}, fmt, budget, nullptr, threads, &want_sizes);
+      EXPECT_EQ(read_all({a}, fmt, budget, nullptr, threads, &sizes), want) << budget << " " << threads;
+      EXPECT_EQ(sizes, want_sizes) << budget << " " << threads;
+    }
+  }
+  auto first_chunk_mapped = [&](const std::string& path) {
+    ChunkReader reader({path}, fmt, io::IoOptions{}, 1);
+    Chunk chunk;
+    EXPECT_TRUE(reader.fill(chunk, 1 << 20));
+    return chunk.mapped != nullptr;
+  };
+  EXPECT_TRUE(first_chunk_mapped(a));
+  EXPECT_FALSE(first_chunk_mapped(file("n", "x\ny")));  // its last record's terminator is supplied: read
+}
+
 TEST_F(ChunkReaderTest, ARecordLargerThanTheBudgetGrowsTheChunk) {
   auto fmt = lines();
   const std::string big(100000, 'q');
