@@ -36,6 +36,8 @@ public:
   // uncompressed file in memory: io/corank/io/mapped_input.hpp); nullptr where
   // that does not apply or after read() began. Counts every record as read.
   const std::byte* map_whole();
+  // Ends map_whole's mapping, once the records have been taken from it.
+  void unmap() noexcept { mapped_.reset(); }
 
 private:
   std::uint32_t R_;

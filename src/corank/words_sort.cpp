@@ -58,6 +58,7 @@ void sort_words_on_cpu(const WordsSortJob& job) {
 
   t = Clock::now();
   records_to_words(input, n, job.format, words.get(), threads);
+  job.source.unmap();  // the words hold everything now
   sort_words(words.get(), scratch.get(), n, threads);
   scratch.reset();
   const std::uint64_t out = job.options.unique ? unique_words(words.get(), n) : n;

@@ -9,6 +9,7 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstring>
@@ -131,6 +132,12 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   // The sort reads the records front to back, then gathers them in key order.
   ::madvise(m, static_cast<std::size_t>(size), MADV_WILLNEED);
   return std::unique_ptr<MappedInput>(new MappedInput(p, size, slot));
+}
+
+void MappedInput::drop(std::uint64_t offset, std::uint64_t n) const noexcept {
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t from = offset / page * page, to = std::min(size_, (offset + n + page - 1) / page * page);
+  if (from < to) ::madvise(const_cast<std::byte*>(data_) + from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
 }
 
 MappedInput::~MappedInput() {

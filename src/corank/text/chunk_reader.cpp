@@ -85,6 +85,11 @@ void ChunkReader::defer_prefix(std::size_t index) {
 }
 
 bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
+  if (chunk.mapped && mapped_) {
+    // The chunk's last window is sorted and gone: its pages leave the
+    // process, as a chunk's buffer would be reused.
+    mapped_->drop(static_cast<std::uint64_t>(chunk.mapped - reinterpret_cast<const char*>(mapped_->data())), chunk.used);
+  }
   chunk.records.clear();
   chunk.used = 0;
   chunk.mapped = nullptr;
