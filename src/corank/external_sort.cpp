@@ -164,11 +164,13 @@ private:
     // output by all threads (buffered writes to one file are serialized by
     // the kernel); its pages are allocated in the background meanwhile.
     mapped_output_ = job_.output.map_for_writing(n * R_);
+    if (mapped_output_) note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
     // A file already in memory is sorted where it lies; anything else is read
     // into `read_into`, run by run, one run ahead of the sort.
     BigArray<std::byte> read_into;
     const std::byte* records = job_.input.map_whole();
     if (records) {
+      note(job_.options.verbose, job_.options.io, "input: in memory already, mapped and sorted where it lies");
       if (job_.input_checksum) *job_.input_checksum += checksum_records(records, n, R_, threads_);
       job_.progress.advance(n * R_);
     } else {

@@ -61,7 +61,7 @@ void finish(io::OutputFile& output, const SortOptions& options, const RecordForm
   stats.bytes_out = stats.records_out * format.record_size;
   if (options.verify) {
     const auto tv = Clock::now();
-    output.sink().finish();
+    output.finish_writing();  // a mapped output cut to what -u kept
     verify_output(output.temp_path(), options, format, norm, input_sum, stats.records_out, stats.threads);
     stats.seconds.verify = seconds_since(tv);
   }

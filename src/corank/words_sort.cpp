@@ -5,6 +5,7 @@
 #include "corank/big_array.hpp"
 #include "corank/errors.hpp"
 #include "corank/key_words_only.hpp"
+#include "corank/notes.hpp"
 #include "corank/stopwatch.hpp"
 
 namespace corank {
@@ -41,6 +42,7 @@ void sort_words_on_cpu(const WordsSortJob& job) {
   // else is read into `records` first.
   const std::byte* input = job.source.map_whole();
   if (input) {
+    note(job.options.verbose, job.options.io, "input: in memory already, mapped and sorted where it lies");
     if (job.input_checksum) *job.input_checksum += checksum_records(input, n, R, threads);
     job.progress.advance(n * R);
   } else {
@@ -64,6 +66,7 @@ void sort_words_on_cpu(const WordsSortJob& job) {
   const std::uint64_t out = job.options.unique ? unique_words(words.get(), n) : n;
   if (job.output.mapped()) {
     // Straight into the output's mapping (tmpfs), every thread its range.
+    note(job.options.verbose, job.options.io, "output: records made in a shared mapping of it");
     stats.seconds.run_formation = seconds_since(t);
     job.progress.phase("write", out * R);
     t = Clock::now();

@@ -315,6 +315,26 @@ TEST_F(Lines, ThreadedChunkSortMatchesGnu) {
   }
 }
 
+// A line longer than a thread's part of a piece split by several threads:
+// that part holds no record start (it was once a "vector::reserve" error).
+// Read, and mapped where the input is in memory.
+TEST_F(Lines, LinesLongerThanAThreadsPartOfAPiece) {
+  std::string text;
+  for (int i = 0; i < 60000; ++i)
+    text += (i % 20000 == 11 ? std::string(700000, static_cast<char>('a' + i % 3)) : std::to_string(i * 7919 % 10007)) + "\n";
+  write_file(path("in"), text);
+  Result g = gnu(path("in") + " > " + path("want"));
+  ASSERT_EQ(g.status, 0);
+  for (const char* extra : {"--parallel 4", "--parallel 4 -S 6M", "--parallel 7 -S 20M"}) {
+    for (const std::string& input : {path("in"), "- < " + path("in")}) {  // mapped, and read from standard input
+      SCOPED_TRACE(std::string(extra) + " " + input);
+      Result r = run(std::string(extra) + " -T " + path("tmp") + " " + input + " > " + path("got"));
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
+    }
+  }
+}
+
 // A full disk while writing the output (the I/O engine's fault hook fails the
 // first write with ENOSPC; with several threads that is the mapped output's
 // allocation): exit 2, the old target kept, no temporary file left.

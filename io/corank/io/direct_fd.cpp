@@ -21,8 +21,8 @@ FileDesc reopen_direct(int fd) noexcept {
   return FileDesc(d);
 }
 
-bool mostly_cached(int fd, std::uint64_t offset, std::uint64_t length) noexcept {
-  if (length == 0) return false;
+double cached_share(int fd, std::uint64_t offset, std::uint64_t length) noexcept {
+  if (length == 0) return 0;
   const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   constexpr std::uint64_t kWindow = std::uint64_t{1} << 20;
   constexpr std::uint64_t kWindows = 256;
@@ -34,15 +34,15 @@ bool mostly_cached(int fd, std::uint64_t offset, std::uint64_t length) noexcept 
     const std::uint64_t at = (offset + (length - std::min(length, kWindow)) / std::max<std::uint64_t>(windows - 1, 1) * w) / page * page;
     const std::uint64_t len = std::min(kWindow, offset + length - at);
     void* map = ::mmap(nullptr, len, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(at));
-    if (map == MAP_FAILED) return false;
+    if (map == MAP_FAILED) return 0;
     const bool ok = ::mincore(map, len, vec.data()) == 0;
     ::munmap(map, len);
-    if (!ok) return false;
+    if (!ok) return 0;
     const std::uint64_t n = (len + page - 1) / page;
     for (std::uint64_t i = 0; i < n; ++i) resident += vec[i] & 1;
     pages += n;
   }
-  return resident * 2 > pages;
+  return pages ? static_cast<double>(resident) / static_cast<double>(pages) : 0;
 }
 
 bool is_regular_file(int fd) noexcept {

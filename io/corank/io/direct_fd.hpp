@@ -13,11 +13,16 @@ namespace corank::io {
 // buffered I/O throughout.
 FileDesc reopen_direct(int fd) noexcept;
 
-// Whether most of bytes [offset, offset + length) of `fd` are in the page
-// cache (a sample of at most 256 windows of 1 MiB, checked with mincore).
-// Reading such a file buffered is a memory copy; O_DIRECT would read it from
-// the device again, so readers use O_DIRECT only for data not cached.
-bool mostly_cached(int fd, std::uint64_t offset, std::uint64_t length) noexcept;
+// The share of bytes [offset, offset + length) of `fd` in the page cache,
+// from 0 to 1, estimated from a sample of at most 256 windows of 1 MiB
+// checked with mincore (0 where that fails).
+double cached_share(int fd, std::uint64_t offset, std::uint64_t length) noexcept;
+// Whether most of them are cached. Reading such a file buffered is a memory
+// copy; O_DIRECT would read it from the device again, so readers use
+// O_DIRECT only for data not cached.
+inline bool mostly_cached(int fd, std::uint64_t offset, std::uint64_t length) noexcept {
+  return cached_share(fd, offset, length) > 0.5;
+}
 
 // Whether a regular file: readers and writers use the engine only for these.
 bool is_regular_file(int fd) noexcept;

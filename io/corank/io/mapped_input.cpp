@@ -1,9 +1,9 @@
 #include "corank/io/mapped_input.hpp"
 
-#include <errno.h>
+#include <cerrno>
 #include <fcntl.h>
 #include <linux/magic.h>
-#include <signal.h>
+#include <csignal>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -14,8 +14,8 @@
 #include <atomic>
 #include <cstring>
 #include <mutex>
-#include <vector>
 
+#include "corank/io/direct_fd.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
@@ -41,7 +41,10 @@ struct sigaction g_previous {};
 
 extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
   const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
-  const bool fault = info->si_code > 0;  // raised by the kernel for an access, not sent by kill or raise
+  // Raised by an access that returning would run again (not sent by kill or
+  // raise, not an asynchronous memory error).
+  const int code = info->si_code;
+  const bool fault = code == BUS_ADRALN || code == BUS_ADRERR || code == BUS_OBJERR || code == BUS_MCEERR_AR;
   for (const Slot& s : g_slots) {
     if (!fault) break;
     const std::uintptr_t end = s.end.load(std::memory_order_acquire);
@@ -55,7 +58,9 @@ extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
   // access, which then meets the default action; a sent signal is sent again.
   if (g_previous.sa_flags & SA_SIGINFO) {
     g_previous.sa_sigaction(sig, info, context);
-  } else if (g_previous.sa_handler != SIG_DFL && g_previous.sa_handler != SIG_IGN) {
+  } else if (g_previous.sa_handler == SIG_IGN) {
+    if (fault) ::signal(sig, SIG_DFL);  // a fault cannot be ignored: the kernel would raise it forever
+  } else if (g_previous.sa_handler != SIG_DFL) {
     g_previous.sa_handler(sig);
   } else {
     ::signal(sig, SIG_DFL);
@@ -79,9 +84,11 @@ int register_range(const std::byte* p, std::uint64_t n, const std::string& path)
   for (int i = 0; i < kSlots; ++i) {
     Slot& s = g_slots[static_cast<std::size_t>(i)];
     if (s.end.load(std::memory_order_relaxed) != 0) continue;
-    const std::string line =
-        std::string(program_invocation_short_name) + ": " + path + ": the file shrank while it was being sorted\n";
-    s.line_size = std::min(line.size(), kLineMax);
+    std::string line = std::string(program_invocation_short_name) + ": " + path +
+                       ": the file shrank or could not be read while it was being sorted";
+    line.resize(std::min(line.size(), kLineMax - 1));
+    line += '\n';
+    s.line_size = line.size();
     std::memcpy(s.line.data(), line.data(), s.line_size);
     s.begin.store(reinterpret_cast<std::uintptr_t>(p), std::memory_order_relaxed);
     s.end.store(reinterpret_cast<std::uintptr_t>(p) + n, std::memory_order_release);
@@ -97,18 +104,6 @@ bool memory_file_system(int fd) {
   return type == TMPFS_MAGIC || type == RAMFS_MAGIC;
 }
 
-// Whether the mapping's pages are in the page cache: all but an eighth at
-// most, which the sort's first pass then faults in (with read-ahead). Not all:
-// a cached file's pages leave the cache a few at a time under memory pressure.
-bool resident(const std::byte* p, std::uint64_t n) {
-  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  std::vector<unsigned char> in((n + page - 1) / page);
-  if (::mincore(const_cast<std::byte*>(p), n, in.data()) != 0) return false;
-  std::uint64_t missing = 0;
-  for (unsigned char c : in) missing += !(c & 1);
-  return missing <= in.size() / 8;
-}
-
 }  // namespace
 
 std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& path, const IoOptions& opt,
@@ -120,15 +115,19 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   const auto size = static_cast<std::uint64_t>(st.st_size);
   if (!S_ISREG(st.st_mode) || size == 0 || size % unit != 0) return nullptr;
   if (inject_read_failure()) throw_io_error("read failed", path, EIO);
+  // In memory: all but an eighth at most, which the sort's first pass then
+  // faults in (with read-ahead). Not all: a cached file's pages leave the
+  // cache a few at a time under memory pressure.
+  if (!memory_file_system(fd.get()) && cached_share(fd.get(), 0, size) < 7.0 / 8) return nullptr;
   void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd.get(), 0);
   if (m == MAP_FAILED) return nullptr;
   auto* p = static_cast<const std::byte*>(m);
-  install_sigbus_handler();
-  const int slot = memory_file_system(fd.get()) || resident(p, size) ? register_range(p, size, path) : -1;
+  const int slot = register_range(p, size, path);
   if (slot < 0) {
     ::munmap(m, static_cast<std::size_t>(size));
     return nullptr;
   }
+  install_sigbus_handler();
   // The sort reads the records front to back, then gathers them in key order.
   ::madvise(m, static_cast<std::size_t>(size), MADV_WILLNEED);
   return std::unique_ptr<MappedInput>(new MappedInput(p, size, slot));

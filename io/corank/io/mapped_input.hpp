@@ -7,9 +7,10 @@
 // Mapped, the sort reads the page cache where it is.
 //
 // A mapped file that shrinks while mapped turns a read past its new end into
-// SIGBUS. The first mapping installs a handler for it: a SIGBUS inside a
-// mapped input removes the registered temporary files (temp_files.hpp),
-// writes one line, "PROGRAM: FILE: the file shrank while it was being
+// SIGBUS, and so does a page that cannot be read from the disk. The first
+// mapping installs a handler for it: a SIGBUS inside a mapped input removes
+// the registered temporary files (temp_files.hpp), writes one line,
+// "PROGRAM: FILE: the file shrank or could not be read while it was being
 // sorted", to standard error and exits with status 2, as an input error does.
 // This handler is the library's only direct writer to standard error: nothing
 // can be returned to a thread that touched a page that is gone. A SIGBUS
@@ -28,7 +29,8 @@ public:
   // The mapping of `path`, or nullptr where reading it is the better way: not
   // a regular file read as it is (standard input, a pipe, a compressed file),
   // empty, a size that is not a multiple of `unit`, more than an eighth of
-  // its pages not in memory, or no file there (reading reports that). Counts as one read
+  // its pages not in memory (estimated from a sample: direct_fd.hpp's
+  // cached_share), or no file there (reading reports that). Counts as one read
   // request for the read-failure test hook (fault_injection.hpp).
   static std::unique_ptr<MappedInput> map_if_resident(const std::string& path, const IoOptions& opt,
                                                       std::uint64_t unit);

@@ -242,12 +242,16 @@ void OutputFile::copy_into_target() {
   if (sync_ && ::fsync(out.get()) != 0) throw_io_error("fsync failed", target_, errno);
 }
 
-void OutputFile::commit() {
+void OutputFile::finish_writing() {
   if (map_ != nullptr) {
     unmap();
     if (::ftruncate(fd_, static_cast<off_t>(mapped_used_)) != 0) throw_io_error("write failed", target_, errno);
   }
   sink_->finish();
+}
+
+void OutputFile::commit() {
+  finish_writing();
   if (mode_ == Mode::stream) {
     committed_ = true;
     return;

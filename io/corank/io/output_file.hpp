@@ -41,6 +41,10 @@ public:
   ~OutputFile();
 
   ByteSink& sink() { return *sink_; }
+  // Ends writing: the mapping's writers are joined and the file cut to
+  // set_mapped_size(), the sink finished. What was written can then be read
+  // back from temp_path() (--verify). Idempotent; commit() calls it.
+  void finish_writing();
   // Flushes, fsyncs (unless IoOptions::sync_output is off) and renames the
   // temporary file over the target.
   void commit();

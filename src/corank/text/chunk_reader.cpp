@@ -208,11 +208,14 @@ bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
       parallel ? std::clamp<std::uint64_t>(budget / kParallelPieceShare, kParallelSplitBytes, kParallelPieceBytes)
                : std::uint64_t{256} << 10;
   chunk.mapped = reinterpret_cast<const char*>(mapped_->data()) + mapped_next_;
+  // Bytes at most, as a chunk's buffer holds: more only for one record larger than that.
+  std::uint64_t capacity = budget;
   std::uint64_t scan = 0;
   bool full = false;
   while (!full && chunk.used < avail) {
-    chunk.used = std::min(avail, chunk.used + piece);
-    full = !split(chunk, scan, budget);
+    if (chunk.used == capacity && chunk.records.empty()) capacity *= 2;
+    chunk.used = std::min(avail, chunk.used + std::min(capacity - chunk.used, piece));
+    full = !split(chunk, scan, budget) || (chunk.used == capacity && !chunk.records.empty() && chunk.used < avail);
   }
   if (!full && scan < avail) {
     // The file ends with a terminator, yet its tail is no whole record (a
@@ -249,6 +252,7 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
       const void* t = std::memchr(base + at - 1, terminator, static_cast<std::size_t>(end - at + 1));
       if (t == nullptr) return;
       at = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) + 1;
+      if (at >= stop) return;  // a record that began in an earlier part covers this one
     }
     auto& out = found[p];
     out.reserve(static_cast<std::size_t>((stop - at) / 64 + 16));

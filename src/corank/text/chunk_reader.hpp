@@ -66,6 +66,8 @@ public:
   // Returns false, with the chunk empty, when every input is exhausted.
   bool fill(Chunk& chunk, std::uint64_t budget);
   bool done() const noexcept { return done_; }
+  // Whether the input is mapped and split where it lies, not read.
+  bool mapped() const noexcept { return mapped_ != nullptr; }
   // The first input's header, when the format has headers (read with the first chunk).
   const std::string& header() const noexcept { return header_; }
   bool saw_header() const noexcept { return saw_header_; }

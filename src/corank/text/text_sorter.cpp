@@ -75,6 +75,7 @@ public:
     ChunkReader reader(opt_.inputs, format_, io_, threads_);
     io::OutputFile output(opt_.output, io_);
     const auto total = reader.total_size();
+    if (reader.mapped()) note(opt_.verbose, io_, "input: in memory already, mapped and split where it lies");
     // Two chunks alternate, one being read while the other is sorted; each
     // holds a third of the budget in record bytes and entries, and the sort's
     // scratch takes at most another third. An input that fits one chunk is

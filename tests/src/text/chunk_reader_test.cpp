@@ -105,7 +105,8 @@ TEST_F(ChunkReaderTest, AnInputInMemoryIsSplitWhereItLies) {
   auto fmt = lines();
   std::string text;
   for (int i = 0; i < 100000; ++i)
-    text += std::string(i % 5000 == 3 ? 70000 : static_cast<std::size_t>((i * 31) % 53), static_cast<char>('a' + i % 26)) + "\n";
+    text += std::string(i % 25000 == 11 ? 700000 : i % 5000 == 3 ? 70000 : static_cast<std::size_t>((i * 31) % 53),
+                        static_cast<char>('a' + i % 26)) + "\n";
   const std::string a = file("a", text), empty = file("e", "");
   for (std::uint64_t budget : {std::uint64_t{1} << 20, std::uint64_t{3} << 20, std::uint64_t{256} << 20}) {
     for (unsigned threads : {1u, 4u}) {
