@@ -285,6 +285,7 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
   parallel_for(parts, [&](unsigned p) {
     if (first[p] >= take) return;
     const std::size_t n = std::min(take, first[p + 1]) - first[p];
+    if (n == 0) return;  // a part without records: its list may own no memory
     std::memcpy(static_cast<void*>(chunk.records.data() + first[p]), found[p].data(), n * sizeof(RecordEntry));
   });
   if (take > before) scan = chunk.records[take - 1].offset + chunk.records[take - 1].length + 1;
