@@ -29,11 +29,10 @@ RecordInput::RecordInput(const std::vector<std::string>& paths, std::uint32_t re
 
 const std::byte* RecordInput::map_whole() {
   if (paths_.size() != 1 || records_read_ != 0 || current_ != 0 || !total_records_) return nullptr;
-  mapped_ = io::MappedInput::map_if_resident(paths_[0], opt_, record_size_);
-  if (mapped_ && mapped_->size() != *total_records_ * record_size_) mapped_.reset();  // changed since opened
+  mapped_ = io::MappedInput::map_if_resident(paths_[0], opt_, *total_records_ * record_size_);
   if (!mapped_) return nullptr;
-  current_ = sources_.size();
-  records_read_ = mapped_->size() / record_size_;
+  sources_.clear();  // never read: read() finds nothing left
+  records_read_ = *total_records_;
   return mapped_->data();
 }
 

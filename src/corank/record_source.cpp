@@ -35,8 +35,7 @@ std::optional<std::uint64_t> RecordSource::total_records() const noexcept {
 
 const std::byte* RecordSource::map_whole() {
   if (!positional_ || positional_->files() != 1 || next_ != 0) return nullptr;
-  mapped_ = io::MappedInput::map_if_resident(positional_->name(0), opt_, R_);
-  if (mapped_ && mapped_->size() != positional_->size()) mapped_.reset();  // changed since opened
+  mapped_ = io::MappedInput::map_if_resident(positional_->name(0), opt_, positional_->size());
   if (!mapped_) return nullptr;
   next_ = positional_->size() / R_;
   return mapped_->data();

@@ -34,7 +34,7 @@ TEST(MappedInput, MapsAFileWhosePagesAreInMemory) {
   ScratchDir dir;
   const std::string data = pattern(3'000'000);
   write_file(dir.file("in"), data);  // just written: in the page cache
-  auto m = MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 100);
+  auto m = MappedInput::map_if_resident(dir.file("in"), IoOptions{}, data.size());
   ASSERT_NE(m, nullptr);
   ASSERT_EQ(m->size(), data.size());
   EXPECT_EQ(std::memcmp(m->data(), data.data(), data.size()), 0);
@@ -45,12 +45,12 @@ TEST(MappedInput, ReadsWhatAMappingWouldNotSuit) {
   write_file(dir.file("odd"), pattern(1001));
   write_file(dir.file("empty"), "");
   write_file(dir.file("in.gz"), pattern(1000));
-  EXPECT_EQ(MappedInput::map_if_resident(dir.file("odd"), IoOptions{}, 100), nullptr);  // not whole records
-  EXPECT_EQ(MappedInput::map_if_resident(dir.file("empty"), IoOptions{}, 100), nullptr);
-  EXPECT_EQ(MappedInput::map_if_resident(dir.file("in.gz"), IoOptions{}, 100), nullptr);  // decompressed by reading
-  EXPECT_EQ(MappedInput::map_if_resident("-", IoOptions{}, 100), nullptr);
-  EXPECT_EQ(MappedInput::map_if_resident(dir.path(), IoOptions{}, 100), nullptr);  // a directory
-  EXPECT_EQ(MappedInput::map_if_resident(dir.file("missing"), IoOptions{}, 100), nullptr);  // reading says why
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("odd"), IoOptions{}, 1000), nullptr);  // changed since opened
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("empty"), IoOptions{}, 0), nullptr);
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("in.gz"), IoOptions{}, 1000), nullptr);  // decompressed by reading
+  EXPECT_EQ(MappedInput::map_if_resident("-", IoOptions{}, 1000), nullptr);
+  EXPECT_EQ(MappedInput::map_if_resident(dir.path(), IoOptions{}, 4096), nullptr);  // a directory
+  EXPECT_EQ(MappedInput::map_if_resident(dir.file("missing"), IoOptions{}, 1000), nullptr);  // reading says why
 }
 
 TEST(MappedInput, ReadsAFileNotInMemory) {
@@ -59,7 +59,7 @@ TEST(MappedInput, ReadsAFileNotInMemory) {
   write_file(path, pattern(8 << 20));
   if (on_memory_file_system(path)) {
     // A memory file system's pages are always in memory.
-    EXPECT_NE(MappedInput::map_if_resident(path, IoOptions{}, 1), nullptr);
+    EXPECT_NE(MappedInput::map_if_resident(path, IoOptions{}, 8 << 20), nullptr);
     return;
   }
   const int fd = ::open(path.c_str(), O_RDONLY);
@@ -69,16 +69,16 @@ TEST(MappedInput, ReadsAFileNotInMemory) {
   const double share = cached_share(fd, 0, 8 << 20);
   ::close(fd);
   if (share >= 7.0 / 8) GTEST_SKIP() << "this file system keeps the pages cached (" << share << ")";
-  EXPECT_EQ(MappedInput::map_if_resident(path, IoOptions{}, 1), nullptr);
+  EXPECT_EQ(MappedInput::map_if_resident(path, IoOptions{}, 8 << 20), nullptr);
 }
 
 TEST(MappedInput, CountsAsOneReadForTheFailureHook) {
   ScratchDir dir;
   write_file(dir.file("in"), pattern(4096));
   set_read_failure_after(1);
-  EXPECT_THROW(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 1), IoError);
+  EXPECT_THROW(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 4096), IoError);
   set_read_failure_after(0);
-  EXPECT_NE(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 1), nullptr);
+  EXPECT_NE(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 4096), nullptr);
 }
 
 TEST(MappedInputDeathTest, AFileThatShrinksIsAnInputErrorThatRemovesTemporaryFiles) {
@@ -88,7 +88,7 @@ TEST(MappedInputDeathTest, AFileThatShrinksIsAnInputErrorThatRemovesTemporaryFil
   write_file(path, pattern(1'000'000));
   write_file(temp, "partial output");
   const int slot = register_cleanup(temp);
-  auto m = MappedInput::map_if_resident(path, IoOptions{}, 100);
+  auto m = MappedInput::map_if_resident(path, IoOptions{}, 1'000'000);
   ASSERT_NE(m, nullptr);
   EXPECT_EXIT(
       {
@@ -106,7 +106,7 @@ TEST(MappedInputDeathTest, ASigbusElsewhereStillKills) {
   GTEST_FLAG_SET(death_test_style, "fast");
   ScratchDir dir;
   write_file(dir.file("in"), pattern(4096));
-  auto m = MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 1);  // installs the handler
+  auto m = MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 4096);  // installs the handler
   ASSERT_NE(m, nullptr);
   // Killed by a signal: SIGBUS itself, or under AddressSanitizer (whose
   // handler the earlier disposition is) SIGABRT after its report.

@@ -107,13 +107,12 @@ bool memory_file_system(int fd) {
 }  // namespace
 
 std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& path, const IoOptions& opt,
-                                                           std::uint64_t unit) {
-  if (!PositionalInput::suits({path}, opt)) return nullptr;
+                                                           std::uint64_t size) {
+  if (size == 0 || !PositionalInput::suits({path}, opt)) return nullptr;
   FileDesc fd = FileDesc::open(path, O_RDONLY);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw_io_error("stat failed", path, errno);
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  if (!S_ISREG(st.st_mode) || size == 0 || size % unit != 0) return nullptr;
+  if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != size) return nullptr;
   if (inject_read_failure()) throw_io_error("read failed", path, EIO);
   // In memory: all but an eighth at most, which the sort's first pass then
   // faults in (with read-ahead). Not all: a cached file's pages leave the

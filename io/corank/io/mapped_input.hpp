@@ -26,14 +26,15 @@ namespace corank::io {
 
 class MappedInput {
 public:
-  // The mapping of `path`, or nullptr where reading it is the better way: not
-  // a regular file read as it is (standard input, a pipe, a compressed file),
-  // empty, a size that is not a multiple of `unit`, more than an eighth of
-  // its pages not in memory (estimated from a sample: direct_fd.hpp's
-  // cached_share), or no file there (reading reports that). Counts as one read
-  // request for the read-failure test hook (fault_injection.hpp).
+  // The mapping of `path`, whose size was `size` when the caller opened it,
+  // or nullptr where reading it is the better way: not a regular file read as
+  // it is (standard input, a pipe, a compressed file), empty, of another size
+  // now (it changed: reading reports that), more than an eighth of its pages
+  // not in memory (estimated from a sample: direct_fd.hpp's cached_share), or
+  // no file there (reading reports that too). Counts as one read request for
+  // the read-failure test hook (fault_injection.hpp).
   static std::unique_ptr<MappedInput> map_if_resident(const std::string& path, const IoOptions& opt,
-                                                      std::uint64_t unit);
+                                                      std::uint64_t size);
   ~MappedInput();
   MappedInput(const MappedInput&) = delete;
   MappedInput& operator=(const MappedInput&) = delete;

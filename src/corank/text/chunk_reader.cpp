@@ -30,11 +30,11 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
     if (sources_.size() > kKeptOpen && path != "-") sources_.back().reset();
   }
   if (known) total_size_ = total;
-  if (inputs_.size() == 1 && inputs_[0] != "-" && !format_.has_header()) {
-    mapped_ = io::MappedInput::map_if_resident(inputs_[0], io_, 1);
-    if (mapped_ && (!total_size_ || mapped_->size() != *total_size_ ||
-                    static_cast<char>(mapped_->data()[mapped_->size() - 1]) != format_.terminator()))
-      mapped_.reset();  // changed since opened, or a last record that needs its terminator supplied
+  if (inputs_.size() == 1 && total_size_ && !format_.has_header()) {
+    mapped_ = io::MappedInput::map_if_resident(inputs_[0], io_, *total_size_);
+    if (mapped_ && static_cast<char>(mapped_->data()[mapped_->size() - 1]) != format_.terminator())
+      mapped_.reset();  // a last record that needs its terminator supplied: read
+    if (mapped_) sources_.clear();  // never read
   }
 }
 
@@ -84,6 +84,18 @@ void ChunkReader::defer_prefix(std::size_t index) {
     deferred_.emplace_back(index, index + 1);
 }
 
+bool ChunkReader::splits_in_parallel() const noexcept {
+  return threads_ > 2 && format_.every_terminator_ends_a_record();
+}
+
+// Pieces of 256 KiB are split into records while they are still in cache;
+// split by several threads, pieces are larger.
+std::uint64_t ChunkReader::piece_bytes(std::uint64_t budget) const noexcept {
+  return splits_in_parallel()
+             ? std::clamp<std::uint64_t>(budget / kParallelPieceShare, kParallelSplitBytes, kParallelPieceBytes)
+             : std::uint64_t{256} << 10;
+}
+
 bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
   if (chunk.mapped && mapped_) {
     // The chunk's last window is sorted and gone: its pages leave the
@@ -100,7 +112,6 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
   chunk.used = carry_.size();
   carry_.clear();
   std::uint64_t scan = 0;  // the start of the first record not yet split off
-  const bool parallel = threads_ > 2 && format_.every_terminator_ends_a_record();
   auto split = [&] { return this->split(chunk, scan, budget); };
 
   for (;;) {
@@ -110,13 +121,8 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     }
     if (chunk.used == chunk.capacity && chunk.records.empty())
       chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
-    // Pieces of 256 KiB are split into records while they are still in cache;
-    // split by several threads, pieces are larger.
-    const std::size_t piece =
-        parallel ? static_cast<std::size_t>(std::clamp<std::uint64_t>(budget / kParallelPieceShare, kParallelSplitBytes,
-                                                                      kParallelPieceBytes))
-                 : std::size_t{256} << 10;
-    const std::size_t want = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece));
+    const std::size_t want =
+        static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece_bytes(budget)));
     const auto t_read = Clock::now();
     const std::size_t got = source_->read(chunk.bytes.data() + chunk.used, want);
     read_seconds_ += seconds_since(t_read);
@@ -156,9 +162,8 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
 // Several threads split large pieces of plain lines; the sequential loop then
 // finds no whole record left, or handles the rest after a header.
 bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget) {
-  const bool parallel = threads_ > 2 && format_.every_terminator_ends_a_record();
   const char* base = chunk.data();
-  if (parallel && !(at_file_start_ && format_.has_header()) && chunk.used - scan >= kParallelSplitBytes) {
+  if (splits_in_parallel() && !(at_file_start_ && format_.has_header()) && chunk.used - scan >= kParallelSplitBytes) {
     const std::size_t before = chunk.records.size();
     const auto t_split = Clock::now();
     const bool room = split_in_parallel(chunk, scan, budget);
@@ -203,10 +208,7 @@ bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
   // The window grows piece by piece, as reads would fill the chunk, until the
   // budget is spent: the threads' lists of a piece's records stay bounded.
   const std::uint64_t avail = mapped_->size() - mapped_next_;
-  const bool parallel = threads_ > 2 && format_.every_terminator_ends_a_record();
-  const std::uint64_t piece =
-      parallel ? std::clamp<std::uint64_t>(budget / kParallelPieceShare, kParallelSplitBytes, kParallelPieceBytes)
-               : std::uint64_t{256} << 10;
+  const std::uint64_t piece = piece_bytes(budget);
   chunk.mapped = reinterpret_cast<const char*>(mapped_->data()) + mapped_next_;
   // Bytes at most, as a chunk's buffer holds: more only for one record larger than that.
   std::uint64_t capacity = budget;

@@ -83,6 +83,10 @@ private:
   // Splits the whole records in [scan, chunk.used) off into chunk.records;
   // false when the budget is spent first.
   bool split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
+  // Whether plain lines are split by several threads, and the bytes a chunk
+  // is filled with at a time before they are split.
+  bool splits_in_parallel() const noexcept;
+  std::uint64_t piece_bytes(std::uint64_t budget) const noexcept;
   // fill_records for a mapped input: the chunk is the next window of the mapping.
   bool fill_from_mapping(Chunk& chunk, std::uint64_t budget);
   bool split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
