@@ -60,15 +60,16 @@ std::vector<std::uint64_t> make_keys(std::uint64_t n, Keys keys, std::uint64_t s
 
 // Sorts a copy of `input` into a separate output (in place when `in_place`)
 // and compares with std::sort; checks the returned counts against the plan.
-void check_sort(const std::vector<std::uint64_t>& input, std::uint64_t budget, bool in_place = false) {
+void check_sort(const std::vector<std::uint64_t>& input, std::uint64_t budget, bool in_place = false,
+                const HostSortTuning& tuning = {}) {
   const std::uint64_t n = input.size();
   std::vector<std::uint64_t> expect = input;
   std::sort(expect.begin(), expect.end());
   std::vector<std::uint64_t> data = input;
   std::vector<std::uint64_t> out(in_place ? 0 : n, 0xdeadbeef);
   std::uint64_t* dst = in_place ? data.data() : out.data();
-  const HostSortPlan plan = plan_host_sort_u64(n, budget);
-  const HostSortTimes t = sort_host_u64(data.data(), dst, n, budget);
+  const HostSortPlan plan = plan_host_sort_u64(n, budget, tuning);
+  const HostSortTimes t = sort_host_u64(data.data(), dst, n, budget, {}, tuning);
   EXPECT_EQ(t.runs, plan.runs);
   EXPECT_EQ(t.slabs, plan.slabs);
   EXPECT_EQ(t.round_trips, plan.round_trips);
@@ -118,7 +119,7 @@ TEST(HostArraySort, OnePass) {
 }
 
 // A large one-pass sort: every key crosses PCIe once each way, through
-// staging slots much smaller than the array; in place too.
+// staging slots much smaller than the array; in place too, in presorted runs.
 TEST(HostArraySort, LargeOnePass) {
   CORANK_SKIP_WITHOUT_GPU();
   constexpr std::uint64_t M = std::uint64_t{1} << 24;
@@ -129,7 +130,35 @@ TEST(HostArraySort, LargeOnePass) {
     EXPECT_EQ(plan.runs, 1u);
     EXPECT_EQ(plan.slabs, 0u);
     check_sort(make_keys(3 * M + 5, k, 3), 0);
-    check_sort(make_keys(3 * M + 5, k, 4), 0, true);
+    // In place, and up in 16 presorted runs of about 3 M keys.
+    HostSortTuning runs;
+    runs.presort_runs = 16;
+    runs.min_run_keys = M / 8;
+    ASSERT_EQ(plan_host_sort_u64(3 * M + 5, 0, runs).presort_runs, 16u);
+    check_sort(make_keys(3 * M + 5, k, 4), 0, true, runs);
+  }
+}
+
+// A one-pass sort in presorted runs (each sorted on the device while the next
+// uploads, then merged there), through small staging slots; a run count that
+// leaves runs under the minimum sorts the array at once.
+TEST(HostArraySort, OnePassInPresortedRuns) {
+  CORANK_SKIP_WITHOUT_GPU();
+  for (const unsigned runs : {2u, 3u, 8u, 9u}) {
+    HostSortTuning tuning;
+    tuning.slot_bytes = 4096;
+    tuning.slots = runs % 2 ? 2 : 3;
+    tuning.presort_runs = runs;
+    tuning.min_run_keys = 1000;
+    EXPECT_EQ(plan_host_sort_u64(1000 * runs - 1, 64 * kMiB, tuning).presort_runs, 1u);
+    EXPECT_EQ(plan_host_sort_u64(1000 * runs, 64 * kMiB, tuning).presort_runs, runs);
+    for (const Keys k : kAllKeys)
+      for (const std::uint64_t n : {std::uint64_t{1000} * runs - 1, std::uint64_t{1000} * runs, std::uint64_t{300007}}) {
+        SCOPED_TRACE(std::string(name(k)) + " runs=" + std::to_string(runs) + " n=" + std::to_string(n));
+        const auto input = make_keys(n, k, n + runs);
+        check_sort(input, 64 * kMiB, false, tuning);
+        check_sort(input, 64 * kMiB, true, tuning);
+      }
   }
 }
 

@@ -248,6 +248,57 @@ TEST(GpuRecordSorter, UniqueSelectsInPieces) {
   }
 }
 
+// An input uploaded run by run, each run presorted on the side stream while
+// the next uploads, then merged as segments: the stable sort of the whole
+// input, for words-only and indexed records, runs of uneven and zero length,
+// with and without -u; a sort without presorts on the same sorter after it.
+TEST(GpuRecordSorter, PresortedRunsMergeIntoTheStableSort) {
+  CORANK_SKIP_WITHOUT_GPU();
+  for (const char* f : {"u64", "f64", "u32", "gensort"})
+    for (const char* kind : {"random", "duplicates", "equal"}) {
+      SCOPED_TRACE(std::string(f) + " " + kind);
+      const RecordFormat format = parse_format(f, {});
+      const std::uint32_t R = format.record_size;
+      const std::uint64_t n = 100003;
+      const auto in = make_records(R, n, 17, kind);
+      gpu::TransferRing ring(4096 * R, 3);
+      gpu::RecordSorter sorter(to_key_layout(format), n, ring);
+      auto upload = [&](std::uint64_t at, std::uint64_t count) {
+        const std::uint64_t up = sorter.upload(at, count, [&](std::byte* dst, std::uint64_t off, std::size_t bytes) {
+          std::memcpy(dst, in.data() + at * R + off, bytes);
+          return bytes;
+        });
+        EXPECT_EQ(up, count);
+      };
+      auto download = [&](std::uint64_t count) {
+        std::vector<std::byte> out(count * R);
+        sorter.download(count, [&](const std::byte* src, std::uint64_t off, std::size_t bytes) {
+          std::memcpy(out.data() + off, src, bytes);
+        });
+        return out;
+      };
+      for (unsigned k : {1u, 2u, 5u, 8u})
+        for (gpu::Unique unique : {gpu::Unique::none, gpu::Unique::first}) {
+          SCOPED_TRACE("k=" + std::to_string(k) + (unique == gpu::Unique::none ? "" : " unique"));
+          std::vector<std::uint64_t> ends;
+          for (unsigned r = 0; r < k; ++r) {
+            // Run 1 of 5 is empty; the others split the rest unevenly.
+            const std::uint64_t b = ends.empty() ? 0 : ends.back();
+            const std::uint64_t e = r + 1 == k ? n : k == 5 && r == 1 ? b : b + (n - b) / (k - r) + r * 7;
+            upload(b, e - b);
+            sorter.presort(b, e - b);
+            ends.push_back(e);
+          }
+          const std::uint64_t kept = sorter.sort(n, ends.data(), ends.size(), unique);
+          EXPECT_TRUE(download(kept) == test::reference_sort(format, in, unique != gpu::Unique::none));
+        }
+      upload(0, n);
+      EXPECT_TRUE(download(sorter.sort(n, nullptr, 0, gpu::Unique::none)) == test::reference_sort(format, in, false));
+      EXPECT_GT(sorter.times().sort_ms, 0.0);
+      EXPECT_THROW(sorter.presort(n - 1, 2), gpu::CudaError);
+    }
+}
+
 // Records that are one 4- or 8-byte key sort as words and come back as the
 // same bytes, NaNs, zeros and infinities included.
 TEST(GpuRecordSorter, WordsOnlyRecordsComeBackByteForByte) {

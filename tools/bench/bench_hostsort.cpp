@@ -3,6 +3,7 @@
 // same run.
 //
 //   corank-bench hostsort --bytes 32G [--gpu-memory 16G] [--reps 3]
+//                         [--slot-mib M] [--slots S] [--presort-runs K]
 //
 // Bound: pinned cudaMemcpy of the same B bytes (through a device buffer of at
 // most 1 GiB, piece by piece), H2D then D2H, times the round trips of the plan
@@ -174,18 +175,25 @@ int bench_hostsort(int argc, char** argv) {
   std::string bytes_arg = "4G", gpu_memory_arg = "0";
   int reps = 3;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  HostSortTuning tuning;
+  std::size_t slot_mib = tuning.slot_bytes >> 20;
   CLI::App app{"corank-bench hostsort: sort_host_u64 on random u64 keys in pageable host memory, "
                "against the PCIe bound measured in the same run"};
   app.add_option("--bytes", bytes_arg, "bytes of keys (8 per key), with K/M/G/T suffix");
   app.add_option("--gpu-memory", gpu_memory_arg, "device budget, with K/M/G/T suffix (0: 85% of free memory)");
   app.add_option("--reps", reps, "sorts timed; the median is reported")->check(CLI::Range(1, 99));
   app.add_option("--threads", threads, "host threads filling and verifying the keys")->check(CLI::Range(1, 1024));
+  app.add_option("--slot-mib", slot_mib, "page-locked staging slot size in MiB")->check(CLI::Range(1, 4096));
+  app.add_option("--slots", tuning.slots, "page-locked staging slots")->check(CLI::Range(2, 64));
+  app.add_option("--presort-runs", tuning.presort_runs, "runs a one-pass sort uploads and sorts one by one")
+      ->check(CLI::Range(1, 64));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
   try {
+    tuning.slot_bytes = slot_mib << 20;
     const std::uint64_t n = parse_size(bytes_arg) / 8;
     const std::uint64_t budget = parse_size(gpu_memory_arg);
     const std::uint64_t bytes = n * 8;
@@ -195,13 +203,15 @@ int bench_hostsort(int argc, char** argv) {
     check_cuda(cudaGetDevice(&device), "cudaGetDevice");
     cudaDeviceProp prop{};
     check_cuda(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-    const HostSortPlan plan = plan_host_sort_u64(n, budget);
+    const HostSortPlan plan = plan_host_sort_u64(n, budget, tuning);
     std::printf("# corank-bench hostsort  device %s  keys %llu (%.3f GB)  budget %.3f GB  %s: chunk %llu keys, "
-                "runs %llu, slabs %llu, device %.3f GB, round trips %llu  threads %u  reps %d\n",
+                "runs %llu (presorted %llu), slabs %llu, device %.3f GB, round trips %llu  staging %u x %zu MiB  "
+                "threads %u  reps %d\n",
                 prop.name, static_cast<unsigned long long>(n), bytes / 1e9, plan.device_budget / 1e9,
                 plan.one_pass ? "one pass" : "two passes", static_cast<unsigned long long>(plan.chunk_keys),
-                static_cast<unsigned long long>(plan.runs), static_cast<unsigned long long>(plan.slabs),
-                plan.device_bytes / 1e9, static_cast<unsigned long long>(plan.round_trips), threads, reps);
+                static_cast<unsigned long long>(plan.runs), static_cast<unsigned long long>(plan.presort_runs),
+                static_cast<unsigned long long>(plan.slabs), plan.device_bytes / 1e9,
+                static_cast<unsigned long long>(plan.round_trips), tuning.slots, slot_mib, threads, reps);
     std::fflush(stdout);
 
     const Bound bound = measure_bound(bytes);
@@ -232,7 +242,7 @@ int bench_hostsort(int argc, char** argv) {
     std::vector<double> total, reg, runs, merge;
     for (int r = 0; r < reps; ++r) {
       const Checksum in = fill_random(data.get(), n, 0x5eed0000 + r, threads);
-      const HostSortTimes t = sort_host_u64(data.get(), out.get(), n, budget, copy);
+      const HostSortTimes t = sort_host_u64(data.get(), out.get(), n, budget, copy, tuning);
       Checksum got;
       const std::uint64_t bad = check_sorted(out.get(), n, threads, got);
       std::printf("rep %d total_s=%.4f staging_s=%.4f run_formation_s=%.4f merge_s=%.4f  "

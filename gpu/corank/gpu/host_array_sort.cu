@@ -19,9 +19,6 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 constexpr std::uint64_t kKeyBytes = sizeof(std::uint64_t);
-// Staging: four slots of up to 64 MiB (a copy thread per 4 MiB of a slot).
-constexpr std::size_t kSlotBytes = std::size_t{64} << 20;
-constexpr unsigned kSlots = 4;
 // The merge needs room for a few keys of every run.
 constexpr std::uint64_t kMinCapacity = 16;
 
@@ -36,7 +33,7 @@ KeyLayout u64_layout() {
 
 }  // namespace
 
-HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget) {
+HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget, const HostSortTuning& tuning) {
   HostSortPlan p;
   p.n = n;
   p.device_budget = device_budget;
@@ -50,23 +47,27 @@ HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget) {
   p.runs = n == 0 ? 0 : p.one_pass ? 1 : (n + capacity - 1) / capacity;
   p.slabs = p.one_pass ? 0 : p.runs;
   p.round_trips = n == 0 ? 0 : p.one_pass ? 1 : 2;
+  const std::uint64_t presort = std::max(1u, tuning.presort_runs);
+  p.presort_runs = !p.one_pass || n == 0 ? 0 : n / presort >= std::max<std::uint64_t>(tuning.min_run_keys, 1) ? presort : 1;
   p.device_bytes = RecordSorter::device_bytes_for(u64_layout(), std::max<std::uint64_t>(p.chunk_keys, 1));
   return p;
 }
 
 HostSortTimes sort_host_u64(std::uint64_t* data, std::uint64_t* out, std::uint64_t n, std::uint64_t device_budget,
-                            const HostCopy& copy_in) {
+                            const HostCopy& copy_in, const HostSortTuning& tuning) {
   HostSortTimes t;
   if (n == 0) return t;
   const auto t0 = Clock::now();
   if (data == nullptr || out == nullptr) throw CudaError(cudaErrorInvalidValue, "sort_host_u64 (null array)");
-  const HostSortPlan plan = plan_host_sort_u64(n, device_budget);
+  const HostSortPlan plan = plan_host_sort_u64(n, device_budget, tuning);
   const bool overlap = out < data + n && data < out + n;
   if (overlap && !(plan.one_pass && out == data))
     throw CudaError(cudaErrorInvalidValue, "sort_host_u64 (out overlaps data, which needs one pass and out == data)");
   const HostCopy copy = copy_in ? copy_in : HostCopy([](void* d, const void* s, std::size_t b) { std::memcpy(d, s, b); });
 
-  TransferRing ring(static_cast<std::size_t>(std::min<std::uint64_t>(kSlotBytes, n * kKeyBytes)), kSlots);
+  const std::size_t slot_bytes = std::max<std::size_t>(tuning.slot_bytes / kKeyBytes * kKeyBytes, kKeyBytes);
+  TransferRing ring(static_cast<std::size_t>(std::min<std::uint64_t>(slot_bytes, n * kKeyBytes)),
+                    std::max(2u, tuning.slots));
   t.staging_s = seconds_since(t0);
   RecordSorter sorter(u64_layout(), plan.chunk_keys, ring);
   // Keys [0, count) from src to device input position `at`, and the sorted
@@ -85,12 +86,28 @@ HostSortTimes sort_host_u64(std::uint64_t* data, std::uint64_t* out, std::uint64
 
   const auto t_runs = Clock::now();
   std::vector<U64Run> runs;
-  for (std::uint64_t b = 0; b < n; b += plan.chunk_keys) {
-    const std::uint64_t len = std::min(plan.chunk_keys, n - b);
-    upload(data + b, len, 0);
-    sorter.sort(len, nullptr, 0, Unique::none);
-    download(plan.one_pass ? out : data + b, len);
-    runs.push_back(U64Run{data + b, len});
+  if (plan.one_pass) {
+    // Up as presort_runs runs, each sorted on the device while the next
+    // crosses PCIe; merged there, and down once.
+    const std::uint64_t k = plan.presort_runs;
+    std::vector<std::uint64_t> ends;
+    for (std::uint64_t r = 0; r < k; ++r) {
+      const std::uint64_t b = n * r / k, e = n * (r + 1) / k;
+      upload(data + b, e - b, b);
+      if (k > 1) sorter.presort(b, e - b);
+      ends.push_back(e);
+    }
+    sorter.sort(n, k > 1 ? ends.data() : nullptr, k > 1 ? ends.size() : 0, Unique::none);
+    download(out, n);
+    runs.push_back(U64Run{out, n});
+  } else {
+    for (std::uint64_t b = 0; b < n; b += plan.chunk_keys) {
+      const std::uint64_t len = std::min(plan.chunk_keys, n - b);
+      upload(data + b, len, 0);
+      sorter.sort(len, nullptr, 0, Unique::none);
+      download(data + b, len);
+      runs.push_back(U64Run{data + b, len});
+    }
   }
   t.run_formation_s = seconds_since(t_runs);
   t.runs = runs.size();

@@ -7,8 +7,11 @@
 // out again the same way. Nothing is ever page-locked in place.
 //
 // Plan, from the device budget B: C = the keys one device sort holds in B.
-// - one pass when n <= C: the keys go to the device once, are radix-sorted
-//   and come back into out (which may equal data);
+// - one pass when n <= C: the keys go to the device once, are sorted there
+//   and come back into out (which may equal data). A large array goes up as
+//   a few runs, each radix-sorted on the device while the next crosses PCIe,
+//   and the runs are merged there: only the last run's sort and the merge
+//   wait between the two directions;
 // - otherwise two passes: runs of C keys are sorted on the device and copied
 //   back in place into data; then the output is cut into slabs of C keys by a
 //   k-way co-rank over the runs on the host (u64_co_rank.hpp), each slab's k
@@ -25,6 +28,21 @@
 
 namespace corank::gpu {
 
+// How a sort stages and splits its work; the defaults suit arrays of GBs
+// (measured on the H100 machine: BENCHMARKS.md, host-array sort).
+struct HostSortTuning {
+  // Page-locked staging: `slots` slots of slot_bytes each, allocated per sort.
+  // Small slots cost less to allocate (page-locking runs at a few GB/s) and
+  // stay in the host's caches between the copy into them and the DMA out; a
+  // slot should still give each of the caller's copy threads a piece.
+  std::size_t slot_bytes = std::size_t{16} << 20;
+  unsigned slots = 4;
+  // A one-pass sort of at least presort_runs * min_run_keys keys is uploaded
+  // as presort_runs runs, each sorted while the next uploads.
+  unsigned presort_runs = 16;
+  std::uint64_t min_run_keys = std::uint64_t{1} << 22;
+};
+
 struct HostSortPlan {
   std::uint64_t n = 0;
   std::uint64_t device_budget = 0;  // bytes, as given (0: most of the free memory)
@@ -32,6 +50,8 @@ struct HostSortPlan {
   std::uint64_t chunk_keys = 0;  // keys per run (n for a one-pass sort)
   std::uint64_t slab_keys = 0;   // keys per merge slab (one pass: 0)
   std::uint64_t runs = 0, slabs = 0, round_trips = 0;
+  // One pass: the runs sorted on the device as they land, then merged (1: one sort).
+  std::uint64_t presort_runs = 0;
   std::uint64_t device_bytes = 0;  // device memory the sort allocates
 };
 
@@ -51,7 +71,7 @@ using HostCopy = std::function<void(void* dst, const void* src, std::size_t byte
 
 // The plan sort_host_u64 follows for n keys (device_budget 0: 90% of the
 // device's free memory now). Throws CudaError when the budget holds too few keys.
-HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget = 0);
+HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget = 0, const HostSortTuning& tuning = {});
 
 // Sorts data[0, n) ascending into out[0, n). data is overwritten with sorted
 // runs when the plan takes two passes; out may equal data only in one pass,
@@ -59,6 +79,7 @@ HostSortPlan plan_host_sort_u64(std::uint64_t n, std::uint64_t device_budget = 0
 // out is complete. Throws CudaError (out and data then hold unspecified
 // contents, and no copy is in flight).
 HostSortTimes sort_host_u64(std::uint64_t* data, std::uint64_t* out, std::uint64_t n,
-                            std::uint64_t device_budget = 0, const HostCopy& copy = {});
+                            std::uint64_t device_budget = 0, const HostCopy& copy = {},
+                            const HostSortTuning& tuning = {});
 
 }  // namespace corank::gpu

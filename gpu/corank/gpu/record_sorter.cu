@@ -6,11 +6,13 @@
 
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/device_buffer.cuh"
+#include "corank/gpu/event.cuh"
 #include "corank/gpu/key_extract.cuh"
 #include "corank/gpu/key_sort.cuh"
 #include "corank/gpu/pinned_buffer.cuh"
 #include "corank/gpu/record_sorter.cuh"
 #include "corank/gpu/segment_merge.cuh"
+#include "corank/gpu/stream.cuh"
 
 namespace corank::gpu {
 
@@ -141,6 +143,16 @@ struct RecordSorter::Impl {
   bool has_prev = false;
   std::int64_t select_piece = RecordSorter::kSelectPiece;
   RecordSortTimes times;
+  // presort(): its stream, the upload it waits for, and its last work, which
+  // sort() waits for.
+  Stream side;
+  Event uploaded, presorted;
+  bool presort_pending = false;
+
+  ~Impl() {
+    // Presorts may still run after an error: they end before the buffers go.
+    (void)cudaStreamSynchronize(side.get());
+  }
 
   cudaStream_t stream() const { return ring->stream(); }
   std::uint32_t R() const { return layout.record_size; }
@@ -149,20 +161,25 @@ struct RecordSorter::Impl {
   int order(std::int64_t n, const std::uint64_t* segment_ends, std::size_t k) {
     std::uint64_t* keys[2] = {d_keys[0].data(), d_keys[1].data()};
     std::uint32_t* index[2] = {d_index[0].data(), d_index[1].data()};
-    std::size_t temp = d_temp.bytes();
-    if (k == 0) {
-      if (words_only) return sort_words(d_temp.data(), temp, keys, n, key_bits, stream());
-      if (words == 1) return sort_key_index_pairs<1>(d_temp.data(), temp, keys, index, n, key_bits, stream());
-      return sort_key_index_pairs<2>(d_temp.data(), temp, keys, index, n, key_bits, stream());
-    }
+    if (k == 0) return radix_sort(keys, index, n, stream());
     // Empty segments add nothing to merge.
     std::vector<std::int64_t> bounds{0};
     for (std::size_t i = 0; i < k; ++i)
       if (static_cast<std::int64_t>(segment_ends[i]) > bounds.back())
         bounds.push_back(static_cast<std::int64_t>(segment_ends[i]));
+    std::size_t temp = d_temp.bytes();
     std::uint32_t* no_values[2] = {nullptr, nullptr};
     return merge_segments(words, d_temp.data(), temp, keys, words_only ? no_values : index, bounds.data(),
                           bounds.size(), stream());
+  }
+
+  // Radix-sorts keys[0] (and index[0]) of n records on `s`; returns the
+  // buffer holding the result.
+  int radix_sort(std::uint64_t* const keys[2], std::uint32_t* const index[2], std::int64_t n, cudaStream_t s) {
+    std::size_t temp = d_temp.bytes();
+    if (words_only) return sort_words(d_temp.data(), temp, keys, n, key_bits, s);
+    if (words == 1) return sort_key_index_pairs<1>(d_temp.data(), temp, keys, index, n, key_bits, s);
+    return sort_key_index_pairs<2>(d_temp.data(), temp, keys, index, n, key_bits, s);
   }
 
   // Keeps the first record of each key of the ordered buffer `cur`; the kept
@@ -264,6 +281,37 @@ std::uint64_t RecordSorter::upload(std::uint64_t at, std::uint64_t max_records, 
   return m.ring->upload(m.d_in.data() + at * m.R(), max_records * m.R(), m.R(), fill) / m.R();
 }
 
+void RecordSorter::presort(std::uint64_t at, std::uint64_t n) {
+  Impl& m = *impl_;
+  if (at > m.capacity || n > m.capacity - at)
+    throw CudaError(cudaErrorInvalidValue, "RecordSorter::presort (past the capacity)");
+  if (n == 0) return;
+  const cudaStream_t side = m.side.get();
+  m.uploaded.record(m.stream());
+  check_cuda(cudaStreamWaitEvent(side, m.uploaded.get(), 0), "cudaStreamWaitEvent (presort)");
+  m.ring->begin_mark(side);
+  const auto count = static_cast<std::int64_t>(n);
+  std::byte* records = m.d_in.data() + at * m.R();
+  std::uint64_t* keys[2] = {m.d_keys[0].data() + at * m.words, m.d_keys[1].data() + at * m.words};
+  std::uint32_t* index[2] = {nullptr, nullptr};
+  if (!m.words_only) index[0] = m.d_index[0].data() + at, index[1] = m.d_index[1].data() + at;
+  extract_keys(m.layout, records, count, keys[0], index[0], side);
+  const int cur = m.radix_sort(keys, index, count, side);
+  // Back into the input area, sorted: words turned back into records, or
+  // records gathered beside it and copied back.
+  if (m.words_only) {
+    restore_records(m.layout, keys[cur], count, records, side);
+  } else {
+    std::byte* sorted = m.d_out.data() + at * m.R();
+    gather(records, index[cur], count, m.R(), sorted, side);
+    check_cuda(cudaMemcpyAsync(records, sorted, n * m.R(), cudaMemcpyDeviceToDevice, side),
+               "cudaMemcpyAsync (presorted records)");
+  }
+  m.ring->end_mark(&m.times.sort_ms, side);
+  m.presorted.record(side);
+  m.presort_pending = true;
+}
+
 std::uint64_t RecordSorter::sort(std::uint64_t n, const std::uint64_t* segment_ends, std::size_t k, Unique unique) {
   Impl& m = *impl_;
   if (n > m.capacity)
@@ -274,6 +322,10 @@ std::uint64_t RecordSorter::sort(std::uint64_t n, const std::uint64_t* segment_e
     throw CudaError(cudaErrorInvalidValue, "RecordSorter::sort (segments do not end at the input's end)");
   double* stage = k == 0 ? &m.times.sort_ms : &m.times.merge_ms;
   const auto count = static_cast<std::int64_t>(n);
+  if (m.presort_pending) {
+    check_cuda(cudaStreamWaitEvent(m.stream(), m.presorted.get(), 0), "cudaStreamWaitEvent (presorted)");
+    m.presort_pending = false;
+  }
   m.ring->begin_mark();
   extract_keys(m.layout, m.d_in.data(), count, m.d_keys[0].data(), m.words_only ? nullptr : m.d_index[0].data(),
                m.stream());

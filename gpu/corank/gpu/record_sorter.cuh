@@ -24,6 +24,8 @@
 //     compacted;
 //   - gather: output record j = input record index[j] (words-only: the words
 //     turned back into records).
+// presort() radix-sorts a segment of the input where it lies, on a stream of
+// its own, so that runs of an input order themselves while later ones upload.
 // Both the radix sort and the merge are stable and indices start in input
 // order, so equal keys keep their input order. Everything runs on the
 // transfer ring's stream (transfer_ring.cuh), which also carries the records
@@ -83,6 +85,12 @@ class RecordSorter {
   // Uploads up to max_records records to input positions [at, at + ...)
   // through the ring; fill() as TransferRing::Fill, in bytes of whole records.
   std::uint64_t upload(std::uint64_t at, std::uint64_t max_records, const TransferRing::Fill& fill);
+  // Sorts input records [at, at + n) where they lie, once the uploads
+  // enqueued so far have landed, on a stream of its own, and returns at once:
+  // a large input uploaded run by run is presorted run by run while the next
+  // runs cross PCIe, and sort() with the runs' ends as segments merges them.
+  // The next sort() waits for every presort.
+  void presort(std::uint64_t at, std::uint64_t n);
   // Sorts input records [0, n). No segments (k == 0): the input is in no
   // order; otherwise it is k sorted segments ending at segment_ends[0, k)
   // (ascending, the last one n). Returns the number of output records.

@@ -154,17 +154,17 @@ std::uint64_t TransferRing::download(const std::byte* d_src, std::uint64_t bytes
   return bytes;
 }
 
-void TransferRing::begin_mark() {
+void TransferRing::begin_mark(cudaStream_t on) {
   Impl& m = *impl_;
   if (m.spare_marks.empty()) m.spare_marks.emplace_back();
   m.marks.push_back(std::move(m.spare_marks.back()));
   m.spare_marks.pop_back();
-  m.marks.back().begin.record(m.stream.get());
+  m.marks.back().begin.record(on ? on : m.stream.get());
 }
 
-void TransferRing::end_mark(double* into_ms) {
+void TransferRing::end_mark(double* into_ms, cudaStream_t on) {
   Impl& m = *impl_;
-  m.marks.back().end.record(m.stream.get());
+  m.marks.back().end.record(on ? on : m.stream.get());
   m.marks.back().into = into_ms;
 }
 
@@ -173,6 +173,7 @@ void TransferRing::synchronize() {
   m.stream.synchronize();
   for (auto& s : m.slots) m.settle(s);
   for (auto& mark : m.marks) {
+    mark.end.synchronize();  // a mark on another stream may still run
     if (mark.into) *mark.into += mark.end.elapsed_ms_since(mark.begin);
     m.busy.add(m.since_origin(mark.begin), m.since_origin(mark.end));
     mark.into = nullptr;

@@ -70,9 +70,11 @@ class TransferRing {
 
   // Marks the work enqueued between begin_mark() and end_mark() as busy time,
   // and returns its milliseconds once synchronize() has run (see times()).
-  void begin_mark();
+  // The interval is on stream() unless `on` names another stream (a caller's
+  // side stream, whose work the ring's stream waits for before synchronize()).
+  void begin_mark(cudaStream_t on = nullptr);
   // Records the end of the marked interval; `into` accumulates its length.
-  void end_mark(double* into_ms);
+  void end_mark(double* into_ms, cudaStream_t on = nullptr);
   // Waits for everything enqueued on stream(); throws CudaError.
   void synchronize();
 
