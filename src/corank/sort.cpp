@@ -165,6 +165,7 @@ text::TextSortOptions text_options(const SortRequest& r) {
   o.batch_size = r.batch_size;
   o.merge_only = r.merge_only;
   o.debug = r.debug;
+  o.write_header = r.write_header;
   o.progress = r.progress;
   o.verbose = r.verbose;
   o.gpu = r.gpu;

@@ -45,6 +45,10 @@ struct SortRequest {
   // CSV/TSV: the delimiter (default ',' or tab) and whether row 1 is a header.
   std::string delimiter;
   bool header = false;
+  // With header: whether the output begins with the header row. Off for a
+  // piece of an output that another writer heads (corank-mpi's ranks after
+  // the first): the header still names the key columns.
+  bool write_header = true;
   // CSV/TSV and JSON lines: where NULLs sort under every key (text/typed_key.hpp),
   // and a CSV text that is NULL besides the unquoted empty field.
   bool nulls_first = false;

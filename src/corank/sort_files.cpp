@@ -62,7 +62,7 @@ void finish(io::OutputFile& output, const SortOptions& options, const RecordForm
   if (options.verify) {
     const auto tv = Clock::now();
     output.finish_writing();  // a mapped output cut to what -u kept
-    verify_output(output.temp_path(), options, format, norm, input_sum, stats.records_out, stats.threads);
+    verify_output(*output.read_back(options.io), options, format, norm, input_sum, stats.records_out, stats.threads);
     stats.seconds.verify = seconds_since(tv);
   }
   const auto tc = Clock::now();

@@ -5,25 +5,21 @@
 
 #include "corank/big_array.hpp"
 #include "corank/errors.hpp"
-#include "corank/io/codec.hpp"
-#include "corank/record_input.hpp"
 
 namespace corank {
 
-void verify_output(const std::string& path, const SortOptions& options, const RecordFormat& format,
+void verify_output(io::ByteSource& written, const SortOptions& options, const RecordFormat& format,
                    const KeyNormalizer& norm, const RecordChecksum& input, std::uint64_t records_out,
                    unsigned threads) {
   const std::uint32_t R = format.record_size;
-  // The temporary name has no codec suffix: take the target's.
-  io::IoOptions io = options.io;
-  io.input_codec = io::codec_from_suffix(options.output);
-  RecordInput in({path}, R, io);
   const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{16} << 20) / R);
   BigArray<std::byte> buf((chunk + 1) * R);  // slot 0 keeps the previous chunk's last record
   RecordChecksum sum;
   std::uint64_t index = 0;
   for (;;) {
-    const std::uint64_t got = in.read(buf.get() + R, chunk);
+    const std::size_t bytes = written.read(buf.get() + R, static_cast<std::size_t>(chunk * R));
+    if (bytes % R != 0) throw InputError("verification failed: the output ends inside a record");
+    const std::uint64_t got = bytes / R;
     if (got == 0) break;
     sum += checksum_records(buf.get() + R, got, R, threads);
     for (std::uint64_t j = index == 0 ? 1 : 0; j < got; ++j) {

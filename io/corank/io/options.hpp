@@ -1,6 +1,7 @@
 #pragma once
 // Knobs of the I/O layer, filled from the command line.
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,12 @@ namespace corank::io {
 
 class BufferAllocator;
 class Diagnostics;
+
+// Bytes [offset, offset + size) of a file: the part of it one writer fills.
+struct OutputRegion {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+};
 
 struct IoOptions {
   // Defaults measured on the development machine (see tools/bench/bench_io.cpp):
@@ -32,6 +39,11 @@ struct IoOptions {
   // after the rename. Off, the output is as durable as GNU sort's: written to
   // the page cache, lost if the machine fails before the kernel writes it back.
   bool sync_output = true;
+  // Set: the output is this region of the existing regular file the target
+  // names, which another party created, sized and commits or removes (several
+  // writers filling one file at once: corank-mpi's ranks). OutputFile writes
+  // it in place and touches nothing outside it (output_file.hpp).
+  std::optional<OutputRegion> output_region;
 
   // Compression. Input: nullopt detects by suffix, then by magic bytes; a value
   // forces it (Codec::none reads the bytes as they are). Output: nullopt picks

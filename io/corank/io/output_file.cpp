@@ -21,7 +21,10 @@
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/run_file.hpp"
+#include "corank/io/source.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/io/write_behind_sink.hpp"
 
 namespace corank::io {
 
@@ -69,6 +72,11 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     target_ = "-";
     sink_ = make_fd_sink(STDOUT_FILENO, "standard output", opt);
     if (opt.output_codec) sink_ = compressing_sink(std::move(sink_), *opt.output_codec, "standard output");
+    return;
+  }
+  codec_ = codec;
+  if (opt.output_region) {
+    open_region(*opt.output_region, opt);
     return;
   }
   struct stat st {};
@@ -134,6 +142,36 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
   }
 }
 
+void OutputFile::open_region(const OutputRegion& region, const IoOptions& opt) {
+  if (codec_ != Codec::none) throw IoError("open failed", target_, "a region of a file is written uncompressed");
+  FileDesc fd = FileDesc::open(target_, O_RDWR);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) throw_io_error("stat failed", target_, errno);
+  if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) < region.offset + region.size)
+    throw IoError("open failed", target_, "the output region lies past the end of the file");
+  IoOptions buffered = opt;
+  buffered.direct = false;
+  sink_ = std::make_unique<WriteBehindSink>(fd.get(), target_, buffered, opt.sync_output, region.offset);
+  fd_ = fd.release();
+  mode_ = Mode::region;
+  region_ = region;
+  temp_path_ = target_;
+  positional_ = true;
+}
+
+std::unique_ptr<ByteSource> OutputFile::read_back(const IoOptions& opt) const {
+  if (temp_path_.empty()) throw IoError("read failed", target_, "the output cannot be read back");
+  IoOptions o = opt;
+  o.direct = false;  // just written through the page cache (or a mapping)
+  if (mode_ == Mode::region) {
+    o.temp_codec = Codec::none;
+    o.temp_program.clear();
+    return make_run_source(fd_, target_, o, region_.offset, region_.size);
+  }
+  o.input_codec = codec_;  // the temporary name has no suffix to tell
+  return open_source(temp_path_, o);
+}
+
 OutputFile::~OutputFile() {
   unmap();
   sink_.reset();
@@ -160,19 +198,29 @@ bool OutputFile::map_for_writing(std::uint64_t bytes) {
   struct statfs fs {};
   if (::fstatfs(fd_, &fs) != 0 || (static_cast<unsigned long>(fs.f_type) != TMPFS_MAGIC && static_cast<unsigned long>(fs.f_type) != RAMFS_MAGIC)) return false;
   if (inject_write_failure()) throw_io_error("write failed", target_, ENOSPC);  // the engines' test hook
-  if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) throw_io_error("write failed", target_, errno);
-  void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_, 0);
+  if (mode_ == Mode::region) {
+    if (bytes > region_.size) throw IoError("write failed", target_, "write outside the output region");
+  } else if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) {
+    throw_io_error("write failed", target_, errno);
+  }
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t lead = region_.offset % page;  // mmap's offset is a multiple of the page size
+  void* p = ::mmap(nullptr, lead + bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd_,
+                   static_cast<off_t>(region_.offset - lead));
   if (p == MAP_FAILED) return false;
   map_ = static_cast<std::byte*>(p);
-  map_bytes_ = bytes;
+  map_bytes_ = lead + bytes;
+  map_lead_ = lead;
   // Huge pages where the file system allows them (tmpfs huge=advise): fewer,
   // larger page allocations. Advice only.
-  ::madvise(map_, bytes, MADV_HUGEPAGE);
+  ::madvise(map_, map_bytes_, MADV_HUGEPAGE);
   mapped_used_ = bytes;
   // Ranges are allocated by the writers, in parallel, where the kernel can
   // populate a range and report failure (Linux 5.14); else all at once here.
+  // Populating a page allocates it and leaves its bytes alone, so the lead
+  // (another region's bytes in the page) is safe to populate too.
   populate_ = ::madvise(map_, 1, MADV_POPULATE_WRITE) == 0;
-  if (!populate_ && ::fallocate(fd_, 0, 0, static_cast<off_t>(bytes)) != 0) {
+  if (!populate_ && ::fallocate(fd_, 0, static_cast<off_t>(region_.offset), static_cast<off_t>(bytes)) != 0) {
     const int e = errno;
     unmap();
     throw_io_error("write failed", target_, e);
@@ -200,6 +248,7 @@ void OutputFile::write_mapped(std::uint64_t at, const void* src, std::size_t n) 
 }
 
 std::byte* OutputFile::mapped_range(std::uint64_t at, std::size_t n) {
+  at += map_lead_;
   if (map_ == nullptr || at + n > map_bytes_) throw IoError("write failed", target_, "write outside the mapped output");
   if (populate_ && n > 0) {
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
@@ -245,14 +294,15 @@ void OutputFile::copy_into_target() {
 void OutputFile::finish_writing() {
   if (map_ != nullptr) {
     unmap();
-    if (::ftruncate(fd_, static_cast<off_t>(mapped_used_)) != 0) throw_io_error("write failed", target_, errno);
+    if (mode_ != Mode::region && ::ftruncate(fd_, static_cast<off_t>(mapped_used_)) != 0)
+      throw_io_error("write failed", target_, errno);
   }
   sink_->finish();
 }
 
 void OutputFile::commit() {
   finish_writing();
-  if (mode_ == Mode::stream) {
+  if (mode_ == Mode::stream || mode_ == Mode::region) {
     committed_ = true;
     return;
   }

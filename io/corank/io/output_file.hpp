@@ -13,7 +13,19 @@
 //    the target when the sort succeeded (its inode, links, mode and owner
 //    kept; not atomic, as GNU sort's output never is);
 //  - a device, FIFO or socket (/dev/null, /dev/stdout, a pipe): written
-//    directly, as it streams.
+//    directly, as it streams;
+//  - a region (IoOptions::output_region): bytes [offset, offset + size) of an
+//    existing regular file of at least offset + size bytes, which its creator
+//    commits or removes (corank-mpi's shared output, a region per rank, all
+//    written at once). Every write path below lands from `offset` on, while
+//    its callers keep counting from 0 (positional writers start at
+//    positional_offset()); the file is never truncated, renamed or removed,
+//    and nothing outside the region is written (the mapping refuses writes
+//    past its end). Uncompressed only, and through the page cache, never
+//    O_DIRECT: a page that two regions share has one copy, which direct writes
+//    of one writer would bypass and the other's write-back then undo. The
+//    writer fills the whole region (corank-mpi checks the count); commit()
+//    finishes and fsyncs, nothing more.
 // The sink writes behind through the I/O engine (write_behind_sink.hpp) and
 // compresses when the target ends in .gz .bz2 .xz .zst (or per
 // IoOptions::output_codec).
@@ -49,18 +61,22 @@ public:
   // temporary file over the target.
   void commit();
   // For writers that fill disjoint byte ranges on several threads: the
-  // temporary file's descriptor when the output is one written uncompressed,
-  // else -1 (also for a device or FIFO target). Positional writes go past what the sink holds: call
-  // sink().finish() first and write from sink().bytes_written() on; commit()
-  // syncs them with the rest.
+  // temporary file's (or the region's) descriptor when the output is one
+  // written uncompressed, else -1 (also for a device or FIFO target).
+  // Positional writes go past what the sink holds: call sink().finish() first
+  // and write from positional_offset() on; commit() syncs them with the rest.
   int positional_fd() const noexcept { return positional_ ? fd_ : -1; }
+  // Where the file's next byte after the sink's goes: sink().bytes_written(),
+  // plus the region's offset in a region.
+  std::uint64_t positional_offset() const { return region_.offset + sink_->bytes_written(); }
   // Maps the first `bytes` of the temporary file for writers on several
   // threads, where that beats the sink: an uncompressed regular file on a
   // memory file system (tmpfs, such as /dev/shm), where the kernel serializes
   // buffered writes to one file but faults on a shared mapping proceed in
   // parallel. False where it does not apply: write through sink() then.
   // Nothing may have gone through sink() before. commit() keeps the first
-  // set_mapped_size() bytes.
+  // set_mapped_size() bytes. In a region, offsets count from its start and
+  // `bytes` may not exceed its size.
   //
   // Allocating a page of a memory file system is the bulk of writing it (a
   // first touch of memory, on a virtual machine a fault in the hypervisor
@@ -77,12 +93,14 @@ public:
   std::byte* mapped_range(std::uint64_t at, std::size_t n);
   void set_mapped_size(std::uint64_t bytes) noexcept { mapped_used_ = bytes; }
   const std::string& target() const noexcept { return target_; }
-  // A path that reads the written bytes back (for --verify); empty for
-  // standard output, a device or a FIFO.
-  const std::string& temp_path() const noexcept { return temp_path_; }
+  // The written bytes, read back after finish_writing() (--verify): the whole
+  // temporary file, decompressed as it was compressed, or exactly the region.
+  // Throws for standard output, a device or a FIFO, which cannot be reread.
+  std::unique_ptr<ByteSource> read_back(const IoOptions& opt) const;
 
 private:
-  enum class Mode { stream, rename, in_place };
+  enum class Mode { stream, rename, in_place, region };
+  void open_region(const OutputRegion& region, const IoOptions& opt);
   // Creates the temporary file beside `file` with `mode`; -1 (errno set) on failure.
   int create_beside(const std::string& file, unsigned mode);
   void copy_into_target();
@@ -90,7 +108,9 @@ private:
   Mode mode_ = Mode::stream;
   std::string target_;
   std::string final_path_;  // the file a rename replaces or in-place writes fill (symlinks resolved)
-  std::string temp_path_;   // see temp_path()
+  std::string temp_path_;   // where the written bytes are read back (the target itself for a region)
+  Codec codec_ = Codec::none;
+  OutputRegion region_;     // {0, 0} but in a region
   std::string dir_;
   int fd_ = -1;
   int cleanup_slot_ = -1;
@@ -99,8 +119,10 @@ private:
   bool sync_ = true;
   bool positional_ = false;
   std::unique_ptr<ByteSink> sink_;
+  // The mapping starts on the page boundary at or before the region's offset,
+  // map_lead_ bytes before it (0 outside a region).
   std::byte* map_ = nullptr;
-  std::uint64_t map_bytes_ = 0, mapped_used_ = 0;
+  std::uint64_t map_bytes_ = 0, map_lead_ = 0, mapped_used_ = 0;
   bool populate_ = false;  // pages are allocated range by range (else all at once when mapped)
   std::atomic<bool> stop_prefault_{false};
   std::vector<std::thread> prefault_;  // allocating the mapping ahead of the writers

@@ -107,7 +107,8 @@ public:
         out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format(),
                                              threads_ > 2 ? std::max(gather_buffer_, kCacheBuffer) : kCacheBuffer);
         if (opt_.debug) out->show_debug_view(format_);
-        if (format_.has_header() && reader.saw_header()) out->write_raw(reader.header() + '\n');
+        if (format_.has_header() && reader.saw_header() && opt_.write_header)
+          out->write_raw(reader.header() + '\n');
       }
       if (gpu_opened.valid()) gpu_ = gpu_opened.get();
       if (!got) break;
@@ -191,7 +192,7 @@ public:
     }
     RecordWriter out(output.sink(), format_.terminator(), unique_format());
     if (opt_.debug) out.show_debug_view(format_);
-    if (have_header) out.write_raw(header + '\n');
+    if (have_header && opt_.write_header) out.write_raw(header + '\n');
     auto t_merge = Clock::now();
     merge_streams(readers, format_, out);
     out.finish();
@@ -265,7 +266,7 @@ private:
       w.finish();  // the header, if any, goes first
       output.sink().finish();
       const int fd = output.positional_fd();
-      const std::uint64_t start = output.sink().bytes_written();
+      const std::uint64_t start = output.positional_offset();
       std::optional<std::uint64_t> bytes = write_mapped(chunk, fd, start, output.target());
       if (!bytes) bytes = write_at(chunk, fd, start, output.target().c_str());
       w.count_written_elsewhere(*bytes, n, seconds_since(t0));
@@ -480,7 +481,7 @@ private:
     if (merge_in_ranges_ok(runs) && !opt_.debug && output.positional_fd() >= 0) {
       out.finish();  // the header, if any, goes first
       output.sink().finish();
-      const MergedBytes m = merge_in_ranges(runs, format_, output.positional_fd(), output.sink().bytes_written(),
+      const MergedBytes m = merge_in_ranges(runs, format_, output.positional_fd(), output.positional_offset(),
                                             output.target().c_str(), parallel_merge(nullptr));
       out.count_written_elsewhere(m.bytes, m.records, 0);
       merged_in_ranges_ = true;

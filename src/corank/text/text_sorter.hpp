@@ -26,6 +26,7 @@ struct TextSortOptions {
   unsigned batch_size = 0;  // GNU's --batch-size: most runs merged at once (>= 2); 0: from the budget
   bool merge_only = false;  // -m: the inputs are sorted already
   bool debug = false;       // --debug: the output shows where each record's keys lie (lines only)
+  bool write_header = true;  // CSV/TSV --header: the output begins with the header row
   bool progress = false;
   bool verbose = false;
   // Sorting chunks by prefix on the GPU: --gpu and --gpu-memory (see gpu_gate.hpp).
