@@ -429,31 +429,31 @@ std::string allgather_bytes(const Comm& c, const std::string& mine, std::vector<
   return all;
 }
 
-// One record's bytes from each end of a sorted piece (without a text
-// terminator); "" for an empty piece.
-std::pair<std::string, std::string> piece_ends(const std::string& path, std::uint32_t record_size, char term) {
-  const std::uint64_t size = file_size(path);
-  if (size == 0) return {};
+// One record's bytes from each end of a sorted piece, bytes [begin, end) of
+// its file (without a text terminator); "" for an empty piece.
+std::pair<std::string, std::string> piece_ends(const std::string& path, std::uint64_t begin, std::uint64_t end_at,
+                                               std::uint32_t record_size, char term) {
+  if (end_at == begin) return {};
   io::FileDesc fd = io::FileDesc::open(path, O_RDONLY);
   auto read_at = [&](std::uint64_t off, std::size_t n) {
     std::string s(n, '\0');
     io::pread_full(fd.get(), s.data(), n, off, path);
     return s;
   };
-  if (record_size) return {read_at(0, record_size), read_at(size - record_size, record_size)};
+  if (record_size) return {read_at(begin, record_size), read_at(end_at - record_size, record_size)};
   std::string first;
-  for (std::uint64_t at = 0; at < size;) {
-    std::string b = read_at(at, static_cast<std::size_t>(std::min<std::uint64_t>(4096, size - at)));
+  for (std::uint64_t at = begin; at < end_at;) {
+    std::string b = read_at(at, static_cast<std::size_t>(std::min<std::uint64_t>(4096, end_at - at)));
     const auto t = b.find(term);
     first += b.substr(0, t);
     if (t != std::string::npos) break;
     at += b.size();
   }
-  // The last line ends at size - 1 (its terminator); it starts after the one before.
+  // The last line ends at end_at - 1 (its terminator); it starts after the one before.
   std::string last;
-  std::uint64_t end = size - 1;
-  while (end > 0) {
-    const std::uint64_t from = end >= 4096 ? end - 4096 : 0;
+  std::uint64_t end = end_at - 1;
+  while (end > begin) {
+    const std::uint64_t from = end - begin >= 4096 ? end - 4096 : begin;
     std::string b = read_at(from, static_cast<std::size_t>(end - from));
     const auto t = b.rfind(term);
     if (t != std::string::npos) {
@@ -466,9 +466,10 @@ std::pair<std::string, std::string> piece_ends(const std::string& path, std::uin
   return {first, last};
 }
 
-// The first and last CSV rows of a sorted piece from byte `from` on (past its
-// header); "" when it has none. Reads the whole piece: rows are found from the start.
-std::pair<std::string, std::string> csv_piece_ends(const std::string& path, std::uint64_t from,
+// The first and last CSV rows of a sorted piece, bytes [from, end) of its file
+// (past its header); "" when it has none. Reads the whole piece: rows are
+// found from the start.
+std::pair<std::string, std::string> csv_piece_ends(const std::string& path, std::uint64_t from, std::uint64_t end,
                                                    const text::TextFormat& format) {
   Inputs in({path});
   std::pair<std::string, std::string> ends;
@@ -476,7 +477,7 @@ std::pair<std::string, std::string> csv_piece_ends(const std::string& path, std:
   TextReading reading;
   reading.format = &format;
   reading.csv = true;
-  ShareReader reader(in, from, in.total(), 0, '\n', 16 * kMiB, reading);
+  ShareReader reader(in, from, end, 0, '\n', 16 * kMiB, reading);
   std::string_view last;
   while (reader.next([&](std::string_view rec, std::uint64_t) {
     if (first) ends.first.assign(rec), first = false;
@@ -542,10 +543,24 @@ public:
     times_.sample = seconds_since(t), t = Clock::now();
     exchange();
     times_.exchange = seconds_since(t), t = Clock::now();
+    // Without -u a piece holds what its rank received (and rank 0's the
+    // header): the offsets are known before the sorts, so each sort writes
+    // straight into its place in the shared output, and no piece is copied.
+    // Under -u, compressed, or into part files, a piece is sorted into a file
+    // of its own and moved into place afterwards.
+    in_place_ = !req_.part_files && !local_.unique &&
+                (!local_.io.output_codec || *local_.io.output_codec == io::Codec::none);
+    if (in_place_) {
+      std::uint64_t received = 0;
+      for (auto b : received_) received += b;
+      place_pieces(received + (c_.rank == 0 ? header_.size() : 0));
+      create_shared_output(false);
+      times_.write = seconds_since(t), t = Clock::now();
+    }
     phase(c_, [&] { local_sort(); });
     times_.sort = seconds_since(t), t = Clock::now();
     write_output();
-    times_.write = seconds_since(t);
+    times_.write += seconds_since(t);
     times_.total = seconds_since(start);
     report();
   }
@@ -883,6 +898,22 @@ private:
   void local_sort() {
     SortRequest r = local_;
     r.inputs = from_files_;
+    if (in_place_) {
+      r.output = shared_name_;
+      r.io.output_region = io::OutputRegion{piece_offset_, piece_bytes_};
+      r.write_header = c_.rank == 0;  // the others' sorts read it to name the columns
+      stats_ = sort(r);
+      for (const auto& f : from_files_) ::unlink(f.c_str());
+      // The region was sized from the bytes received; a sort that wrote
+      // otherwise left a gap or overran the next rank's region.
+      if (stats_.bytes_out != piece_bytes_)
+        throw std::runtime_error("the sorted piece holds " + std::to_string(stats_.bytes_out) + " bytes, not the " +
+                                 std::to_string(piece_bytes_) + " expected");
+      piece_file_ = shared_name_;
+      piece_begin_ = piece_offset_ + (c_.rank == 0 ? header_.size() : 0);
+      piece_end_ = piece_offset_ + piece_bytes_;
+      return;
+    }
     // Every rank's sort writes the header first; the output keeps rank 0's.
     piece_header_ = header_.size();
     const std::uint64_t drop = c_.rank == 0 ? 0 : piece_header_;
@@ -905,66 +936,77 @@ private:
       piece_file_ = part_temp;
       piece_skip_ = piece_header_ = 0;
     }
-    piece_bytes_ = file_size(piece_file_) - piece_skip_;
+    piece_end_ = file_size(piece_file_);
+    piece_begin_ = piece_header_;
+    piece_bytes_ = piece_end_ - piece_skip_;
+  }
+
+  // This rank's offset in the output (the sizes of the pieces before it) and
+  // the output's size.
+  void place_pieces(std::uint64_t bytes) {
+    piece_bytes_ = bytes;
+    std::uint64_t offset = 0;
+    MPI_Exscan(&bytes, &offset, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
+    piece_offset_ = c_.rank == 0 ? 0 : offset;
+    MPI_Allreduce(&bytes, &total_bytes_, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
+  }
+
+  // Rank 0 creates the shared output beside the target, total_bytes_ long,
+  // and every rank learns its name. With rename_piece, rank 0's sorted piece,
+  // the output's first bytes as they stand, becomes that file where it lies
+  // on the target's file system (renamed over the empty one just made)
+  // instead of being copied into it; returns whether it did.
+  bool create_shared_output(bool rename_piece) {
+    bool renamed = false;
+    phase(c_, [&] {
+      if (c_.rank != 0) return;
+      const std::string& out = req_.sort.output;
+      // A new file gets 0666 less the umask from the kernel: no umask
+      // juggling, which would race with other threads.
+      std::string templ;
+      int fd = -1;
+      for (unsigned n = 0; fd < 0; ++n) {
+        templ = dir_of(out) + "/." + base_of(out) + ".corank-mpi-" + std::to_string(::getpid()) + "-" + std::to_string(n);
+        fd = ::open(templ.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && (errno != EEXIST || n == 100)) throw io::IoError("cannot create output", out, errno);
+      }
+      shared_.path = templ;
+      if (rename_piece && piece_skip_ == 0 && ::rename(piece_file_.c_str(), templ.c_str()) == 0) {
+        ::close(fd);
+        fd = ::open(templ.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0) throw io::IoError("cannot write output", out, errno);
+        renamed = true;
+      } else if (rename_piece && piece_skip_ == 0 && errno != EXDEV) {
+        const int e = errno;
+        ::close(fd);
+        throw io::IoError("rename failed", templ, e);
+      }
+      io::FileDesc owner(fd);
+      // An existing target keeps its mode (a renamed piece was made 0666
+      // less the umask too).
+      struct stat st {};
+      if (::stat(out.c_str(), &st) == 0 && ::fchmod(fd, st.st_mode & 07777) != 0)
+        throw io::IoError("fchmod failed", templ, errno);
+      if (::ftruncate(fd, static_cast<off_t>(total_bytes_)) != 0) throw io::IoError("cannot write output", out, errno);
+    });
+    shared_name_ = shared_.path;
+    int len = static_cast<int>(shared_name_.size());
+    MPI_Bcast(&len, 1, MPI_INT, 0, c_.comm);
+    shared_name_.resize(static_cast<std::size_t>(len));
+    MPI_Bcast(shared_name_.data(), len, MPI_CHAR, 0, c_.comm);
+    return renamed;
   }
 
   void write_output() {
-    const std::uint64_t mine = piece_bytes_;
-    std::uint64_t offset = 0, total = 0;
-    MPI_Exscan(&mine, &offset, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
-    if (c_.rank == 0) offset = 0;
-    MPI_Allreduce(&mine, &total, 1, MPI_UINT64_T, MPI_SUM, c_.comm);
-    piece_offset_ = offset;
-
+    if (!in_place_) place_pieces(piece_bytes_);
     // The pieces are checked as sorted, before any is moved.
-    verify_boundaries(total);
-    RemoveUnlessKept shared;  // rank 0's temporary next to the target
-    if (!req_.part_files) {
-      std::string name;
-      bool in_place = false;  // rank 0's piece became the shared file
+    verify_boundaries();
+    if (!req_.part_files && !in_place_) {
+      const bool renamed = create_shared_output(true);
       phase(c_, [&] {
-        if (c_.rank != 0) return;
-        const std::string& out = req_.sort.output;
-        // A new file gets 0666 less the umask from the kernel: no umask
-        // juggling, which would race with other threads.
-        std::string templ;
-        int fd = -1;
-        for (unsigned n = 0; fd < 0; ++n) {
-          templ = dir_of(out) + "/." + base_of(out) + ".corank-mpi-" + std::to_string(::getpid()) + "-" + std::to_string(n);
-          fd = ::open(templ.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-          if (fd < 0 && (errno != EEXIST || n == 100)) throw io::IoError("cannot create output", out, errno);
-        }
-        shared.path = templ;
-        // Rank 0's piece is the output's first bytes as they stand: where it
-        // lies on the target's file system it becomes the shared file (renamed
-        // over the empty one just made) instead of being copied into it.
-        if (piece_skip_ == 0 && ::rename(piece_file_.c_str(), templ.c_str()) == 0) {
-          ::close(fd);
-          fd = ::open(templ.c_str(), O_WRONLY | O_CLOEXEC);
-          if (fd < 0) throw io::IoError("cannot write output", out, errno);
-          in_place = true;
-        } else if (piece_skip_ == 0 && errno != EXDEV) {
-          const int e = errno;
-          ::close(fd);
-          throw io::IoError("rename failed", templ, e);
-        }
-        io::FileDesc owner(fd);
-        // An existing target keeps its mode (a renamed piece was made 0666
-        // less the umask too).
-        struct stat st {};
-        if (::stat(out.c_str(), &st) == 0 && ::fchmod(fd, st.st_mode & 07777) != 0)
-          throw io::IoError("fchmod failed", templ, errno);
-        if (::ftruncate(fd, static_cast<off_t>(total)) != 0) throw io::IoError("cannot write output", out, errno);
-        name = templ;
-      });
-      int len = static_cast<int>(name.size());
-      MPI_Bcast(&len, 1, MPI_INT, 0, c_.comm);
-      name.resize(static_cast<std::size_t>(len));
-      MPI_Bcast(name.data(), len, MPI_CHAR, 0, c_.comm);
-      phase(c_, [&] {
-        if (mine == 0 || in_place) return;
-        io::FileDesc out = io::FileDesc::open(name, O_WRONLY);
-        copy_into(piece_file_, out.get(), req_.sort.output, offset, piece_skip_, local_.threads);
+        if (piece_bytes_ == 0 || renamed) return;
+        io::FileDesc out = io::FileDesc::open(shared_name_, O_WRONLY);
+        copy_into(piece_file_, out.get(), req_.sort.output, piece_offset_, piece_skip_, local_.threads);
         if (local_.io.sync_output && ::fsync(out.get()) != 0) throw io::IoError("fsync failed", req_.sort.output, errno);
       });
     }
@@ -975,9 +1017,9 @@ private:
         if (::rename(piece_.path.c_str(), part.c_str()) != 0) throw io::IoError("rename failed", part, errno);
         piece_.keep = true;
       } else if (c_.rank == 0) {
-        if (::rename(shared.path.c_str(), req_.sort.output.c_str()) != 0)
+        if (::rename(shared_.path.c_str(), req_.sort.output.c_str()) != 0)
           throw io::IoError("cannot write output", req_.sort.output, errno);
-        shared.keep = true;
+        shared_.keep = true;
       }
     });
     if (req_.part_files && c_.rank == 0)  // parts of an earlier run with more ranks would not belong
@@ -987,14 +1029,14 @@ private:
 
   // Pieces in rank order are in order across their boundaries, and no record
   // was lost (--verify; each rank's sort has verified its own piece).
-  void verify_boundaries(std::uint64_t total_bytes) {
+  void verify_boundaries() {
     if (!verify_) return;
     std::string mine;
     phase(c_, [&] {
-      const bool has = file_size(piece_file_) > piece_header_;
+      const bool has = piece_end_ > piece_begin_;
       auto [first, last] = !has   ? std::pair<std::string, std::string>()
-                           : csv_ ? csv_piece_ends(piece_file_, piece_header_, *text_format_)
-                                  : piece_ends(piece_file_, record_size_, term_);
+                           : csv_ ? csv_piece_ends(piece_file_, piece_begin_, piece_end_, *text_format_)
+                                  : piece_ends(piece_file_, piece_begin_, piece_end_, record_size_, term_);
       put_u64(mine, has ? 1 : 0);
       put_u64(mine, first.size());
       mine += first;
@@ -1006,9 +1048,9 @@ private:
     const std::string all = allgather_bytes(c_, mine);
     phase(c_, [&] {
       if (c_.rank != 0) return;
-      if (!local_.unique && in_total + header_.size() != total_bytes)
+      if (!local_.unique && in_total + header_.size() != total_bytes_)
         throw InputError("verification failed: " + std::to_string(in_total) + " bytes read, " +
-                         std::to_string(total_bytes) + " written");
+                         std::to_string(total_bytes_) + " written");
       std::string prev;
       bool have_prev = false;
       unsigned r = 0;
@@ -1042,6 +1084,7 @@ private:
         {"records_out", stats_.records_out},
         {"bytes_out", piece_bytes_},
         {"output_offset", piece_offset_},
+        {"in_place", in_place_},  // sorted straight into the shared output, not into a file then moved
         {"seconds",
          {{"setup", times_.setup},
           {"sample", times_.sample},
@@ -1118,9 +1161,15 @@ private:
   int node_size_ = 1;  // ranks on this rank's node
   std::vector<std::string> from_files_;
   std::vector<std::uint64_t> received_;
-  RemoveUnlessKept piece_;  // a part file before its rename
+  bool in_place_ = false;    // the pieces are sorted into their places in shared_ (see run)
+  RemoveUnlessKept shared_;  // rank 0's temporary output beside the target, until renamed onto it
+  std::string shared_name_;  // its name, on every rank
+  RemoveUnlessKept piece_;   // a part file before its rename
+  // The sorted piece's records lie in bytes [piece_begin_, piece_end_) of
+  // piece_file_ (past any header): a scratch or part file, or shared_.
   std::string piece_file_;
-  std::uint64_t piece_bytes_ = 0, piece_offset_ = 0;
+  std::uint64_t piece_begin_ = 0, piece_end_ = 0;
+  std::uint64_t piece_bytes_ = 0, piece_offset_ = 0, total_bytes_ = 0;
   SortStats stats_;
   RankTimes times_;
 };

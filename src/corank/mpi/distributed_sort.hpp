@@ -16,10 +16,14 @@
 //      displacements stay ints; a receiver appends what rank s sends to its own file for s, so
 //      the files, taken in rank order, hold its part in input order;
 //   4. local sort: corank::sort of those files on this rank's GPU or CPU;
-//   5. output: each rank writes its piece at its offset (an exclusive prefix
-//      sum of the piece sizes) of one temporary file next to the target,
-//      renamed onto it when every rank succeeded; or each rank's piece
-//      becomes OUT.part-NNNNN.
+//   5. output: each rank's piece lies at its offset (an exclusive prefix sum
+//      of the piece sizes) of one temporary file next to the target, renamed
+//      onto it when every rank succeeded. Without -u the sizes are known
+//      after the exchange (what each rank received), so the file is made
+//      before step 4 and each local sort writes into its region of it
+//      (io::IoOptions::output_region); under -u each piece is sorted into a
+//      scratch file and copied into place. Or each rank's piece becomes
+//      OUT.part-NNNNN.
 // At the end of every phase the ranks agree whether one failed; if so every
 // rank removes its temporaries, rank 0 receives the failing rank's message to
 // give and all exit with status 2. No partial output reaches the target name.
