@@ -48,9 +48,11 @@ RecordDeviceRequest describe_inputs(const SortOptions& options, std::uint32_t R)
 }
 
 // Staging for the device: four slots of a sixteenth of -S each, at most
-// 64 MiB (16 threads reading 4 MiB each fill one), at least one record.
+// 16 MiB (16 threads reading 1 MiB each fill one; small slots are quick to
+// page-lock and stay in the host's caches until the DMA has read them: see
+// BENCHMARKS.md, "Staging slots of 16 MiB"), at least one record.
 std::size_t staging_slot_bytes(std::uint64_t budget, std::uint32_t R) {
-  const std::uint64_t slot = std::clamp<std::uint64_t>(budget / 16, std::uint64_t{64} << 10, std::uint64_t{64} << 20);
+  const std::uint64_t slot = std::clamp<std::uint64_t>(budget / 16, std::uint64_t{64} << 10, std::uint64_t{16} << 20);
   return static_cast<std::size_t>(std::max<std::uint64_t>(slot / R * R, R));
 }
 

@@ -51,7 +51,7 @@ double copy_once(const std::string& in, const std::string& out, unsigned threads
 int bench_copy(int argc, char** argv) {
   std::string input, output;
   unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  std::uint64_t slot_mib = 64;
+  std::uint64_t slot_mib = 16;
   int reps = 3;
   bool no_fsync = false;
   CLI::App app{"corank-bench copy: a file copied through corank's sort I/O (positional reads by all threads, "
@@ -59,7 +59,7 @@ int bench_copy(int argc, char** argv) {
   app.add_option("--input", input, "file to copy")->required();
   app.add_option("--output", output, "where the copy goes (replaced)")->required();
   app.add_option("--threads", threads, "threads (default: all cores)");
-  app.add_option("--slot-mib", slot_mib, "staging slot size in MiB (the sort's default is 64)");
+  app.add_option("--slot-mib", slot_mib, "staging slot size in MiB (the sort's default is 16)");
   app.add_option("--reps", reps, "copies; each is printed, then the median")->check(CLI::Range(1, 99));
   app.add_flag("--no-fsync", no_fsync, "do not fsync the copy (as corank --no-fsync)");
   try {
