@@ -163,6 +163,14 @@ same "csv all-equal keys -u" 0 --format csv --header -u -k k -- equal.csv
 same "csv BOM, CRLF, unterminated last row" 0 --format csv --header -k v:n -- bom.csv
 same "csv BOM without --header" 0 --format csv -k 1 -- bom.csv
 same "tsv --header" 0 --format tsv --header -k name -k id:n -- people.tsv
+# Each rank bins its chunks with several threads (runs of records, each
+# placed after the runs before it in every part): the same bytes as one
+# thread, equal keys still in input order.
+same "gensort skewed, 3 threads" $n --format gensort --parallel 3 -- skewed.dat
+same "gensort all-equal keys, 3 threads" $n --format gensort --parallel 3 -- equal.dat
+same "gensort -S 4M, 3 threads" 0 --format gensort -S 4M --parallel 3 -- skewed.dat
+same "lines -s -k1,1, 3 threads" 0 -s -k1,1 --parallel 3 -- words.txt
+same "csv -k score:n, 3 threads" 0 --format csv --header -k score:n --parallel 3 -- people.csv
 rm -f parts.part-*
 "$corank" --gpu=off --format csv --header -k name -o ref people.csv
 run_mpi --format csv --header -k name --part-files -o parts people.csv || fail "csv part files: corank-mpi failed"

@@ -279,12 +279,14 @@ struct TextReading {
 
 // Reads a rank's share [begin, end) chunk by chunk and hands each record to a
 // callback with its position. Text chunks end at a record's end; a record
-// longer than a chunk grows the chunk.
+// longer than a chunk grows the chunk. A chunk is read by `threads` threads,
+// each a slice of it: one thread's reads fall far short of memory and fast
+// storage.
 class ShareReader {
 public:
   ShareReader(const Inputs& in, std::uint64_t begin, std::uint64_t end, std::uint32_t record_size, char term,
-              std::uint64_t chunk, TextReading text = {})
-      : in_(in), record_size_(record_size), term_(term), text_(text) {
+              std::uint64_t chunk, TextReading text = {}, unsigned threads = 1)
+      : in_(in), record_size_(record_size), term_(term), text_(text), threads_(std::max(threads, 1u)) {
     chunk_ = record_size ? std::max<std::uint64_t>(chunk / record_size, 1) * record_size : std::max<std::uint64_t>(chunk, 1);
     // Text records never span files, so the share is read file by file.
     for (std::size_t f = 0; f + 1 < in.begin.size(); ++f) {
@@ -304,7 +306,7 @@ public:
     std::size_t cut = 0;
     for (;;) {
       buf_.resize(static_cast<std::size_t>(n));
-      in_.data->read(cursor_, reinterpret_cast<std::byte*>(buf_.data()), buf_.size());
+      read(cursor_, buf_.data(), buf_.size());
       const bool at_end = cursor_ + n == e;
       if (text_.csv) {
         // Whole rows; at the segment's end (a file's end or the share's, a
@@ -356,6 +358,15 @@ public:
   }
 
 private:
+  // Bytes [at, at + n) of the inputs, in slices of at least 4 MiB, a thread each.
+  void read(std::uint64_t at, char* dst, std::size_t n) const {
+    const unsigned slices = static_cast<unsigned>(std::clamp<std::uint64_t>(n / (4 * kMiB), 1, threads_));
+    parallel_for(slices, [&](unsigned i) {
+      const std::size_t b = n * i / slices, e = n * (i + 1) / slices;
+      in_.data->read(at + b, reinterpret_cast<std::byte*>(dst + b), e - b);
+    });
+  }
+
   void start_segment() {
     cursor_ = segments_[segment_].first;
     skip_next_ = text_.skip_headers && cursor_ == in_.begin[in_.file_of(cursor_)];
@@ -392,6 +403,7 @@ private:
   std::uint32_t record_size_;
   char term_;
   TextReading text_;
+  unsigned threads_;
   bool skip_next_ = false;
   std::vector<std::size_t> ends_;
   std::uint64_t chunk_ = 0;
@@ -794,17 +806,20 @@ private:
     }
     agree(c_, err);
 
-    ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_, reading(true));
+    const unsigned threads = std::max(local_.threads, 1u);
+    ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_, reading(true), threads);
     // The chunk's records grouped by destination: region d is
     // [region[d], region[d] + size[d]) of `grouped`, sent[d] bytes of it gone.
     struct Binned {
       const char* data;
       std::uint32_t len;
       std::uint32_t dest;
+      std::uint64_t position;
     };
     std::vector<Binned> binned;
+    std::vector<std::vector<std::uint64_t>> slice_bytes;  // [slice][destination]
     std::vector<char> grouped;
-    std::vector<std::uint64_t> region(n), size(n, 0), sent(n, 0), fill(n);
+    std::vector<std::uint64_t> region(n), size(n, 0), sent(n, 0);
     std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
     std::vector<char> recv_buf;
     const std::uint32_t extra = text() ? 1 : 0;  // the terminator each text record gets back
@@ -820,19 +835,50 @@ private:
             std::fill(size.begin(), size.end(), 0);
             std::fill(sent.begin(), sent.end(), 0);
             input_left = reader.next([&](std::string_view rec, std::uint64_t pos) {
-              const unsigned d = partitioner_->part_of(rec, pos);
-              binned.push_back({rec.data(), static_cast<std::uint32_t>(rec.size()), d});
-              size[d] += rec.size() + extra;
+              binned.push_back({rec.data(), static_cast<std::uint32_t>(rec.size()), 0, pos});
+            });
+            // Each thread takes a run of the chunk's records: first their
+            // parts (a search among the splitters, the costly step), then,
+            // once the runs' byte counts have placed them, their copies into
+            // the parts' regions. The runs keep their order within a region,
+            // so `grouped` is what one thread would have made.
+            const unsigned slices =
+                static_cast<unsigned>(std::clamp<std::size_t>(binned.size() / 4096, 1, threads));
+            slice_bytes.assign(slices, std::vector<std::uint64_t>(n, 0));
+            auto slice = [&](unsigned t) {
+              return std::pair(binned.size() * t / slices, binned.size() * (t + 1) / slices);
+            };
+            parallel_for(slices, [&](unsigned t) {
+              const auto [b, e] = slice(t);
+              for (std::size_t i = b; i < e; ++i) {
+                Binned& r = binned[i];
+                r.dest = partitioner_->part_of(std::string_view(r.data, r.len), r.position);
+                slice_bytes[t][r.dest] += r.len + extra;
+              }
             });
             std::uint64_t at = 0;
-            for (unsigned d = 0; d < n; ++d) region[d] = fill[d] = at, at += size[d];
+            for (unsigned d = 0; d < n; ++d) {
+              region[d] = at;
+              size[d] = 0;
+              for (unsigned t = 0; t < slices; ++t) {
+                const std::uint64_t bytes = slice_bytes[t][d];
+                slice_bytes[t][d] = at;  // now where slice t's records for d start
+                at += bytes;
+                size[d] += bytes;
+              }
+            }
             if (at > kMaxRoundBytes) throw InputError("a line of over 1 GiB cannot be exchanged");
             grouped.resize(static_cast<std::size_t>(at));
-            for (const Binned& b : binned) {
-              std::memcpy(grouped.data() + fill[b.dest], b.data, b.len);
-              if (extra) grouped[fill[b.dest] + b.len] = term_;
-              fill[b.dest] += b.len + extra;
-            }
+            parallel_for(slices, [&](unsigned t) {
+              const auto [b, e] = slice(t);
+              std::vector<std::uint64_t>& to = slice_bytes[t];
+              for (std::size_t i = b; i < e; ++i) {
+                const Binned& r = binned[i];
+                std::memcpy(grouped.data() + to[r.dest], r.data, r.len);
+                if (extra) grouped[to[r.dest] + r.len] = term_;
+                to[r.dest] += r.len + extra;
+              }
+            });
             read_bytes_ += at;
           }
         } catch (...) {
