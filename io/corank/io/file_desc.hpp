@@ -51,6 +51,18 @@ std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, c
 // address fails again.
 int prefault_for_write(void* p, std::size_t n) noexcept;
 void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, const std::string& path);
+// Writes n bytes at `offset`, the end of the regular file fd (open for
+// reading and writing: a mapping needs both), with up to
+// `threads` threads where that is faster. On a memory file system (tmpfs) the
+// kernel serializes buffered writes to one file, and allocating its pages is
+// the bulk of the work, but page faults in a shared mapping proceed in
+// parallel: there the file is extended and each thread allocates its part of
+// the new range (MADV_POPULATE_WRITE, so a full file system is an IoError,
+// never a SIGBUS) and copies into it. Elsewhere, for small writes, or where
+// the kernel cannot populate a range: pwrite_full. Returns whether the bytes
+// went through a mapping. Throws IoError naming `path`.
+bool append_in_parallel(int fd, std::uint64_t offset, const void* src, std::size_t n, unsigned threads,
+                        const std::string& path);
 // Sequential variants for pipes and terminals.
 std::size_t read_full(int fd, void* dst, std::size_t n, const std::string& path);
 void write_full(int fd, const void* src, std::size_t n, const std::string& path);

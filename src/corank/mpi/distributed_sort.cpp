@@ -798,7 +798,7 @@ private:
     try {
       for (unsigned s = 0; s < n; ++s) {
         from_files_.push_back(scratch_->file("from-" + std::to_string(s)));
-        to_file[s] = io::FileDesc::open(from_files_.back(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        to_file[s] = io::FileDesc::open(from_files_.back(), O_RDWR | O_CREAT | O_TRUNC, 0600);
         if (!header_.empty()) io::write_full(to_file[s].get(), header_.data(), header_.size(), from_files_.back());
       }
     } catch (...) {
@@ -807,6 +807,14 @@ private:
     agree(c_, err);
 
     const unsigned threads = std::max(local_.threads, 1u);
+    // Received records go to the end of their source's file with all threads
+    // (on tmpfs, where one thread's writes are slow; see append_in_parallel).
+    std::vector<std::uint64_t> file_end(n, header_.size());
+    auto append = [&](unsigned s, const char* data, std::uint64_t bytes) {
+      io::append_in_parallel(to_file[s].get(), file_end[s], data, static_cast<std::size_t>(bytes), threads,
+                             from_files_[s]);
+      file_end[s] += bytes;
+    };
     ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_, reading(true), threads);
     // The chunk's records grouped by destination: region d is
     // [region[d], region[d] + size[d]) of `grouped`, sent[d] bytes of it gone.
@@ -891,8 +899,7 @@ private:
       if (err.empty() && sent[self] < size[self]) {
         try {
           const std::uint64_t k = size[self] - sent[self];
-          io::write_full(to_file[self].get(), grouped.data() + region[self] + sent[self], static_cast<std::size_t>(k),
-                         from_files_[self]);
+          append(self, grouped.data() + region[self] + sent[self], k);
           received_[self] += k;
           sent[self] += k;
         } catch (...) {
@@ -916,8 +923,7 @@ private:
         try {
           for (unsigned s = 0; s < n; ++s) {
             if (recv_counts[s] == 0) continue;
-            io::write_full(to_file[s].get(), recv_buf.data() + recv_displs[s], static_cast<std::size_t>(recv_counts[s]),
-                           from_files_[s]);
+            append(s, recv_buf.data() + recv_displs[s], static_cast<std::uint64_t>(recv_counts[s]));
             received_[s] += static_cast<std::uint64_t>(recv_counts[s]);
           }
         } catch (...) {
