@@ -111,19 +111,23 @@ void write_full(int fd, const void* src, std::size_t n, const std::string& path)
   }
 }
 
+bool on_memory_file_system(int fd) noexcept {
+  struct statfs fs {};
+  if (::fstatfs(fd, &fs) != 0) return false;
+  const auto type = static_cast<unsigned long>(fs.f_type);
+  return type == TMPFS_MAGIC || type == RAMFS_MAGIC;
+}
+
 bool append_in_parallel(int fd, std::uint64_t offset, const void* src, std::size_t n, unsigned threads,
                         const std::string& path) {
   // A slice of at least this much per thread: below it, threads cost more than they gain.
   constexpr std::size_t kSlice = std::size_t{4} << 20;
   const std::size_t slices = std::clamp<std::size_t>(n / kSlice, 1, std::max(threads, 1u));
-  struct statfs fs {};
-  const bool memory_fs = ::fstatfs(fd, &fs) == 0 && (static_cast<unsigned long>(fs.f_type) == TMPFS_MAGIC ||
-                                                     static_cast<unsigned long>(fs.f_type) == RAMFS_MAGIC);
   const auto written = [&] {
     pwrite_full(fd, src, n, offset, path);
     return false;
   };
-  if (slices == 1 || !memory_fs) return written();
+  if (slices == 1 || !on_memory_file_system(fd)) return written();
   const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   const std::uint64_t from = offset / page * page, lead = offset - from;  // mmap's offset is whole pages
   if (::ftruncate(fd, static_cast<off_t>(offset + n)) != 0) throw_io_error("write failed", path, errno);

@@ -51,6 +51,11 @@ std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, c
 // address fails again.
 int prefault_for_write(void* p, std::size_t n) noexcept;
 void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, const std::string& path);
+// Whether fd's file lies on a memory file system (tmpfs or ramfs), where its
+// pages are memory already: mapping it costs no copy, and allocating its pages
+// is the bulk of writing it.
+bool on_memory_file_system(int fd) noexcept;
+
 // Writes n bytes at `offset`, the end of the regular file fd (open for
 // reading and writing: a mapping needs both), with up to
 // `threads` threads where that is faster. On a memory file system (tmpfs) the

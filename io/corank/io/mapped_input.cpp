@@ -2,11 +2,9 @@
 
 #include <cerrno>
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <csignal>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -97,13 +95,6 @@ int register_range(const std::byte* p, std::uint64_t n, const std::string& path)
   return -1;
 }
 
-bool memory_file_system(int fd) {
-  struct statfs fs {};
-  if (::fstatfs(fd, &fs) != 0) return false;
-  const auto type = static_cast<unsigned long>(fs.f_type);
-  return type == TMPFS_MAGIC || type == RAMFS_MAGIC;
-}
-
 }  // namespace
 
 std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& path, const IoOptions& opt,
@@ -117,7 +108,7 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   // In memory: all but an eighth at most, which the sort's first pass then
   // faults in (with read-ahead). Not all: a cached file's pages leave the
   // cache a few at a time under memory pressure.
-  if (!memory_file_system(fd.get()) && cached_share(fd.get(), 0, size) < 7.0 / 8) return nullptr;
+  if (!on_memory_file_system(fd.get()) && cached_share(fd.get(), 0, size) < 7.0 / 8) return nullptr;
   void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd.get(), 0);
   if (m == MAP_FAILED) return nullptr;
   auto* p = static_cast<const std::byte*>(m);

@@ -1,10 +1,8 @@
 #include "corank/io/output_file.hpp"
 
 #include <fcntl.h>
-#include <linux/magic.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -195,8 +193,7 @@ void OutputFile::unmap() noexcept {
 
 bool OutputFile::map_for_writing(std::uint64_t bytes) {
   if (!positional_ || sink_->bytes_written() != 0 || bytes == 0) return false;
-  struct statfs fs {};
-  if (::fstatfs(fd_, &fs) != 0 || (static_cast<unsigned long>(fs.f_type) != TMPFS_MAGIC && static_cast<unsigned long>(fs.f_type) != RAMFS_MAGIC)) return false;
+  if (!on_memory_file_system(fd_)) return false;
   if (inject_write_failure()) throw_io_error("write failed", target_, ENOSPC);  // the engines' test hook
   if (mode_ == Mode::region) {
     if (bytes > region_.size) throw IoError("write failed", target_, "write outside the output region");

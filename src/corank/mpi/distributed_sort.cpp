@@ -807,13 +807,13 @@ private:
     agree(c_, err);
 
     const unsigned threads = std::max(local_.threads, 1u);
-    // Received records go to the end of their source's file with all threads
-    // (on tmpfs, where one thread's writes are slow; see append_in_parallel).
-    std::vector<std::uint64_t> file_end(n, header_.size());
+    // Records received from rank s go to the end of its file (the header,
+    // then what came before) with all threads (on tmpfs, where one thread's
+    // writes are slow; see append_in_parallel).
     auto append = [&](unsigned s, const char* data, std::uint64_t bytes) {
-      io::append_in_parallel(to_file[s].get(), file_end[s], data, static_cast<std::size_t>(bytes), threads,
-                             from_files_[s]);
-      file_end[s] += bytes;
+      io::append_in_parallel(to_file[s].get(), header_.size() + received_[s], data, static_cast<std::size_t>(bytes),
+                             threads, from_files_[s]);
+      received_[s] += bytes;
     };
     ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_, reading(true), threads);
     // The chunk's records grouped by destination: region d is
@@ -900,7 +900,6 @@ private:
         try {
           const std::uint64_t k = size[self] - sent[self];
           append(self, grouped.data() + region[self] + sent[self], k);
-          received_[self] += k;
           sent[self] += k;
         } catch (...) {
           err = what_of(std::current_exception());
@@ -924,7 +923,6 @@ private:
           for (unsigned s = 0; s < n; ++s) {
             if (recv_counts[s] == 0) continue;
             append(s, recv_buf.data() + recv_displs[s], static_cast<std::uint64_t>(recv_counts[s]));
-            received_[s] += static_cast<std::uint64_t>(recv_counts[s]);
           }
         } catch (...) {
           err = what_of(std::current_exception());
