@@ -1,9 +1,11 @@
 #pragma once
 // The sorter's input: the named files (or standard input) read one after another
-// as a single stream of fixed-size records, as GNU sort concatenates its inputs.
+// as a single stream of fixed-size records, as GNU sort concatenates its inputs,
+// or records already in memory (SortOptions::input_buffers).
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +19,10 @@ class RecordInput {
 public:
   // Opens every input up front, so an unreadable file fails before any work.
   RecordInput(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt);
+  // Pieces of memory in order, which must outlive this object, copied out by
+  // up to `threads` threads. Throws InputError for a piece that is not whole
+  // records.
+  RecordInput(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size, unsigned threads);
 
   // Total records, when every input's size is known in advance.
   std::optional<std::uint64_t> total_records() const noexcept { return total_records_; }
@@ -26,9 +32,9 @@ public:
   std::uint64_t records_read() const noexcept { return records_read_; }
   // The whole input mapped instead of read, where that saves copying it: one
   // uncompressed regular file whose pages are in memory
-  // (io/mapped_input.hpp). nullptr where that does not apply, or after
-  // read() began: read() then. A mapping counts every record as read; it
-  // lives as long as this object.
+  // (io/mapped_input.hpp), or one input buffer with records. nullptr where
+  // that does not apply, or after read() began: read() then. A mapping counts
+  // every record as read; it lives as long as this object.
   const std::byte* map_whole();
 
 private:
@@ -36,9 +42,11 @@ private:
   io::IoOptions opt_;
   std::unique_ptr<io::MappedInput> mapped_;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;
+  std::vector<std::span<const std::byte>> buffers_;  // in place of paths_ and sources_
   std::size_t current_ = 0;
-  std::uint64_t current_bytes_ = 0;  // bytes read from sources_[current_]
+  std::uint64_t current_bytes_ = 0;  // bytes read from sources_[current_] (buffers_[current_])
   std::uint32_t record_size_;
+  unsigned threads_ = 1;  // copying out of buffers_
   std::optional<std::uint64_t> total_records_;
   std::uint64_t records_read_ = 0;
 };

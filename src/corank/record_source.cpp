@@ -28,13 +28,33 @@ RecordSource::RecordSource(const std::vector<std::string>& paths, std::uint32_t 
   }
 }
 
+RecordSource::RecordSource(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size)
+    : R_(record_size), positional_(std::make_unique<io::PositionalInput>(buffers, "input buffer")) {
+  for (const auto& b : buffers)
+    if (b.size() % R_ != 0)
+      throw InputError("input buffer: size " + std::to_string(b.size()) + " is not a multiple of the record size " +
+                       std::to_string(R_));
+}
+
 std::optional<std::uint64_t> RecordSource::total_records() const noexcept {
   if (positional_) return positional_->size() / R_;
   return sequential_->total_records();
 }
 
 const std::byte* RecordSource::map_whole() {
-  if (!positional_ || positional_->files() != 1 || next_ != 0) return nullptr;
+  if (!positional_ || next_ != 0) return nullptr;
+  if (positional_->files() > 0 && positional_->memory(0)) {
+    // One buffer with records (others empty) is sorted where it lies.
+    const std::byte* only = nullptr;
+    for (std::size_t i = 0; i < positional_->files(); ++i) {
+      if (positional_->file_size(i) == 0) continue;
+      if (only) return nullptr;
+      only = positional_->memory(i);
+    }
+    if (only) next_ = positional_->size() / R_;
+    return only;
+  }
+  if (positional_->files() != 1) return nullptr;
   mapped_ = io::MappedInput::map_if_resident(positional_->name(0), opt_, positional_->size());
   if (!mapped_) return nullptr;
   next_ = positional_->size() / R_;

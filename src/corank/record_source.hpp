@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,9 @@ public:
   // Opens every input; throws io::IoError for one that cannot be opened and
   // InputError for a size that is not a multiple of record_size.
   RecordSource(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt);
+  // Pieces of memory in order, which must outlive this object; throws
+  // InputError for a piece that is not whole records.
+  RecordSource(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size);
 
   std::optional<std::uint64_t> total_records() const noexcept;
   // Whether the inputs can be read again from the start (files, not a pipe).
@@ -33,8 +37,9 @@ public:
   std::uint64_t read(std::byte* dst, std::uint64_t max, io::WorkerPool& pool);
   std::uint64_t records_read() const noexcept { return next_; }
   // The whole input mapped instead of read, where that saves copying it (one
-  // uncompressed file in memory: io/corank/io/mapped_input.hpp); nullptr where
-  // that does not apply or after read() began. Counts every record as read.
+  // uncompressed file in memory: io/corank/io/mapped_input.hpp; one input
+  // buffer with records); nullptr where that does not apply or after read()
+  // began. Counts every record as read.
   const std::byte* map_whole();
   // Ends map_whole's mapping, once the records have been taken from it.
   void unmap() noexcept { mapped_.reset(); }

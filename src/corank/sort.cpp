@@ -139,6 +139,7 @@ std::unique_ptr<text::TextFormat> text_format(const SortRequest& r) {
 SortOptions binary_options(const SortRequest& r) {
   SortOptions o;
   o.inputs = r.inputs;
+  o.input_buffers = r.input_buffers;
   o.output = r.output;
   o.format = parse_format(r.format, r.keys);
   o.reverse = r.reverse;
@@ -185,7 +186,10 @@ bool is_text_format(std::string_view f) { return f == "lines" || f == "csv" || f
 
 void validate(const SortRequest& r) {
   if (r.batch_size == 1) throw UsageError("invalid --batch-size argument '1': the minimum is '2'");
+  if (!r.input_buffers.empty() && !r.inputs.empty())
+    throw UsageError("a sort reads either input files or input buffers, not both");
   if (is_text_format(r.format)) {
+    if (!r.input_buffers.empty()) throw UsageError("input buffers apply to binary formats");
     (void)make_text_format(r, 0);  // parses every key
     if (r.verify) throw UsageError("--verify applies to binary formats");
     return;
@@ -203,6 +207,7 @@ SortStats sort(const SortRequest& r) {
 
 CheckReport check(const SortRequest& r) {
   validate(r);
+  if (!r.input_buffers.empty()) throw UsageError("-c checks a file, not input buffers");
   if (r.inputs.size() > 1) throw UsageError("extra operand '" + r.inputs[1] + "' not allowed with -c");
   const std::string path = r.inputs.empty() ? "-" : r.inputs[0];
   CheckReport report;

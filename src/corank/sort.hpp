@@ -12,6 +12,7 @@
 //   corank::sort(r);
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,11 @@ namespace corank {
 
 struct SortRequest {
   std::vector<std::string> inputs;  // empty, or "-": standard input
+  // Binary formats: records already in this process's memory, sorted in
+  // place of `inputs` (which must then be empty): the pieces in order, as if
+  // concatenated. They must outlive the sort and are only read; like a mapped
+  // input file, they are not counted in memory_budget.
+  std::vector<std::span<const std::byte>> input_buffers;
   std::string output = "-";         // "-": standard output; may name an input
   // lines, csv, tsv, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
   std::string format = "lines";

@@ -34,6 +34,12 @@ namespace {
 // be read twice.
 RecordDeviceRequest describe_inputs(const SortOptions& options, std::uint32_t R) {
   RecordDeviceRequest r;
+  if (!options.input_buffers.empty()) {
+    std::uint64_t bytes = 0;
+    for (const auto& b : options.input_buffers) bytes += b.size();
+    r.total_records = bytes / R;
+    return r;
+  }
   const auto paths = options.inputs.empty() ? std::vector<std::string>{"-"} : options.inputs;
   std::uint64_t bytes = 0;
   for (const auto& p : paths) {
@@ -54,6 +60,12 @@ RecordDeviceRequest describe_inputs(const SortOptions& options, std::uint32_t R)
 std::size_t staging_slot_bytes(std::uint64_t budget, std::uint32_t R) {
   const std::uint64_t slot = std::clamp<std::uint64_t>(budget / 16, std::uint64_t{64} << 10, std::uint64_t{16} << 20);
   return static_cast<std::size_t>(std::max<std::uint64_t>(slot / R * R, R));
+}
+
+// The inputs as records for the device pipeline and the words sort.
+RecordSource record_source(const SortOptions& options, std::uint32_t R, const io::IoOptions& io) {
+  if (!options.input_buffers.empty()) return RecordSource(options.input_buffers, R);
+  return RecordSource(options.inputs, R, io);
 }
 
 // Verifies (--verify) and commits the output; fills the byte counts.
@@ -107,7 +119,7 @@ SortStats sort_files(const SortOptions& options) {
     try {
       // Inputs are opened before the output is created, so an unreadable input fails first.
       const MemoryPlan memory = plan_memory(options.io, stats.memory_budget, 1);  // the output's write-behind
-      RecordSource source(options.inputs, R, memory.io);
+      RecordSource source = record_source(options, R, memory.io);
       io::OutputFile output(options.output, memory.io);
       io::WorkerPool pool(stats.threads);
       Progress progress(options.progress);
@@ -132,7 +144,7 @@ SortStats sort_files(const SortOptions& options) {
   // merge's reads hold engine buffers at once.
   const MemoryPlan memory = plan_memory(options.io, stats.memory_budget, 3);
   if (words_sort_applies(format, request.total_records, memory.arrays)) {
-    RecordSource source(options.inputs, R, memory.io);
+    RecordSource source = record_source(options, R, memory.io);
     io::OutputFile output(options.output, memory.io);
     io::WorkerPool pool(stats.threads);
     OutputWriter writer(output, pool, source.total_records().value_or(0) * R);
@@ -149,7 +161,8 @@ SortStats sort_files(const SortOptions& options) {
   cpu_options.io = memory.io;
   // Cached input files are read by every thread at once (read_ahead_source.hpp).
   cpu_options.io.read_threads = stats.threads;
-  RecordInput input(options.inputs, R, cpu_options.io);
+  RecordInput input = options.input_buffers.empty() ? RecordInput(options.inputs, R, cpu_options.io)
+                                                    : RecordInput(options.input_buffers, R, stats.threads);
   io::OutputFile output(options.output, memory.io);
   Progress progress(options.progress);
   RecordChecksum input_sum;

@@ -1,6 +1,8 @@
 #pragma once
 // The library's entry point: what to sort, how, and what it cost.
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +15,9 @@ enum class GpuMode { Auto, On, Off };
 
 struct SortOptions {
   std::vector<std::string> inputs;  // empty or "-": standard input
+  // Records in this process's memory, sorted in place of `inputs` (then
+  // empty): the pieces in order, as if concatenated (SortRequest::input_buffers).
+  std::vector<std::span<const std::byte>> input_buffers;
   std::string output = "-";         // "-": standard output; may name an input
   RecordFormat format;
   bool reverse = false;  // reverse the result of every key comparison

@@ -11,10 +11,12 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "corank/device_pipeline.hpp"
+#include "corank/errors.hpp"
 #include "corank/key_entry.hpp"
 #include "../record_reference.hpp"
 
@@ -139,7 +141,8 @@ protected:
   };
 
   Outcome sort(const RecordFormat& format, const std::vector<std::string>& inputs, std::uint64_t capacity,
-               std::uint64_t slot, std::uint64_t budget, bool unique) {
+               std::uint64_t slot, std::uint64_t budget, bool unique,
+               const std::vector<std::span<const std::byte>>& buffers = {}) {
     SortOptions options;
     options.inputs = inputs;
     options.output = path("out");
@@ -149,7 +152,8 @@ protected:
     options.io.direct = false;
     const KeyNormalizer norm(format);
     Outcome o{{}, HostRecordDevice(format, capacity, slot), {}};
-    RecordSource source(inputs, format.record_size, options.io);
+    RecordSource source = buffers.empty() ? RecordSource(inputs, format.record_size, options.io)
+                                          : RecordSource(buffers, format.record_size);
     io::OutputFile output(options.output, options.io);
     io::WorkerPool pool(3);
     Progress progress(false);
@@ -223,6 +227,33 @@ TEST_F(DevicePipeline, SeveralAndSequentialInputs) {
     EXPECT_TRUE(read_file(path("out")) == want);
     EXPECT_EQ(o.stats.records_in, 2011u);
   }
+}
+
+// Records in memory, in several pieces (some empty), sort as their
+// concatenation on every plan; one piece with records is taken where it lies.
+TEST_F(DevicePipeline, InputBuffers) {
+  const RecordFormat format = parse_format("gensort", {});
+  const auto all = records(100, 2500, true, 3);
+  const auto want = test::reference_sort(format, all, false);
+  const std::span<const std::byte> whole(all);
+  const std::vector<std::vector<std::span<const std::byte>>> layouts = {
+      {whole},
+      {whole.subspan(0, 0), whole, whole.subspan(0, 0)},
+      {whole.subspan(0, 100 * 1000), whole.subspan(100 * 1000, 0), whole.subspan(100 * 1000)},
+  };
+  for (const auto& pieces : layouts)
+    for (std::uint64_t capacity : {std::uint64_t{1} << 20, std::uint64_t{600}}) {
+      SCOPED_TRACE(std::to_string(pieces.size()) + " pieces, capacity " + std::to_string(capacity));
+      Outcome o = sort(format, {}, capacity, 50, capacity > 2500 ? 1 << 30 : 0, false, pieces);
+      EXPECT_TRUE(read_file(path("out")) == want);
+      EXPECT_EQ(o.stats.records_in, 2500u);
+      EXPECT_EQ(o.sum.records, 2500u);
+    }
+  RecordSource one({whole.subspan(0, 0), whole}, 100);
+  EXPECT_EQ(one.map_whole(), whole.data());
+  RecordSource two({whole.subspan(0, 100), whole.subspan(100)}, 100);
+  EXPECT_EQ(two.map_whole(), nullptr);
+  EXPECT_THROW(RecordSource({whole.subspan(0, 150)}, 100), InputError);
 }
 
 TEST_F(DevicePipeline, EmptyInput) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
@@ -37,6 +38,18 @@ PositionalInput::PositionalInput(const std::vector<std::string>& paths) {
   }
 }
 
+PositionalInput::PositionalInput(const std::vector<std::span<const std::byte>>& pieces, const std::string& name) {
+  for (const auto& piece : pieces) {
+    File f;
+    f.memory = piece.data();
+    f.path = name;
+    f.begin = size_;
+    f.size = piece.size();
+    size_ += f.size;
+    files_.push_back(std::move(f));
+  }
+}
+
 void PositionalInput::read(std::uint64_t offset, std::byte* dst, std::size_t n) const {
   // The first file that ends after offset.
   auto it = std::upper_bound(files_.begin(), files_.end(), offset,
@@ -45,7 +58,9 @@ void PositionalInput::read(std::uint64_t offset, std::byte* dst, std::size_t n) 
     if (it == files_.end()) throw IoError("read failed", files_.back().path, "read past the end of the input");
     const std::uint64_t in_file = offset - it->begin;
     const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(n, it->size - in_file));
-    if (pread_full(it->fd.get(), dst, len, in_file, it->path) != len)
+    if (it->memory)
+      std::memcpy(dst, it->memory + in_file, len);
+    else if (pread_full(it->fd.get(), dst, len, in_file, it->path) != len)
       throw IoError("read failed", it->path, "the file shrank while it was being read");
     dst += len;
     offset += len;

@@ -1,11 +1,13 @@
 #pragma once
 // The inputs as one byte range that any number of threads read at any offset:
-// the named regular files, uncompressed, concatenated in order. The transfer
-// pipeline reads each staging slot with all threads at once this way; data in
-// the page cache or in /dev/shm is copied at memory speed, not one thread's.
+// the named regular files, uncompressed, concatenated in order, or pieces of
+// this process's memory. The transfer pipeline reads each staging slot with
+// all threads at once this way; data in the page cache, in /dev/shm or in
+// memory is copied at memory speed, not one thread's.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -22,11 +24,17 @@ public:
   static bool suits(const std::vector<std::string>& paths, const IoOptions& opt);
   // Opens every path; throws IoError naming the first that cannot be opened.
   explicit PositionalInput(const std::vector<std::string>& paths);
+  // Pieces of memory, which must outlive this object; each is named `name`
+  // in messages.
+  PositionalInput(const std::vector<std::span<const std::byte>>& pieces, const std::string& name);
 
   std::uint64_t size() const noexcept { return size_; }
   std::size_t files() const noexcept { return files_.size(); }
   const std::string& name(std::size_t i) const noexcept { return files_[i].path; }
   std::uint64_t file_size(std::size_t i) const noexcept { return files_[i].size; }
+
+  // Piece i's bytes where it is in memory; nullptr for a file.
+  const std::byte* memory(std::size_t i) const noexcept { return files_[i].memory; }
 
   // Reads bytes [offset, offset + n) of the concatenation into dst. Safe to
   // call from several threads at once. Throws IoError naming the file, also
@@ -36,6 +44,7 @@ public:
 private:
   struct File {
     FileDesc fd;
+    const std::byte* memory = nullptr;  // a piece of memory instead of a file
     std::string path;
     std::uint64_t begin = 0, size = 0;  // begin: offset in the concatenation
   };
