@@ -40,7 +40,9 @@ skew_of() { sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$1" | head -1
 # corank-mpi (--verify, --stats) give the same bytes, written in $out_dir.
 # Every rank sorts straight into its region of the output, except under -u,
 # where the pieces' sizes are known only after the sorts (each is sorted into
-# a file of its own, then copied into place).
+# a file of its own, then copied into place). Every rank keeps the binary
+# records it receives in memory, except in tests named "(spills)", where
+# they outgrow half of -S during the exchange and go to files.
 out_dir=.
 same() {
   local name=$1 records=$2
@@ -60,6 +62,11 @@ same() {
   cmp -s ref "$out_dir/out" || fail "$name: output differs from corank's"
   case " ${opts[*]} " in *" -u "*) in_place=0 ;; esac
   [ "$(grep -c '"in_place": true' stats.json)" -eq "$in_place" ] || fail "$name: not $in_place rank(s) in place"
+  local in_memory=$np
+  case " ${opts[*]} " in *" --format "[gfiu]*) ;; *) in_memory=0 ;; esac  # text goes to files
+  case $name in *"(spills)"*) in_memory=0 ;; esac
+  [ "$(grep -c '"received_in_memory": true' stats.json)" -eq "$in_memory" ] ||
+    fail "$name: not $in_memory rank(s) with the received records in memory"
   if [ "$np" -gt 1 ] && [ "$records" -ge 100000 ]; then
     awk -v s="$skew" 'BEGIN { exit !(s <= 1.05) }' || fail "$name: partition skew $skew > 1.05"
   fi
@@ -83,7 +90,7 @@ same "gensort skewed" $n --format gensort -- skewed.dat
 same "gensort all-equal keys (stable)" $n --format gensort -- equal.dat
 same "gensort zipf -u" 0 --format gensort -u -- zipf.dat
 same "gensort zipf -r" $n --format gensort -r -- zipf.dat
-same "gensort -S 4M (rounds, spills)" $n --format gensort -S 4M -- skewed.dat
+same "gensort -S 4M, rounds (spills)" $n --format gensort -S 4M -- skewed.dat
 same "fixed:100 two keys" $n --format fixed:100 -k 10:4:bytes:desc -k 0:2 -- zipf.dat
 same "u64 few-unique" 50000 --format u64 -- few.u64
 same "i32 -r" 50000 --format i32 -r -- uniform.i32
@@ -168,7 +175,7 @@ same "tsv --header" 0 --format tsv --header -k name -k id:n -- people.tsv
 # thread, equal keys still in input order.
 same "gensort skewed, 3 threads" $n --format gensort --parallel 3 -- skewed.dat
 same "gensort all-equal keys, 3 threads" $n --format gensort --parallel 3 -- equal.dat
-same "gensort -S 4M, 3 threads" 0 --format gensort -S 4M --parallel 3 -- skewed.dat
+same "gensort -S 4M, 3 threads (spills)" 0 --format gensort -S 4M --parallel 3 -- skewed.dat
 same "lines -s -k1,1, 3 threads" 0 -s -k1,1 --parallel 3 -- words.txt
 same "csv -k score:n, 3 threads" 0 --format csv --header -k score:n --parallel 3 -- people.csv
 rm -f parts.part-*

@@ -23,6 +23,7 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/positional_input.hpp"
 #include "corank/mpi/partition.hpp"
+#include "corank/mpi/received_pieces.hpp"
 #include "corank/parallel.hpp"
 #include "corank/text_format_of.hpp"
 #include "corank/version.hpp"
@@ -563,9 +564,7 @@ public:
     in_place_ = !req_.part_files && !local_.unique &&
                 (!local_.io.output_codec || *local_.io.output_codec == io::Codec::none);
     if (in_place_) {
-      std::uint64_t received = 0;
-      for (auto b : received_) received += b;
-      place_pieces(received + (c_.rank == 0 ? header_.size() : 0));
+      place_pieces(received_->total() + (c_.rank == 0 ? header_.size() : 0));
       create_shared_output(false);
       times_.write = seconds_since(t), t = Clock::now();
     }
@@ -792,29 +791,30 @@ private:
 
   void exchange() {
     const unsigned n = c_.ranks();
-    std::vector<io::FileDesc> to_file(n);
-    received_.assign(n, 0);
+    const unsigned threads = std::max(local_.threads, 1u);
     std::string err;
     try {
-      for (unsigned s = 0; s < n; ++s) {
-        from_files_.push_back(scratch_->file("from-" + std::to_string(s)));
-        to_file[s] = io::FileDesc::open(from_files_.back(), O_RDWR | O_CREAT | O_TRUNC, 0600);
-        if (!header_.empty()) io::write_full(to_file[s].get(), header_.data(), header_.size(), from_files_.back());
+      ReceivedPieces::Plan plan;
+      plan.senders = n;
+      plan.header = header_;
+      plan.threads = threads;
+      plan.file_name = [&](unsigned s) { return scratch_->file("from-" + std::to_string(s)); };
+      // Fixed-size records stay in memory while they take at most half of
+      // the rank's budget; the sort then has the other half.
+      if (!text()) {
+        for (unsigned s = 0; s < n; ++s)
+          plan.most_from.push_back(share_begin(inputs_->total(), s + 1, n, record_size_) -
+                                   share_begin(inputs_->total(), s, n, record_size_));
+        plan.memory_limit = local_.memory_budget / 2;
       }
+      received_ = std::make_unique<ReceivedPieces>(std::move(plan));
     } catch (...) {
       err = what_of(std::current_exception());
     }
     agree(c_, err);
 
-    const unsigned threads = std::max(local_.threads, 1u);
-    // Records received from rank s go to the end of its file (the header,
-    // then what came before) with all threads (on tmpfs, where one thread's
-    // writes are slow; see append_in_parallel).
-    auto append = [&](unsigned s, const char* data, std::uint64_t bytes) {
-      io::append_in_parallel(to_file[s].get(), header_.size() + received_[s], data, static_cast<std::size_t>(bytes),
-                             threads, from_files_[s]);
-      received_[s] += bytes;
-    };
+    // Records received from rank s go to the end of its piece.
+    auto append = [&](unsigned s, const char* data, std::uint64_t bytes) { received_->append(s, data, bytes); };
     ShareReader reader(*inputs_, share_begin_, share_end_, record_size_, term_, chunk_bytes_, reading(true), threads);
     // The chunk's records grouped by destination: region d is
     // [region[d], region[d] + size[d]) of `grouped`, sent[d] bytes of it gone.
@@ -937,8 +937,7 @@ private:
     grouped = std::vector<char>();
     recv_buf = std::vector<char>();
     try {
-      for (auto& f : to_file)
-        if (::close(f.release()) != 0 && err.empty()) throw io::IoError("close failed", "received data", errno);
+      received_->close();
     } catch (...) {
       if (err.empty()) err = what_of(std::current_exception());
     }
@@ -947,13 +946,20 @@ private:
 
   void local_sort() {
     SortRequest r = local_;
-    r.inputs = from_files_;
+    if (received_->in_memory()) {
+      r.inputs.clear();
+      // The sort counts them in its budget: they are part of this process's
+      // resident memory, which the sort's memory plan takes off -S.
+      r.input_buffers = received_->buffers();
+    } else {
+      r.inputs = received_->files();
+    }
     if (in_place_) {
       r.output = shared_name_;
       r.io.output_region = io::OutputRegion{piece_offset_, piece_bytes_};
       r.write_header = c_.rank == 0;  // the others' sorts read it to name the columns
       stats_ = sort(r);
-      for (const auto& f : from_files_) ::unlink(f.c_str());
+      received_->release();
       // The region was sized from the bytes received; a sort that wrote
       // otherwise left a gap or overran the next rank's region.
       if (stats_.bytes_out != piece_bytes_)
@@ -976,7 +982,7 @@ private:
     r.output = req_.part_files && drop == 0 ? part_temp : scratch_->file("sorted");
     stats_ = sort(r);
     piece_file_ = r.output;
-    for (const auto& f : from_files_) ::unlink(f.c_str());  // the sort has read them; free the space now
+    received_->release();  // the sort has read them; free the space now
     piece_skip_ = drop;
     if (req_.part_files && drop) {  // the part file without the header
       io::FileDesc out = io::FileDesc::open(part_temp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
@@ -1126,11 +1132,10 @@ private:
   // --stats and --verbose on rank 0: totals, each rank's part and times, and
   // the partition skew (largest part over the mean, in bytes received).
   void report() {
-    std::uint64_t received = 0;
-    for (auto b : received_) received += b;
     nlohmann::ordered_json mine = {
         {"rank", c_.rank},
-        {"bytes_received", received},
+        {"bytes_received", received_->total()},
+        {"received_in_memory", received_->in_memory()},  // sorted where they lie, not written to -T first
         {"records_out", stats_.records_out},
         {"bytes_out", piece_bytes_},
         {"output_offset", piece_offset_},
@@ -1209,8 +1214,7 @@ private:
   std::uint64_t read_bytes_ = 0;
   bool verify_ = false;
   int node_size_ = 1;  // ranks on this rank's node
-  std::vector<std::string> from_files_;
-  std::vector<std::uint64_t> received_;
+  std::unique_ptr<ReceivedPieces> received_;
   bool in_place_ = false;    // the pieces are sorted into their places in shared_ (see run)
   RemoveUnlessKept shared_;  // rank 0's temporary output beside the target, until renamed onto it
   std::string shared_name_;  // its name, on every rank

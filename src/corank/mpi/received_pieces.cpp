@@ -1,0 +1,137 @@
+#include "corank/mpi/received_pieces.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include "corank/io/error.hpp"
+#include "corank/parallel.hpp"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+
+namespace corank::mpi {
+
+namespace {
+
+constexpr std::uint64_t kHugePage = std::uint64_t{2} << 20;
+
+// Copies n bytes to dst with up to `threads` threads, each a slice of whole
+// huge pages; each thread first populates its slice, so that memory running
+// out is std::bad_alloc here rather than the OOM killer later.
+void copy_in_parallel(std::byte* dst, const char* src, std::uint64_t n, unsigned threads) {
+  const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / (4 * kHugePage), 1, std::max(threads, 1u)));
+  parallel_for(parts, [&](unsigned t) {
+    const std::uint64_t b = n * t / parts, e = n * (t + 1) / parts;
+    if (b == e) return;
+    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+    const auto from = reinterpret_cast<std::uintptr_t>(dst + b) / page * page;
+    const auto to = reinterpret_cast<std::uintptr_t>(dst + e);
+    if (::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM)
+      throw std::bad_alloc();  // other errors (an older kernel): the copy faults the pages in
+    std::memcpy(dst + b, src + b, e - b);
+  });
+}
+
+}  // namespace
+
+ReceivedPieces::ReceivedPieces(Plan plan)
+    : plan_(std::move(plan)), in_memory_(!plan_.most_from.empty() && plan_.header.empty()),
+      bytes_(plan_.senders, 0) {
+  if (!in_memory_) {
+    open_files();
+    return;
+  }
+  memory_.assign(plan_.senders, nullptr);
+  reserved_.assign(plan_.senders, 0);
+  for (unsigned s = 0; s < plan_.senders; ++s) {
+    const std::uint64_t size = std::max<std::uint64_t>(plan_.most_from[s], 1);
+    // Address space only: pages are allocated as they are written.
+    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+      release();
+      in_memory_ = false;
+      open_files();
+      return;
+    }
+    ::madvise(p, size, MADV_HUGEPAGE);  // advice only
+    memory_[s] = static_cast<std::byte*>(p);
+    reserved_[s] = size;
+  }
+}
+
+ReceivedPieces::~ReceivedPieces() { release(); }
+
+void ReceivedPieces::open_files() {
+  names_.clear();
+  files_.clear();
+  for (unsigned s = 0; s < plan_.senders; ++s) {
+    names_.push_back(plan_.file_name(s));
+    files_.push_back(io::FileDesc::open(names_.back(), O_RDWR | O_CREAT | O_TRUNC, 0600));
+    if (!plan_.header.empty()) io::write_full(files_.back().get(), plan_.header.data(), plan_.header.size(), names_.back());
+  }
+}
+
+std::uint64_t ReceivedPieces::total() const noexcept {
+  std::uint64_t t = 0;
+  for (auto b : bytes_) t += b;
+  return t;
+}
+
+// Past what sender s sent before: the header and bytes_[s].
+void ReceivedPieces::append_to_file(unsigned s, const char* data, std::uint64_t n) {
+  io::append_in_parallel(files_[s].get(), plan_.header.size() + bytes_[s], data, static_cast<std::size_t>(n),
+                         plan_.threads, names_[s]);
+}
+
+void ReceivedPieces::append(unsigned s, const char* data, std::uint64_t n) {
+  if (n == 0) return;
+  if (in_memory_ && (total() + n > plan_.memory_limit || bytes_[s] + n > reserved_[s])) {
+    // Past the limit (or a sender that sent more than its share could hold,
+    // which the partition rules out): what is in memory goes to the files,
+    // and so does everything after it.
+    open_files();
+    for (unsigned t = 0; t < plan_.senders; ++t)
+      if (bytes_[t])
+        io::append_in_parallel(files_[t].get(), plan_.header.size(), memory_[t], static_cast<std::size_t>(bytes_[t]),
+                               plan_.threads, names_[t]);
+    for (unsigned t = 0; t < plan_.senders; ++t) ::munmap(memory_[t], reserved_[t]);
+    memory_.clear();
+    reserved_.clear();
+    in_memory_ = false;
+  }
+  if (in_memory_)
+    copy_in_parallel(memory_[s] + bytes_[s], data, n, plan_.threads);
+  else
+    append_to_file(s, data, n);
+  bytes_[s] += n;
+}
+
+void ReceivedPieces::close() {
+  for (std::size_t s = 0; s < files_.size(); ++s)
+    if (files_[s].valid() && ::close(files_[s].release()) != 0) throw io::IoError("close failed", names_[s], errno);
+}
+
+std::vector<std::span<const std::byte>> ReceivedPieces::buffers() const {
+  std::vector<std::span<const std::byte>> out;
+  for (unsigned s = 0; s < memory_.size(); ++s) out.emplace_back(memory_[s], bytes_[s]);
+  return out;
+}
+
+void ReceivedPieces::release() noexcept {
+  for (std::size_t s = 0; s < memory_.size(); ++s)
+    if (memory_[s]) ::munmap(memory_[s], reserved_[s]);
+  memory_.clear();
+  reserved_.clear();
+  files_.clear();
+  for (const auto& f : names_) ::unlink(f.c_str());
+  names_.clear();
+}
+
+}  // namespace corank::mpi

@@ -1,0 +1,73 @@
+#pragma once
+// What a rank receives in the exchange: one piece per sending rank, each in
+// the order it was sent, so that the pieces in sending-rank order are the
+// rank's records in input order, as the single-process sort would see them.
+//
+// Fixed-size records are kept in memory while all of them fit the rank's
+// limit: one anonymous reservation per sender, as large as that sender's
+// share can make it, filled through huge pages by all the rank's threads. The
+// rank's sort then takes them where they lie (SortRequest::input_buffers): no
+// file is written and read again, and no tmpfs page is faulted in. Text, and
+// records once their total passes the limit, go to one file per sender in the
+// rank's scratch directory instead (what was in memory is written there
+// first), headed by the CSV header where there is one.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "corank/io/file_desc.hpp"
+
+namespace corank::mpi {
+
+class ReceivedPieces {
+public:
+  struct Plan {
+    // Most bytes each sender can send (its share of the input); empty: keep
+    // everything in files.
+    std::vector<std::uint64_t> most_from;
+    std::uint64_t memory_limit = 0;  // most bytes held in memory, all senders together
+    unsigned senders = 1;
+    std::string header;              // leads every file ("" without)
+    unsigned threads = 1;            // copy and write with this many
+    // The file for sender s's piece, where the pieces go to files.
+    std::function<std::string(unsigned)> file_name;
+  };
+
+  explicit ReceivedPieces(Plan plan);
+  ~ReceivedPieces();
+  ReceivedPieces(const ReceivedPieces&) = delete;
+  ReceivedPieces& operator=(const ReceivedPieces&) = delete;
+
+  // Adds n bytes from sender s to the end of its piece. Throws io::IoError
+  // (a file that cannot be written) or std::bad_alloc.
+  void append(unsigned s, const char* data, std::uint64_t n);
+  // Ends the exchange: closes the files. Throws io::IoError.
+  void close();
+
+  bool in_memory() const noexcept { return in_memory_; }
+  // Record bytes received from sender s (the header not counted).
+  std::uint64_t bytes(unsigned s) const noexcept { return bytes_[s]; }
+  std::uint64_t total() const noexcept;
+  // The pieces in sender order: in memory, or as files (each headed by the header).
+  std::vector<std::span<const std::byte>> buffers() const;
+  const std::vector<std::string>& files() const noexcept { return names_; }
+  // Frees the memory or removes the files, once the sort has read them.
+  void release() noexcept;
+
+private:
+  void open_files();
+  void append_to_file(unsigned s, const char* data, std::uint64_t n);
+
+  Plan plan_;
+  bool in_memory_;
+  std::vector<std::uint64_t> bytes_;
+  std::vector<std::byte*> memory_;         // in memory: sender s's reservation
+  std::vector<std::uint64_t> reserved_;    // and its size
+  std::vector<std::string> names_;         // in files: sender s's file
+  std::vector<io::FileDesc> files_;
+};
+
+}  // namespace corank::mpi

@@ -1,0 +1,108 @@
+// ReceivedPieces: each sender's bytes in the order sent, in memory while they
+// fit the limit, in files (what was in memory first) once they do not, and in
+// files from the start for text (a header leads each file).
+#include "corank/mpi/received_pieces.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace corank::mpi {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const std::string& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(f)), {});
+}
+
+class ReceivedPiecesTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("corank-received-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  ReceivedPieces::Plan plan(std::uint64_t limit, std::string header = "") {
+    ReceivedPieces::Plan p;
+    p.senders = 3;
+    p.most_from = {1 << 20, 1 << 20, 1 << 20};
+    p.memory_limit = limit;
+    p.header = std::move(header);
+    p.threads = 4;
+    p.file_name = [this](unsigned s) { return (dir_ / ("from-" + std::to_string(s))).string(); };
+    return p;
+  }
+
+  // Appends the same rounds to `pieces` and to the expected strings.
+  void feed(ReceivedPieces& pieces, std::vector<std::string>& want) {
+    want.assign(3, "");
+    for (int round = 0; round < 40; ++round)
+      for (unsigned s = 0; s < 3; ++s) {
+        const std::string bytes(static_cast<std::size_t>(round * 997 % 5000 + s), static_cast<char>('a' + round % 26));
+        pieces.append(s, bytes.data(), bytes.size());
+        want[s] += bytes;
+      }
+    pieces.close();
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(ReceivedPiecesTest, InMemoryWhileUnderTheLimit) {
+  ReceivedPieces pieces(plan(1 << 20));
+  std::vector<std::string> want;
+  feed(pieces, want);
+  ASSERT_TRUE(pieces.in_memory());
+  const auto b = pieces.buffers();
+  ASSERT_EQ(b.size(), 3u);
+  for (unsigned s = 0; s < 3; ++s) {
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(b[s].data()), b[s].size()), want[s]);
+    EXPECT_EQ(pieces.bytes(s), want[s].size());
+  }
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(ReceivedPiecesTest, ToFilesOnceOverTheLimit) {
+  ReceivedPieces pieces(plan(100000));
+  std::vector<std::string> want;
+  feed(pieces, want);
+  ASSERT_FALSE(pieces.in_memory());
+  ASSERT_EQ(pieces.files().size(), 3u);
+  for (unsigned s = 0; s < 3; ++s) EXPECT_EQ(slurp(pieces.files()[s]), want[s]);
+  EXPECT_EQ(pieces.total(), want[0].size() + want[1].size() + want[2].size());
+  pieces.release();
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+TEST_F(ReceivedPiecesTest, TextGoesToFilesHeaded) {
+  ReceivedPieces::Plan p = plan(1 << 20, "id,name\n");
+  p.most_from.clear();
+  ReceivedPieces pieces(std::move(p));
+  std::vector<std::string> want;
+  feed(pieces, want);
+  ASSERT_FALSE(pieces.in_memory());
+  for (unsigned s = 0; s < 3; ++s) EXPECT_EQ(slurp(pieces.files()[s]), "id,name\n" + want[s]);
+  EXPECT_EQ(pieces.bytes(1), want[1].size());
+}
+
+TEST_F(ReceivedPiecesTest, FilesRemovedWhenDestroyed) {
+  {
+    ReceivedPieces pieces(plan(0));
+    const std::string x(5000, 'x');
+    pieces.append(2, x.data(), x.size());
+    EXPECT_FALSE(pieces.in_memory());
+    EXPECT_FALSE(fs::is_empty(dir_));
+  }
+  EXPECT_TRUE(fs::is_empty(dir_));
+}
+
+}  // namespace
+}  // namespace corank::mpi
