@@ -1,0 +1,94 @@
+// The planner as data: for a grid of inputs, record and entry widths and
+// budgets, each plan keeps the promises its sort relies on (sort_files.cpp,
+// external_sort.cpp): an in-memory plan holds every record and entry within
+// the budget; one sort only where scratch for every entry fits as well; an
+// external plan's runs and slabs fit the budget by the footprints the phases
+// hold; plan_memory leaves the arrays at least a quarter of any budget.
+#include "corank/planner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace corank {
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20, kGiB = std::uint64_t{1} << 30;
+
+TEST(Planner, EveryPlanFitsItsBudget) {
+  for (std::uint64_t n : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{5000}, std::uint64_t{10'000'000},
+                          std::uint64_t{3'000'000'000}})
+    for (std::uint32_t R : {4u, 8u, 100u, 4096u})
+      for (std::uint32_t E : {16u, 24u, 40u})
+        for (std::uint64_t budget : {64 * 1024 * kMiB / kMiB, 4 * kMiB, 256 * kMiB, 8 * kGiB, 512 * kGiB}) {
+          const std::string what = "n " + std::to_string(n) + " R " + std::to_string(R) + " E " +
+                                   std::to_string(E) + " budget " + std::to_string(budget);
+          const SortPlan p = make_plan(n, R, E, budget, 16);
+          EXPECT_GE(p.run_records, 1u) << what;
+          EXPECT_GE(p.slab_records, 1u) << what;
+          EXPECT_EQ(p.threads, 16u) << what;
+          if (p.mode == SortPlan::Mode::InMemory) {
+            EXPECT_LE(n * (R + E), budget) << what;  // every record and its entry
+            EXPECT_LE(p.run_records, std::max<std::uint64_t>(n, 1)) << what;
+            EXPECT_LE(p.slab_records, std::max<std::uint64_t>(n, 1)) << what;
+            if (p.single_sort) EXPECT_LE(n * (R + 2 * E), budget) << what;  // and scratch for every entry
+          } else {
+            EXPECT_FALSE(p.single_sort) << what;
+            // Run formation holds 4R + 2E bytes a record, the merge 4R + 3E;
+            // a budget below 16 records' worth still gets runs of 16.
+            if (p.run_records > 16) EXPECT_LE(p.run_records * (4 * R + 2 * E), budget) << what;
+            if (p.slab_records > 16) EXPECT_LE(p.slab_records * (4 * R + 3 * E), budget) << what;
+            EXPECT_GE(p.sample_stride, 1u) << what;
+            EXPECT_LE(p.sample_stride * R, std::max<std::uint64_t>(64 * 1024, R)) << what;
+          }
+        }
+}
+
+TEST(Planner, InMemoryWhereItFitsExternalWhereNot) {
+  // 10^6 gensort records with 24-byte entries: 124 MB of records and
+  // entries, with a run's entries and a slab's output buffers 202 MB, with
+  // scratch for every entry instead of a run's 223 MB.
+  EXPECT_EQ(make_plan(1'000'000, 100, 24, 2 * kGiB, 4).mode, SortPlan::Mode::InMemory);
+  EXPECT_TRUE(make_plan(1'000'000, 100, 24, 2 * kGiB, 4).single_sort);
+  const SortPlan runs = make_plan(1'000'000, 100, 24, 210'000'000, 4);
+  EXPECT_EQ(runs.mode, SortPlan::Mode::InMemory);
+  EXPECT_FALSE(runs.single_sort);  // sorted in runs and merged
+  EXPECT_EQ(make_plan(1'000'000, 100, 24, 200'000'000, 4).mode, SortPlan::Mode::External);
+  // An input of unknown size (a pipe) is planned as external whatever the budget.
+  EXPECT_EQ(make_plan(std::nullopt, 100, 24, 512 * kGiB, 4).mode, SortPlan::Mode::External);
+  // In memory, about eight runs of at most 64 MiB of records each.
+  const SortPlan big = make_plan(100'000'000, 100, 24, 64 * kGiB, 16);
+  EXPECT_TRUE(big.single_sort);
+  EXPECT_LE(big.run_records * 100, 64 * kMiB);
+}
+
+TEST(Planner, ThreadsWithinTheBudget) {
+  EXPECT_EQ(threads_within(64 * kGiB, 16), 16u);
+  EXPECT_EQ(threads_within(8 * kMiB, 16), 2u);  // a quarter of 8 MiB: two threads' own memory
+  EXPECT_EQ(threads_within(64 * 1024, 16), 1u);
+  EXPECT_EQ(threads_within(64 * kGiB, 0), 1u);
+}
+
+TEST(Planner, MemoryPlanLeavesArraysAQuarterAtLeast) {
+  io::IoOptions io;
+  for (std::uint64_t budget : {64 * 1024 * kMiB / kMiB, kMiB, 100 * kMiB, 16 * kGiB})
+    for (unsigned streams : {1u, 3u, 200u}) {
+      const MemoryPlan m = plan_memory(io, budget, streams);
+      const std::string what = "budget " + std::to_string(budget) + " streams " + std::to_string(streams);
+      EXPECT_GE(m.arrays, budget / 4) << what;
+      EXPECT_EQ(m.io.block_size % (64 * 1024), 0u) << what;
+      EXPECT_GE(m.io.block_size, 64 * 1024u) << what;
+      EXPECT_LE(m.io.block_size, io.block_size) << what;
+      EXPECT_EQ(m.io_bytes, m.io.block_size * io.queue_depth * streams) << what;
+      // The engine takes at most an eighth of a budget that affords 64 KiB blocks.
+      if (budget / 8 / streams / io.queue_depth >= 64 * 1024) EXPECT_LE(m.io_bytes, budget / 8) << what;
+      // What the process holds already comes off the arrays.
+      if (budget > m.io_bytes + m.resident && budget - m.io_bytes - m.resident >= budget / 4)
+        EXPECT_EQ(m.arrays, budget - m.io_bytes - m.resident) << what;
+    }
+}
+
+}  // namespace
+}  // namespace corank
