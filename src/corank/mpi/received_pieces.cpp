@@ -22,20 +22,26 @@ namespace {
 
 constexpr std::uint64_t kHugePage = std::uint64_t{2} << 20;
 
-// Copies n bytes to dst with up to `threads` threads, each a slice of whole
-// huge pages; each thread first populates its slice, so that memory running
-// out is std::bad_alloc here rather than the OOM killer later.
-void copy_in_parallel(std::byte* dst, const char* src, std::uint64_t n, unsigned threads) {
+// Allocates the pages of [p, p + n) for writing, so that memory running out
+// is std::bad_alloc here rather than the OOM killer later. Other errors (an
+// older kernel without MADV_POPULATE_WRITE) leave it to the writes.
+void populate(std::byte* p, std::uint64_t n) {
+  if (n == 0) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto from = reinterpret_cast<std::uintptr_t>(p) / page * page;
+  const auto to = reinterpret_cast<std::uintptr_t>(p + n);
+  if (::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM)
+    throw std::bad_alloc();
+}
+
+// Runs f(begin, end) over slices of [0, n) of several huge pages each, with
+// up to `threads` threads.
+template <class F>
+void in_slices(std::uint64_t n, unsigned threads, F&& f) {
   const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / (4 * kHugePage), 1, std::max(threads, 1u)));
   parallel_for(parts, [&](unsigned t) {
     const std::uint64_t b = n * t / parts, e = n * (t + 1) / parts;
-    if (b == e) return;
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const auto from = reinterpret_cast<std::uintptr_t>(dst + b) / page * page;
-    const auto to = reinterpret_cast<std::uintptr_t>(dst + e);
-    if (::madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE) != 0 && errno == ENOMEM)
-      throw std::bad_alloc();  // other errors (an older kernel): the copy faults the pages in
-    std::memcpy(dst + b, src + b, e - b);
+    if (b < e) f(b, e);
   });
 }
 
@@ -106,11 +112,23 @@ void ReceivedPieces::append(unsigned s, const char* data, std::uint64_t n) {
     reserved_.clear();
     in_memory_ = false;
   }
-  if (in_memory_)
-    copy_in_parallel(memory_[s] + bytes_[s], data, n, plan_.threads);
-  else
+  if (in_memory_) {
+    std::byte* dst = memory_[s] + bytes_[s];
+    in_slices(n, plan_.threads, [&](std::uint64_t b, std::uint64_t e) {
+      populate(dst + b, e - b);
+      std::memcpy(dst + b, data + b, e - b);
+    });
+  } else {
     append_to_file(s, data, n);
+  }
   bytes_[s] += n;
+}
+
+std::byte* ReceivedPieces::room(unsigned s, std::uint64_t n) {
+  if (!in_memory_ || total() + n > plan_.memory_limit || bytes_[s] + n > reserved_[s]) return nullptr;
+  std::byte* dst = memory_[s] + bytes_[s];
+  in_slices(n, plan_.threads, [&](std::uint64_t b, std::uint64_t e) { populate(dst + b, e - b); });
+  return dst;
 }
 
 void ReceivedPieces::close() {

@@ -44,6 +44,12 @@ public:
   // Adds n bytes from sender s to the end of its piece. Throws io::IoError
   // (a file that cannot be written) or std::bad_alloc.
   void append(unsigned s, const char* data, std::uint64_t n);
+  // Room for n more bytes of sender s's piece in memory, its pages allocated,
+  // for the caller to fill and then add with appended(s, n); nullptr where
+  // the pieces are in files or n more bytes would take them there (append()
+  // then). Throws std::bad_alloc.
+  std::byte* room(unsigned s, std::uint64_t n);
+  void appended(unsigned s, std::uint64_t n) noexcept { bytes_[s] += n; }
   // Ends the exchange: closes the files. Throws io::IoError.
   void close();
 
