@@ -1,36 +1,15 @@
 #pragma once
-// parallel_for(n, f): runs f(0) .. f(n-1) on n threads (f(0) on the caller) and
-// rethrows the first exception any of them threw once all have finished.
-#include <exception>
-#include <mutex>
-#include <thread>
-#include <vector>
+// parallel_for(n, f): runs f(0) .. f(n-1), each once (f(0) on the caller), on
+// the process's thread pool, and rethrows the first exception any of them
+// threw once all have finished. Parts may outnumber the pool's threads, so no
+// part may wait for another (io/thread_pool.hpp).
+#include "corank/io/thread_pool.hpp"
 
 namespace corank {
 
 template <class F>
 void parallel_for(unsigned n, F&& f) {
-  if (n <= 1) {
-    if (n == 1) f(0u);
-    return;
-  }
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto guarded = [&](unsigned i) {
-    try {
-      f(i);
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> workers;
-    workers.reserve(n - 1);
-    for (unsigned i = 1; i < n; ++i) workers.emplace_back(guarded, i);
-    guarded(0);
-  }
-  if (error) std::rethrow_exception(error);
+  io::ThreadPool::shared().run(n, f);
 }
 
 }  // namespace corank

@@ -10,11 +10,11 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
+#include "corank/io/thread_pool.hpp"
 
 namespace corank::io {
 
@@ -137,20 +137,15 @@ bool append_in_parallel(int fd, std::uint64_t offset, const void* src, std::size
   // Populating a page allocates it and leaves its bytes alone: the lead's
   // bytes (written before) stay, and pages two slices share are safe.
   std::vector<int> failed(slices, 0);
-  {
-    std::vector<std::jthread> workers;
-    auto slice = [&](std::size_t i) {
-      const std::size_t b = n * i / slices, e = n * (i + 1) / slices;
-      const std::uint64_t at = (lead + b) / page * page;
-      if (::madvise(map + at, static_cast<std::size_t>(lead + e - at), MADV_POPULATE_WRITE) != 0) {
-        failed[i] = errno;
-        return;
-      }
-      std::memcpy(map + lead + b, static_cast<const char*>(src) + b, e - b);
-    };
-    for (std::size_t i = 1; i < slices; ++i) workers.emplace_back(slice, i);
-    slice(0);
-  }
+  ThreadPool::shared().run(static_cast<unsigned>(slices), [&](unsigned i) {
+    const std::size_t b = n * i / slices, e = n * (i + 1) / slices;
+    const std::uint64_t at = (lead + b) / page * page;
+    if (::madvise(map + at, static_cast<std::size_t>(lead + e - at), MADV_POPULATE_WRITE) != 0) {
+      failed[i] = errno;
+      return;
+    }
+    std::memcpy(map + lead + b, static_cast<const char*>(src) + b, e - b);
+  });
   ::munmap(m, lead + n);
   for (const int e : failed) {
     if (e == 0) continue;

@@ -5,12 +5,10 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <exception>
-#include <mutex>
-#include <thread>
 
 #include "corank/io/direct_fd.hpp"
 #include "corank/io/error.hpp"
+#include "corank/io/thread_pool.hpp"
 
 namespace corank::io {
 
@@ -103,23 +101,10 @@ std::size_t ReadAheadSource::read_parallel(void* dst, std::size_t n) {
   n = static_cast<std::size_t>(std::min<std::uint64_t>(n, eof_ ? 0 : end_ - next_));
   const std::size_t parts = std::clamp<std::size_t>(n / kParallelPart, 1, read_threads_);
   std::vector<std::size_t> got(parts, 0);
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  auto part = [&](std::size_t p) {
+  ThreadPool::shared().run(static_cast<unsigned>(parts), [&](unsigned p) {
     const std::size_t lo = n * p / parts, hi = n * (p + 1) / parts;
-    try {
-      got[p] = pread_full(fd_, static_cast<std::byte*>(dst) + lo, hi - lo, next_ + lo, name());
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-    }
-  };
-  {
-    std::vector<std::jthread> threads;
-    for (std::size_t p = 1; p < parts; ++p) threads.emplace_back(part, p);
-    part(0);
-  }
-  if (error) std::rethrow_exception(error);
+    got[p] = pread_full(fd_, static_cast<std::byte*>(dst) + lo, hi - lo, next_ + lo, name());
+  });
   // A part short of its length means the file shrank: what follows it is not the file's.
   std::size_t copied = 0;
   for (std::size_t p = 0; p < parts; ++p) {

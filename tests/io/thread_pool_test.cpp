@@ -1,0 +1,197 @@
+// io::ThreadPool: each part once, f(0) on the caller, the first exception
+// rethrown after every part ran, any number of callers at once, nested jobs,
+// more parts than threads. A job that never ends fails its test after a
+// deadline instead of hanging the suite.
+#include "corank/io/thread_pool.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <future>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace corank::io::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+// Runs f on a thread of its own; if it has not returned after `limit`, the
+// test fails and the process ends (a deadlocked pool could not be joined).
+void finishes_within(std::chrono::seconds limit, std::function<void()> f) {
+  auto done = std::make_shared<std::promise<void>>();
+  std::future<void> finished = done->get_future();
+  std::thread([f = std::move(f), done] {
+    try {
+      f();
+      done->set_value();
+    } catch (...) {
+      done->set_exception(std::current_exception());
+    }
+  }).detach();
+  if (finished.wait_for(limit) != std::future_status::ready) {
+    ADD_FAILURE() << "a job did not finish within " << limit.count() << " s (deadlock)";
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+  finished.get();
+}
+
+// Runs a job of `parts` parts and checks that each ran once and part 0 on the caller.
+void expect_each_part_once(ThreadPool& pool, unsigned parts) {
+  std::vector<std::atomic<int>> runs(parts);
+  std::atomic<bool> zero_on_caller{false};
+  const auto caller = std::this_thread::get_id();
+  pool.run(parts, [&](unsigned p) {
+    ASSERT_LT(p, parts);
+    runs[p].fetch_add(1);
+    if (p == 0) zero_on_caller = std::this_thread::get_id() == caller;
+  });
+  for (unsigned p = 0; p < parts; ++p) ASSERT_EQ(runs[p].load(), 1) << "part " << p << " of " << parts;
+  if (parts > 0) EXPECT_TRUE(zero_on_caller) << parts << " parts";
+}
+
+// Parts that each wait (up to a deadline) until all of them run: they do
+// only when the pool has a thread for each besides the caller.
+unsigned parts_running_together(ThreadPool& pool, unsigned parts) {
+  std::atomic<unsigned> arrived{0}, together{0};
+  pool.run(parts, [&](unsigned) {
+    arrived.fetch_add(1);
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (arrived.load() < parts && std::chrono::steady_clock::now() < deadline) std::this_thread::yield();
+    if (arrived.load() == parts) together.fetch_add(1);
+  });
+  return together.load();
+}
+
+TEST(ThreadPool, RunsEachPartOnceFromZeroToManyMoreThanItsThreads) {
+  for (unsigned workers : {0u, 1u, 3u}) {
+    ThreadPool pool(workers);
+    EXPECT_EQ(pool.workers(), workers);
+    for (unsigned parts : {0u, 1u, 2u, workers, workers + 1, workers + 2, 17u, 1000u})
+      expect_each_part_once(pool, parts);
+  }
+}
+
+TEST(ThreadPool, RunsPartsOnItsWorkersAtTheSameTimeAndStartsNoOtherThreads) {
+  ThreadPool pool(2);
+  std::mutex m;
+  std::set<long> seen;  // kernel thread ids: not reused as soon as a thread exits
+  for (int job = 0; job < 50; ++job) {
+    ASSERT_EQ(parts_running_together(pool, 3), 3u) << "job " << job;  // both workers join the caller
+    pool.run(3, [&](unsigned) {
+      std::lock_guard lock(m);
+      seen.insert(::syscall(SYS_gettid));
+    });
+  }
+  EXPECT_LE(seen.size(), 3u);  // the caller and the two workers, every time
+}
+
+TEST(ThreadPool, GrowsToAJobsPartsUpToItsLimit) {
+  ThreadPool pool(1, 4);
+  EXPECT_EQ(pool.workers(), 1u);
+  EXPECT_EQ(parts_running_together(pool, 3), 3u);
+  EXPECT_EQ(pool.workers(), 2u);
+  EXPECT_EQ(parts_running_together(pool, 5), 5u);
+  EXPECT_EQ(pool.workers(), 4u);
+  expect_each_part_once(pool, 40);  // beyond the limit: parts queue
+  EXPECT_EQ(pool.workers(), 4u);
+  ThreadPool fixed(2);
+  expect_each_part_once(fixed, 40);
+  EXPECT_EQ(fixed.workers(), 2u);
+}
+
+TEST(ThreadPool, RethrowsTheFirstExceptionAfterEveryPartRan) {
+  for (unsigned workers : {0u, 2u}) {
+    ThreadPool pool(workers);
+    for (unsigned thrower : {0u, 1u, 7u}) {
+      std::atomic<unsigned> ran{0};
+      try {
+        pool.run(8, [&](unsigned p) {
+          ran.fetch_add(1);
+          if (p == thrower) throw std::runtime_error("part " + std::to_string(p));
+        });
+        ADD_FAILURE() << "no exception";
+      } catch (const std::runtime_error& e) {
+        EXPECT_EQ(std::string(e.what()), "part " + std::to_string(thrower));
+      }
+      EXPECT_EQ(ran.load(), 8u);
+    }
+    // Every part throwing: one of their exceptions comes back, and the pool
+    // still works afterwards.
+    EXPECT_THROW(pool.run(8, [](unsigned) { throw std::logic_error("each"); }), std::logic_error);
+    expect_each_part_once(pool, 9);
+  }
+}
+
+TEST(ThreadPool, ManyCallersAtOnceEachGetTheirOwnJobDone) {
+  ThreadPool pool(2);
+  finishes_within(120s, [&] {
+    std::vector<std::thread> callers;
+    std::atomic<int> wrong{0};
+    for (unsigned c = 0; c < 8; ++c)
+      callers.emplace_back([&, c] {
+        for (unsigned job = 0; job < 200; ++job) {
+          const unsigned parts = 1 + (c * 7 + job) % 13;
+          std::vector<std::atomic<int>> runs(parts);
+          pool.run(parts, [&](unsigned p) { runs[p].fetch_add(1); });
+          for (auto& r : runs)
+            if (r.load() != 1) wrong.fetch_add(1);
+        }
+      });
+    for (auto& t : callers) t.join();
+    EXPECT_EQ(wrong.load(), 0);
+  });
+}
+
+// Parts that run jobs of their own, three deep, on pools smaller than any level.
+TEST(ThreadPool, NestedJobsFinishWhateverThePoolsSize) {
+  for (unsigned workers : {0u, 1u, 2u}) {
+    ThreadPool pool(workers);
+    finishes_within(60s, [&] {
+      std::atomic<unsigned> leaves{0};
+      auto nested = [&] {
+        pool.run(4, [&](unsigned) {
+          pool.run(5, [&](unsigned) { pool.run(3, [&](unsigned) { leaves.fetch_add(1); }); });
+        });
+      };
+      nested();
+      EXPECT_EQ(leaves.load(), 4u * 5 * 3) << workers << " workers";
+      // Two callers nesting at once on the same few threads.
+      leaves = 0;
+      std::thread other(nested);
+      nested();
+      other.join();
+      EXPECT_EQ(leaves.load(), 2u * 4 * 5 * 3) << workers << " workers";
+    });
+  }
+}
+
+TEST(ThreadPool, JoinsItsWorkersWhenDestroyed) {
+  finishes_within(30s, [] {
+    for (int i = 0; i < 20; ++i) {
+      ThreadPool pool(3);
+      if (i % 2) expect_each_part_once(pool, 10);
+    }
+  });
+}
+
+TEST(ThreadPool, SharedIsOnePoolWithAtLeastOneWorker) {
+  ThreadPool& a = ThreadPool::shared();
+  EXPECT_EQ(&a, &ThreadPool::shared());
+  EXPECT_GE(a.workers(), 1u);
+  expect_each_part_once(a, a.workers() + 5);
+}
+
+}  // namespace
+}  // namespace corank::io::test
