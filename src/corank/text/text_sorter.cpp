@@ -89,8 +89,10 @@ public:
     auto t_runs = Clock::now();
     std::future<bool> filled = filler.run([&] { return reader.fill(chunks[0], chunk_bytes); });
     // The GPU (CUDA context, pinned staging: about half a second) opens while
-    // the first chunk is read.
-    std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened = std::async(std::launch::async, [&] {
+    // the first chunk is read, on a thread of its own that ends with this
+    // scope, having finished the opening (it touches `total`, declared before).
+    io::TaskThread opener;
+    std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened = opener.run([&] {
       const auto t0 = Clock::now();
       auto gpu = open_gpu_prefix_sort(gpu_options(), total);
       gpu_setup_seconds_ = seconds_since(t0);
