@@ -305,7 +305,7 @@ private:
                          static_cast<unsigned long long>(job_.stats.spill_bytes)));
 
     auto t_merge = Clock::now();
-    merge_spilled(runs);
+    merge_spilled(runs, temps);
     writer_.wait();
     job_.stats.seconds.merge = seconds_since(t_merge);
   }
@@ -357,12 +357,68 @@ private:
     c.begin = upto;
   }
 
-  void merge_spilled(std::vector<SpilledRun>& runs) {
+  // Merges the spilled runs into the output. A slab holds about
+  // slab_records / stride samples' worth of records, and each of its
+  // boundaries costs a read in every run; with more runs than half that many
+  // samples, slabs would shrink to a sample or two of each run and the reads
+  // multiply. So first, as GNU sort does past its batch size, consecutive
+  // groups of at most that many runs are merged into longer runs (each a
+  // pass over the data), until the rest fit one merge.
+  void merge_spilled(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
+    const std::uint64_t stride = job_.plan.sample_stride;
+    const std::size_t fan_in = static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / stride / 2));
+    while (runs.size() > fan_in) {
+      std::vector<SpilledRun> longer;
+      for (std::size_t g = 0; g < runs.size(); g += fan_in) {
+        const std::span<SpilledRun> group(runs.data() + g, std::min(fan_in, runs.size() - g));
+        if (group.size() == 1) {
+          longer.push_back(std::move(group[0]));
+          continue;
+        }
+        SpilledRun out;
+        out.base = group[0].base;  // the group's records hold positions [base, base + count): bases are prefix sums
+        out.fd = temps.create_anonymous();
+        auto sink = io::make_run_sink(out.fd.get(), "temporary file", job_.options.io);
+        const WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
+        merge_runs(group, [&](const E* merged, std::uint64_t count, const std::byte* records) {
+          // Every stride-th record of the new run, with its position in it.
+          for (std::uint64_t i = (stride - out.count % stride) % stride; i < count; i += stride) {
+            out.samples.push_back(merged[i]);
+            out.samples.back().pos = out.base + out.count + i;
+          }
+          const std::byte* buf = gather_into_next_buffer(std::span<const E>(merged, count), records, 0);
+          writer_.write(*sink, buf, count * R_);
+          out.count += count;
+        });
+        writer_.finish(*sink);
+        for (auto& r : group) r.fd.reset();  // merged: free its space now
+        job_.stats.spill_bytes += out.count * R_;
+        longer.push_back(std::move(out));
+      }
+      runs = std::move(longer);
+      job_.stats.merge_passes++;
+      note(job_.options.verbose, job_.options.io,
+           io::format_line("merge pass %llu: %zu runs", static_cast<unsigned long long>(job_.stats.merge_passes),
+                           runs.size()));
+    }
+    std::uint64_t n = 0;
+    for (const auto& r : runs) n += r.count;
+    job_.progress.phase("merge", n * R_);
+    merge_runs(std::span<SpilledRun>(runs), [&](E* merged, std::uint64_t count, const std::byte* records) {
+      emit(merged, count, records, 0);
+      job_.progress.advance(count * R_);
+    });
+  }
+
+  // Merges `runs` (consecutive in merge order) slab by slab: deliver(entries,
+  // count, records) gets each slab's merged entries, whose pos indexes the
+  // slab's `records`.
+  template <class Deliver>
+  void merge_runs(std::span<SpilledRun> runs, Deliver&& deliver) {
     const std::size_t k = runs.size();
     const std::uint64_t stride = job_.plan.sample_stride;
     std::uint64_t n = 0;
     for (const auto& r : runs) n += r.count;
-    job_.progress.phase("merge", n * R_);
 
     // Slab boundaries are sampled keys, every m-th in merged order. Between two
     // boundaries each run holds at most (its samples in between + 1) * stride
@@ -377,7 +433,7 @@ private:
       for (std::uint64_t i = m; i < all.size(); i += m) boundaries.push_back(all[i]);
     }
     const std::uint64_t capacity = std::min(n, (job_.plan.slab_records / stride + k + 1) * stride);
-    job_.stats.merge_slabs = boundaries.size() + 1;
+    job_.stats.merge_slabs += boundaries.size() + 1;
 
     Slab slabs[2];
     for (auto& s : slabs) {
@@ -437,10 +493,9 @@ private:
       loading.get();
       Slab& slab = slabs[s % 2];
       if (s < boundaries.size()) loading = reader_.run([&, s] { load(s + 1, slabs[(s + 1) % 2]); });
-      // The slab's records stay in place until its emit has gathered them.
+      // The slab's records stay in place until deliver has gathered them.
       merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
-      emit(merged.get(), slab.count, slab.records.get(), 0);
-      job_.progress.advance(slab.count * R_);
+      deliver(merged.get(), slab.count, slab.records.get());
     }
   }
 

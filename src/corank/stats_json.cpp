@@ -47,6 +47,7 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
       {"spilled_runs", s.spilled_runs},
       {"spill_bytes", s.spill_bytes},
       {"merge_slabs", s.merge_slabs},
+      {"merge_passes", s.merge_passes},
       {"seconds",
        {{"read", s.seconds.read},
         {"run_formation", s.seconds.run_formation},

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "corank/errors.hpp"
+#include "corank/io/codec.hpp"
 #include "corank/io/diagnostics.hpp"
 
 namespace corank {
@@ -199,6 +200,48 @@ TEST_F(SortRequestTest, InputBuffersSortAsTheirConcatenation) {
   r.inputs.clear();
   r.format = "lines";
   EXPECT_THROW(validate(r), UsageError);
+}
+
+// More spilled runs than one merge takes well (a slab would hold a sample or
+// two of each) are merged in passes, into longer runs first: the output is
+// the in-memory sort's, for -u, -r and compressed runs too.
+TEST_F(SortRequestTest, ManySpilledRunsMergeInPasses) {
+  std::vector<char> all(200000 * 100);
+  std::uint64_t x = 0x2545F4914F6CDD1DULL;
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    all[i] = static_cast<char>(i % 100 < 10 ? 'a' + x % 4 : x & 0xff);  // ties everywhere
+  }
+  std::ofstream(dir_ / "in", std::ios::binary).write(all.data(), static_cast<std::streamsize>(all.size()));
+  struct Case {
+    bool unique, reverse;
+    io::Codec temp;
+  };
+  for (const Case c : {Case{false, false, io::Codec::none}, Case{true, false, io::Codec::none},
+                       Case{false, true, io::Codec::none}, Case{false, false, io::Codec::zstd}}) {
+    SortRequest r;
+    r.format = "gensort";
+    r.unique = c.unique;
+    r.reverse = c.reverse;
+    r.gpu = GpuMode::Off;
+    r.threads = 2;
+    r.io.sync_output = false;
+    r.inputs = {(dir_ / "in").string()};
+    r.output = (dir_ / "want").string();
+    r.memory_budget = std::uint64_t{256} << 20;
+    const SortStats in_memory = sort(r);
+    ASSERT_EQ(in_memory.merge_passes, 0u);
+    r.output = (dir_ / "got").string();
+    r.memory_budget = std::uint64_t{1} << 20;
+    r.io.temp_codec = c.temp;
+    r.temp_dirs = {dir_.string()};
+    const SortStats spilled = sort(r);
+    const std::string what = "-u " + std::to_string(c.unique) + " -r " + std::to_string(c.reverse) + ", " +
+                             std::to_string(spilled.spilled_runs) + " runs";
+    EXPECT_GT(spilled.merge_passes, 0u) << what;
+    EXPECT_TRUE(slurp(dir_ / "got") == slurp(dir_ / "want")) << what;
+    EXPECT_EQ(std::distance(fs::directory_iterator(dir_), fs::directory_iterator()), 3) << what;  // in, want, got
+  }
 }
 
 TEST_F(SortRequestTest, ABadRequestIsAUsageErrorBeforeAnythingIsRead) {
