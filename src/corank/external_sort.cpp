@@ -134,10 +134,11 @@ private:
   }
 
   // Like emit, for a spilled run: no -u here (duplicates across runs are dropped
-  // in the merge), the run's own sink, finished after its one write.
-  void emit_run(const E* entries, std::uint64_t n, const std::byte* src, io::ByteSink& sink) {
+  // in the merge), the run's own sink, finished after its last write (a run
+  // formed in memory has one; a run merged from others one a slab).
+  void emit_run(const E* entries, std::uint64_t n, const std::byte* src, io::ByteSink& sink, bool last = true) {
     const std::byte* buf = gather_into_next_buffer(std::span<const E>(entries, n), src, 0);
-    writer_.write(sink, buf, n * R_, /*finish_after=*/true);
+    writer_.write(sink, buf, n * R_, /*finish_after=*/last);
   }
 
   // Gathers into the output buffer not used by the last write. With one write in
@@ -386,8 +387,7 @@ private:
             out.samples.push_back(merged[i]);
             out.samples.back().pos = out.base + out.count + i;
           }
-          const std::byte* buf = gather_into_next_buffer(std::span<const E>(merged, count), records, 0);
-          writer_.write(*sink, buf, count * R_);
+          emit_run(merged, count, records, *sink, /*last=*/false);
           out.count += count;
         });
         writer_.finish(*sink);

@@ -31,25 +31,35 @@ RecordInput::RecordInput(const std::vector<std::string>& paths, std::uint32_t re
   if (known) total_records_ = total;
 }
 
+void check_whole_records(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size) {
+  for (const auto& b : buffers)
+    if (b.size() % record_size != 0) throw_not_multiple("input buffer", b.size(), record_size);
+}
+
+const std::byte* sole_buffer(const std::vector<std::span<const std::byte>>& buffers) noexcept {
+  const std::byte* sole = nullptr;
+  for (const auto& b : buffers) {
+    if (b.empty()) continue;
+    if (sole) return nullptr;
+    sole = b.data();
+  }
+  return sole;
+}
+
 RecordInput::RecordInput(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size,
                          unsigned threads)
     : buffers_(buffers), record_size_(record_size), threads_(std::max(threads, 1u)) {
+  check_whole_records(buffers_, record_size);
   std::uint64_t total = 0;
-  for (const auto& b : buffers_) {
-    if (b.size() % record_size != 0) throw_not_multiple("input buffer", b.size(), record_size);
-    total += b.size() / record_size;
-  }
+  for (const auto& b : buffers_) total += b.size() / record_size;
   total_records_ = total;
 }
 
 const std::byte* RecordInput::map_whole() {
   if (!buffers_.empty()) {
-    // One buffer with records (others empty) is sorted where it lies.
-    if (records_read_ != 0 || std::count_if(buffers_.begin(), buffers_.end(), [](auto b) { return !b.empty(); }) != 1)
-      return nullptr;
-    records_read_ = *total_records_;
-    current_ = buffers_.size();
-    return std::find_if(buffers_.begin(), buffers_.end(), [](auto b) { return !b.empty(); })->data();
+    const std::byte* sole = records_read_ == 0 ? sole_buffer(buffers_) : nullptr;
+    if (sole) records_read_ = *total_records_, current_ = buffers_.size();
+    return sole;
   }
   if (paths_.size() != 1 || records_read_ != 0 || current_ != 0 || !total_records_) return nullptr;
   mapped_ = io::MappedInput::map_if_resident(paths_[0], opt_, *total_records_ * record_size_);

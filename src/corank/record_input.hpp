@@ -15,6 +15,13 @@
 
 namespace corank {
 
+// Input buffers (SortOptions::input_buffers): throws InputError for a piece
+// that is not whole records.
+void check_whole_records(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size);
+// The one piece that holds records, where the others are empty: a sort takes
+// it where it lies. nullptr where none or several hold records.
+const std::byte* sole_buffer(const std::vector<std::span<const std::byte>>& buffers) noexcept;
+
 class RecordInput {
 public:
   // Opens every input up front, so an unreadable file fails before any work.

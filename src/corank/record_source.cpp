@@ -29,11 +29,8 @@ RecordSource::RecordSource(const std::vector<std::string>& paths, std::uint32_t 
 }
 
 RecordSource::RecordSource(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size)
-    : R_(record_size), positional_(std::make_unique<io::PositionalInput>(buffers, "input buffer")) {
-  for (const auto& b : buffers)
-    if (b.size() % R_ != 0)
-      throw InputError("input buffer: size " + std::to_string(b.size()) + " is not a multiple of the record size " +
-                       std::to_string(R_));
+    : R_(record_size), positional_(std::make_unique<io::PositionalInput>(buffers, "input buffer")), buffers_(buffers) {
+  check_whole_records(buffers_, R_);
 }
 
 std::optional<std::uint64_t> RecordSource::total_records() const noexcept {
@@ -43,16 +40,10 @@ std::optional<std::uint64_t> RecordSource::total_records() const noexcept {
 
 const std::byte* RecordSource::map_whole() {
   if (!positional_ || next_ != 0) return nullptr;
-  if (positional_->files() > 0 && positional_->memory(0)) {
-    // One buffer with records (others empty) is sorted where it lies.
-    const std::byte* only = nullptr;
-    for (std::size_t i = 0; i < positional_->files(); ++i) {
-      if (positional_->file_size(i) == 0) continue;
-      if (only) return nullptr;
-      only = positional_->memory(i);
-    }
-    if (only) next_ = positional_->size() / R_;
-    return only;
+  if (!buffers_.empty()) {
+    const std::byte* sole = sole_buffer(buffers_);
+    if (sole) next_ = positional_->size() / R_;
+    return sole;
   }
   if (positional_->files() != 1) return nullptr;
   mapped_ = io::MappedInput::map_if_resident(positional_->name(0), opt_, positional_->size());

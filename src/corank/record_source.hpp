@@ -49,6 +49,7 @@ private:
   io::IoOptions opt_;
   std::unique_ptr<io::MappedInput> mapped_;
   std::unique_ptr<io::PositionalInput> positional_;
+  std::vector<std::span<const std::byte>> buffers_;  // what positional_ reads, where it reads memory
   std::unique_ptr<RecordInput> sequential_;
   bool rereadable_ = true;
   std::uint64_t next_ = 0;

@@ -33,9 +33,6 @@ public:
   const std::string& name(std::size_t i) const noexcept { return files_[i].path; }
   std::uint64_t file_size(std::size_t i) const noexcept { return files_[i].size; }
 
-  // Piece i's bytes where it is in memory; nullptr for a file.
-  const std::byte* memory(std::size_t i) const noexcept { return files_[i].memory; }
-
   // Reads bytes [offset, offset + n) of the concatenation into dst. Safe to
   // call from several threads at once. Throws IoError naming the file, also
   // when a file has shrunk since it was opened.

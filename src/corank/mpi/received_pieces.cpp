@@ -96,22 +96,27 @@ void ReceivedPieces::append_to_file(unsigned s, const char* data, std::uint64_t 
                          plan_.threads, names_[s]);
 }
 
+bool ReceivedPieces::fits(unsigned s, std::uint64_t n) const noexcept {
+  return in_memory_ && total() + n <= plan_.memory_limit && bytes_[s] + n <= reserved_[s];
+}
+
+void ReceivedPieces::to_files() {
+  open_files();
+  for (unsigned t = 0; t < plan_.senders; ++t)
+    if (bytes_[t])
+      io::append_in_parallel(files_[t].get(), plan_.header.size(), memory_[t], static_cast<std::size_t>(bytes_[t]),
+                             plan_.threads, names_[t]);
+  for (unsigned t = 0; t < plan_.senders; ++t) ::munmap(memory_[t], reserved_[t]);
+  memory_.clear();
+  reserved_.clear();
+  in_memory_ = false;
+}
+
 void ReceivedPieces::append(unsigned s, const char* data, std::uint64_t n) {
   if (n == 0) return;
-  if (in_memory_ && (total() + n > plan_.memory_limit || bytes_[s] + n > reserved_[s])) {
-    // Past the limit (or a sender that sent more than its share could hold,
-    // which the partition rules out): what is in memory goes to the files,
-    // and so does everything after it.
-    open_files();
-    for (unsigned t = 0; t < plan_.senders; ++t)
-      if (bytes_[t])
-        io::append_in_parallel(files_[t].get(), plan_.header.size(), memory_[t], static_cast<std::size_t>(bytes_[t]),
-                               plan_.threads, names_[t]);
-    for (unsigned t = 0; t < plan_.senders; ++t) ::munmap(memory_[t], reserved_[t]);
-    memory_.clear();
-    reserved_.clear();
-    in_memory_ = false;
-  }
+  // Past the limit (or a sender that sent more than its share could hold,
+  // which the partition rules out), the pieces go to files.
+  if (in_memory_ && !fits(s, n)) to_files();
   if (in_memory_) {
     std::byte* dst = memory_[s] + bytes_[s];
     in_slices(n, plan_.threads, [&](std::uint64_t b, std::uint64_t e) {
@@ -125,7 +130,7 @@ void ReceivedPieces::append(unsigned s, const char* data, std::uint64_t n) {
 }
 
 std::byte* ReceivedPieces::room(unsigned s, std::uint64_t n) {
-  if (!in_memory_ || total() + n > plan_.memory_limit || bytes_[s] + n > reserved_[s]) return nullptr;
+  if (!fits(s, n)) return nullptr;
   std::byte* dst = memory_[s] + bytes_[s];
   in_slices(n, plan_.threads, [&](std::uint64_t b, std::uint64_t e) { populate(dst + b, e - b); });
   return dst;

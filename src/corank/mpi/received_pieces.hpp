@@ -65,6 +65,10 @@ public:
 
 private:
   void open_files();
+  // Whether n more bytes from sender s stay in memory.
+  bool fits(unsigned s, std::uint64_t n) const noexcept;
+  // Moves what is in memory to the files, where everything goes from then on.
+  void to_files();
   void append_to_file(unsigned s, const char* data, std::uint64_t n);
 
   Plan plan_;
