@@ -15,6 +15,7 @@
 #include "corank/gpu/transfer_ring.cuh"
 #include "corank/gpu_backend.hpp"
 #include "corank/gpu_key_layout.hpp"
+#include "corank/io/fault_injection.hpp"
 
 namespace corank::gpu_backend {
 
@@ -64,8 +65,6 @@ public:
       ring_ = std::make_unique<gpu::TransferRing>(std::max<std::size_t>(slot_bytes, R_), slots);
       sorter_ = std::make_unique<gpu::RecordSorter>(layout, capacity, *ring_);
     });
-    const char* fail = std::getenv("CORANK_GPU_FAIL_SORT");
-    fault_ = fail ? fail : "";
   }
 
   std::uint64_t capacity() const override { return sorter_->capacity(); }
@@ -80,14 +79,14 @@ public:
   }
 
   std::uint64_t sort(std::uint64_t n, std::span<const std::uint64_t> segment_ends, KeepEqual keep) override {
-    // Test hook: CORANK_GPU_FAIL_SORT=before|after fails the first sort before
-    // it starts or after it has sorted, to exercise the fail-over.
-    if (fault_ == "before") throw GpuError("injected failure (CORANK_GPU_FAIL_SORT=before)");
+    // Fault points (io/fault_injection.hpp): a sort that fails before it
+    // starts or after the device sorted, to exercise the fail-over.
+    if (io::inject_failure(io::FaultPoint::device_sort)) throw GpuError("injected failure (before the sort)");
     const gpu::Unique unique = keep == KeepEqual::all     ? gpu::Unique::none
                                : keep == KeepEqual::first ? gpu::Unique::first
                                                           : gpu::Unique::continued;
     const std::uint64_t kept = guarded([&] { return sorter_->sort(n, segment_ends.data(), segment_ends.size(), unique); });
-    if (fault_ == "after") throw GpuError("injected failure (CORANK_GPU_FAIL_SORT=after)");
+    if (io::inject_failure(io::FaultPoint::device_sort_done)) throw GpuError("injected failure (after the sort)");
     return kept;
   }
 
@@ -125,7 +124,6 @@ private:
   std::uint32_t R_;
   std::unique_ptr<gpu::TransferRing> ring_;
   std::unique_ptr<gpu::RecordSorter> sorter_;  // after ring_: its work runs on the ring's stream
-  std::string fault_;
 };
 
 class CudaPrefixSort final : public GpuPrefixSort {
@@ -135,9 +133,7 @@ public:
   }
   std::uint64_t max_records() const override { return sorter_->max_records(); }
   void sort(std::uint64_t n, const Pack& pack, unsigned key_bits, std::uint32_t* order) override {
-    // Test hook: CORANK_GPU_FAIL_SORT=before fails every sort before it starts.
-    if (const char* fail = std::getenv("CORANK_GPU_FAIL_SORT"); fail && std::string(fail) == "before")
-      throw GpuError("injected failure (CORANK_GPU_FAIL_SORT=before)");
+    if (io::inject_failure(io::FaultPoint::device_sort)) throw GpuError("injected failure (before the sort)");
     const auto t0 = std::chrono::steady_clock::now();
     guarded([&] { sorter_->sort(n, pack, key_bits, order); });
     busy_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

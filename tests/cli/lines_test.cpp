@@ -335,29 +335,6 @@ TEST_F(Lines, LinesLongerThanAThreadsPartOfAPiece) {
   }
 }
 
-// A full disk while writing the output (the I/O engine's fault hook fails the
-// first write with ENOSPC; with several threads that is the mapped output's
-// allocation): exit 2, the old target kept, no temporary file left.
-TEST_F(Lines, FullDiskWhileWritingLeavesNothing) {
-  LineGenerator gen(7);
-  std::string text;
-  for (int i = 0; i < 50000; ++i) text += gen.field() + "\n";
-  write_file(path("in"), text);
-  for (const char* extra : {"--parallel 1", "--parallel 4", "--parallel 4 -S 200K"}) {
-    SCOPED_TRACE(extra);
-    write_file(path("out"), "old");
-    Result r = run_shell("CORANK_IO_FAIL_WRITE_AFTER=1 " + corank_bin() + " " + extra + " -T " + path("tmp") + " -o " +
-                      path("out") + " " + path("in"),
-                  dir_ / "corank.err");
-    EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
-    EXPECT_EQ(read_file(path("out")), "old");
-    EXPECT_TRUE(fs::is_empty(path("tmp")));
-    for (const auto& e : fs::directory_iterator(dir_))
-      EXPECT_EQ(e.path().filename().string().find(".corank-"), std::string::npos) << e.path();  // no temporary output
-  }
-}
-
 // --compress-temp: runs spilled and merged in several passes as zstd or gzip
 // streams give the same output, and leave no temporary file.
 TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
@@ -378,50 +355,6 @@ TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
       }
     }
   }
-}
-
-// A full disk at the nth write, for every stage of a sort with spilled runs
-// merged in key ranges on several threads: n doubles until the sort gets
-// through, then a bisection finds the last write, which is the output's. Every
-// failure exits 2 naming the error, keeps the old target and leaves no
-// temporary file; the sort that gets through is complete and correct.
-TEST_F(Lines, FullDiskAtEveryStageOfASpilledSort) {
-  LineGenerator gen(8);
-  std::string text;
-  for (int i = 0; i < 50000; ++i) text += gen.field() + " " + gen.field() + "\n";
-  write_file(path("in"), text);
-  ASSERT_EQ(gnu("-k2,2 " + path("in") + " > " + path("want")).status, 0);
-  auto sort_failing_at = [&](long nth) {
-    write_file(path("out"), "old");
-    Result r = run_shell("CORANK_IO_FAIL_WRITE_AFTER=" + std::to_string(nth) + " " + corank_bin() +
-                      " -k2,2 --parallel 4 -S 100K -T " + path("tmp") + " -o " + path("out") + " " + path("in"),
-                  dir_ / "corank.err");
-    EXPECT_TRUE(fs::is_empty(path("tmp"))) << nth;
-    for (const auto& e : fs::directory_iterator(dir_))
-      EXPECT_EQ(e.path().filename().string().find(".corank-"), std::string::npos) << nth << ": " << e.path();
-    if (r.status == 0) {
-      EXPECT_TRUE(read_file(path("out")) == read_file(path("want"))) << nth;
-    } else {
-      EXPECT_EQ(r.status, 2) << nth;
-      EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << nth << ": " << r.err;
-      EXPECT_EQ(read_file(path("out")), "old") << nth;
-    }
-    return r;
-  };
-  long through = 1;
-  while (sort_failing_at(through).status != 0) {
-    through *= 2;
-    ASSERT_LT(through, 1L << 20);
-  }
-  ASSERT_GT(through, 1);
-  long failing = through / 2;
-  while (through - failing > 1) {
-    const long mid = (failing + through) / 2;
-    (sort_failing_at(mid).status == 0 ? through : failing) = mid;
-  }
-  const Result last = sort_failing_at(failing);
-  EXPECT_EQ(last.status, 2);
-  EXPECT_NE(last.err.find("write failed: " + path("out")), std::string::npos) << last.err;
 }
 
 TEST_F(Lines, ZeroTerminated) {

@@ -179,13 +179,12 @@ TEST_P(CompressionTest, CompressedRunFile) {
 
 TEST_P(CompressionTest, WriteFailureInsideCompressorIsReported) {
   const std::string path = dir_.file(std::string("f") + codec().suffix);
-  set_write_failure_after(1);
   try {
+    FailAfter full_disk(FaultPoint::write, 1);
+    ScopedFaultInjector faults(full_disk);
     write_output(path, sample(3 << 20), opt());
-    set_write_failure_after(0);
     FAIL() << "no error";
   } catch (const IoError& e) {
-    set_write_failure_after(0);
     EXPECT_EQ(std::string(e.what()), "write failed: " + path + ": No space left on device");
   }
   EXPECT_TRUE(dir_.entries().empty());

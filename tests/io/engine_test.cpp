@@ -262,17 +262,16 @@ TEST_P(EngineTest, FullDiskLeavesNoOutputAndNoTemporaryFile) {
   const std::string data = pattern(std::size_t{1} << 20);
   // A write fault at the first, a middle, and the last (tail) write request.
   for (std::uint64_t nth : {1u, 5u, 17u}) {
-    set_write_failure_after(nth);
     try {
+      FailAfter full_disk(FaultPoint::write, nth);
+      ScopedFaultInjector faults(full_disk);
       OutputFile out(path, opt());
       for (std::size_t at = 0; at < data.size(); at += 10000)
         out.sink().write(data.data() + at, std::min<std::size_t>(10000, data.size() - at));
       out.sink().write("tail", 4);
       out.commit();
-      set_write_failure_after(0);
       FAIL() << "write fault " << nth << " was not reported";
     } catch (const IoError& e) {
-      set_write_failure_after(0);
       EXPECT_EQ(std::string(e.what()), "write failed: " + path + ": No space left on device");
     }
     EXPECT_TRUE(dir_.entries().empty()) << "after fault at write " << nth << ": " << dir_.entries().size()
@@ -283,15 +282,14 @@ TEST_P(EngineTest, FullDiskLeavesNoOutputAndNoTemporaryFile) {
 TEST_P(EngineTest, FailedCommitKeepsOldTarget) {
   const std::string path = dir_.file("keep");
   spit(path, "old contents");
-  set_write_failure_after(1);
   try {
+    FailAfter full_disk(FaultPoint::write, 1);
+    ScopedFaultInjector faults(full_disk);
     OutputFile out(path, opt());
     out.sink().write("new", 3);
     out.commit();
-    set_write_failure_after(0);
     FAIL() << "no error";
   } catch (const IoError&) {
-    set_write_failure_after(0);
   }
   EXPECT_EQ(slurp(path), "old contents");
   EXPECT_EQ(dir_.entries(), std::vector<std::string>{"keep"});

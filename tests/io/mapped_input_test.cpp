@@ -72,12 +72,15 @@ TEST(MappedInput, ReadsAFileNotInMemory) {
   EXPECT_EQ(MappedInput::map_if_resident(path, IoOptions{}, 8 << 20), nullptr);
 }
 
-TEST(MappedInput, CountsAsOneReadForTheFailureHook) {
+TEST(MappedInput, CountsAsOneReadFaultPoint) {
   ScratchDir dir;
   write_file(dir.file("in"), pattern(4096));
-  set_read_failure_after(1);
-  EXPECT_THROW(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 4096), IoError);
-  set_read_failure_after(0);
+  {
+    FailAfter failed_device(FaultPoint::read, 1);
+    ScopedFaultInjector faults(failed_device);
+    EXPECT_THROW(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 4096), IoError);
+    EXPECT_EQ(failed_device.requests(), 1u);
+  }
   EXPECT_NE(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 4096), nullptr);
 }
 

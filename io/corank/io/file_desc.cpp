@@ -47,7 +47,7 @@ int prefault_for_write(void* p, std::size_t n) noexcept {
 }
 
 std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, const std::string& path) {
-  if (inject_read_failure()) throw_io_error("read failed", path, EIO);
+  if (inject_failure(FaultPoint::read)) throw_io_error("read failed", path, EIO);
   auto* p = static_cast<char*>(dst);
   std::size_t done = 0;
   bool prefaulted = false;
@@ -69,7 +69,7 @@ std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, c
 }
 
 void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, const std::string& path) {
-  if (inject_write_failure()) throw_io_error("write failed", path, ENOSPC);
+  if (inject_failure(FaultPoint::write)) throw_io_error("write failed", path, ENOSPC);
   auto* p = static_cast<const char*>(src);
   std::size_t done = 0;
   while (done < n) {
@@ -83,7 +83,7 @@ void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, c
 }
 
 std::size_t read_full(int fd, void* dst, std::size_t n, const std::string& path) {
-  if (inject_read_failure()) throw_io_error("read failed", path, EIO);
+  if (inject_failure(FaultPoint::read)) throw_io_error("read failed", path, EIO);
   auto* p = static_cast<char*>(dst);
   std::size_t done = 0;
   while (done < n) {

@@ -104,7 +104,7 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw_io_error("stat failed", path, errno);
   if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != size) return nullptr;
-  if (inject_read_failure()) throw_io_error("read failed", path, EIO);
+  if (inject_failure(FaultPoint::read)) throw_io_error("read failed", path, EIO);
   // In memory: all but an eighth at most, which the sort's first pass then
   // faults in (with read-ahead). Not all: a cached file's pages leave the
   // cache a few at a time under memory pressure.

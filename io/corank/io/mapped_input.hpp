@@ -32,7 +32,7 @@ public:
   // now (it changed: reading reports that), more than an eighth of its pages
   // not in memory (estimated from a sample: direct_fd.hpp's cached_share), or
   // no file there (reading reports that too). Counts as one read request for
-  // the read-failure test hook (fault_injection.hpp).
+  // a read fault point (fault_injection.hpp).
   static std::unique_ptr<MappedInput> map_if_resident(const std::string& path, const IoOptions& opt,
                                                       std::uint64_t size);
   ~MappedInput();

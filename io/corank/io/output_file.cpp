@@ -194,7 +194,7 @@ void OutputFile::unmap() noexcept {
 bool OutputFile::map_for_writing(std::uint64_t bytes) {
   if (!positional_ || sink_->bytes_written() != 0 || bytes == 0) return false;
   if (!on_memory_file_system(fd_)) return false;
-  if (inject_write_failure()) throw_io_error("write failed", target_, ENOSPC);  // the engines' test hook
+  if (inject_failure(FaultPoint::write)) throw_io_error("write failed", target_, ENOSPC);  // a fault point (fault_injection.hpp)
   if (mode_ == Mode::region) {
     if (bytes > region_.size) throw IoError("write failed", target_, "write outside the output region");
   } else if (::ftruncate(fd_, static_cast<off_t>(bytes)) != 0) {

@@ -119,7 +119,7 @@ void UringEngine::submit(const IoRequest& req) {
       throw std::logic_error("io_uring request outside its registered buffer");
   }
   ++in_flight_;
-  if (req.op == IoOp::write ? inject_write_failure() : inject_read_failure()) {
+  if (inject_failure(req.op == IoOp::write ? FaultPoint::write : FaultPoint::read)) {
     injected_.push_back({req.tag, req.op == IoOp::write ? -ENOSPC : -EIO});
     return;
   }

@@ -71,7 +71,7 @@ private:
 // in allocated blocks rather than past the end of the file. Returns false,
 // allocating nothing, where the file system cannot.
 inline bool allocate(int fd, std::uint64_t at, std::uint64_t n, const std::string& name) {
-  if (io::inject_write_failure()) io::throw_io_error("write failed", name, ENOSPC);  // the engines' test hook
+  if (io::inject_failure(io::FaultPoint::write)) io::throw_io_error("write failed", name, ENOSPC);
   if (n == 0 || ::fallocate(fd, 0, static_cast<off_t>(at), static_cast<off_t>(n)) == 0) return true;
   if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return false;
   io::throw_io_error("write failed", name, errno);
