@@ -9,7 +9,8 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 pkgs=(build-essential cmake pkg-config liburing-dev libboost-iostreams-dev libcli11-dev
       libgtest-dev libsimdjson-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
-      gzip bzip2 xz-utils zstd lz4 coreutils help2man dpkg-dev file libopenmpi-dev openmpi-bin)
+      gzip bzip2 xz-utils zstd lz4 coreutils help2man dpkg-dev file libopenmpi-dev openmpi-bin
+      postgresql)  # the bulk-load example's test starts a server of its own
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
