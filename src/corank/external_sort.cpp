@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "corank/big_array.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/checksum.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/file_desc.hpp"
@@ -41,8 +41,8 @@ namespace {
 
 // Uninitialized storage: every element is written before it is read.
 template <class T>
-BigArray<T> allocate(std::uint64_t n) {
-  return BigArray<T>(n);
+io::HugeVector<T> allocate(std::uint64_t n) {
+  return io::HugeVector<T>(n);
 }
 
 // What every Sorter<W> shares.
@@ -101,8 +101,8 @@ private:
   // A merge slab as loaded from the spilled runs: the runs' segments back to back,
   // in run order, with their entries; entry pos = index in `records`.
   struct Slab {
-    BigArray<std::byte> records;
-    BigArray<E> entries;
+    io::HugeVector<std::byte> records;
+    io::HugeVector<E> entries;
     std::vector<std::span<const E>> segments;
     std::uint64_t count = 0;
   };
@@ -151,8 +151,8 @@ private:
       buf = allocate<std::byte>(entries.size() * R_);
       cap = entries.size();
     }
-    gather_records(src, R_, entries, pos_base, buf.get(), threads_);
-    return buf.get();
+    gather_records(src, R_, entries, pos_base, buf.data(), threads_);
+    return buf.data();
   }
 
   void sort_in_memory() {
@@ -168,7 +168,7 @@ private:
     if (mapped_output_) note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
     // A file already in memory is sorted where it lies; anything else is read
     // into `read_into`, run by run, one run ahead of the sort.
-    BigArray<std::byte> read_into;
+    io::HugeVector<std::byte> read_into;
     const std::byte* records = job_.input.map_whole();
     if (records) {
       note(job_.options.verbose, job_.options.io, "input: in memory already, mapped and sorted where it lies");
@@ -176,7 +176,7 @@ private:
       job_.progress.advance(n * R_);
     } else {
       read_into = allocate<std::byte>(n * R_);
-      records = read_into.get();
+      records = read_into.data();
     }
     read_seconds_ += seconds_since(t_runs);
     auto entries = allocate<E>(n);
@@ -184,7 +184,7 @@ private:
 
     auto read_at = [&](std::uint64_t base) {
       std::uint64_t want = std::min(run, n - base);
-      if (read_records(read_into.get() + base * R_, want) != want)
+      if (read_records(read_into.data() + base * R_, want) != want)
         throw InputError("an input file shrank while it was being read");
     };
     std::vector<std::span<const E>> runs;
@@ -197,17 +197,17 @@ private:
       if (read_into && base + count < n) next = reader_.run([&, at = base + count] { read_at(at); });
       // pos = global index: the tie-breaker and the record's place in `records`.
       if (single)
-        normalize_records_parallel(job_.norm, records + base * R_, R_, count, base, entries.get() + base, threads_);
+        normalize_records_parallel(job_.norm, records + base * R_, R_, count, base, entries.data() + base, threads_);
       else
-        sort_run<W>(job_.norm, records + base * R_, R_, count, base, entries.get() + base, scratch.get(), threads_);
-      runs.emplace_back(entries.get() + base, count);
+        sort_run<W>(job_.norm, records + base * R_, R_, count, base, entries.data() + base, scratch.data(), threads_);
+      runs.emplace_back(entries.data() + base, count);
     }
     if (next.valid()) next.get();
     if (single) {
       // Entries made in position order, radix sorted: (key, position) order, one run.
-      radix_sort(entries.get(), scratch.get(), n, threads_);
+      radix_sort(entries.data(), scratch.data(), n, threads_);
       scratch.reset();
-      runs.assign(1, std::span<const E>(entries.get(), n));
+      runs.assign(1, std::span<const E>(entries.data(), n));
     }
     job_.stats.runs = runs.size();
     job_.stats.seconds.run_formation = seconds_since(t_runs);
@@ -215,20 +215,20 @@ private:
     auto t_merge = Clock::now();
     job_.progress.phase("merge", n * R_);
     const std::uint64_t slab = job_.plan.slab_records;
-    BigArray<E> merged;
+    io::HugeVector<E> merged;
     std::vector<std::span<const E>> part(runs.size());
     std::vector<std::uint64_t> lo(runs.size(), 0);
     for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
       const std::uint64_t r1 = std::min(n, r0 + slab);
       if (runs.size() == 1) {
-        emit(entries.get() + r0, r1 - r0, records, 0);
+        emit(entries.data() + r0, r1 - r0, records, 0);
       } else {
         auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
         for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
         lo = std::move(hi);
         if (!merged) merged = allocate<E>(std::min(n, slab));
-        merge_kway_parallel(std::span<const std::span<const E>>(part), merged.get(), threads_);
-        emit(merged.get(), r1 - r0, records, 0);
+        merge_kway_parallel(std::span<const std::span<const E>>(part), merged.data(), threads_);
+        emit(merged.data(), r1 - r0, records, 0);
       }
       job_.stats.merge_slabs++;
       job_.progress.advance((r1 - r0) * R_);
@@ -240,7 +240,7 @@ private:
   void sort_external() {
     const std::uint64_t run = job_.plan.run_records;
     const std::uint64_t stride = job_.plan.sample_stride;
-    BigArray<std::byte> in[2] = {allocate<std::byte>(run * R_), allocate<std::byte>(run * R_)};
+    io::HugeVector<std::byte> in[2] = {allocate<std::byte>(run * R_), allocate<std::byte>(run * R_)};
     auto entries = allocate<E>(run);
     auto scratch = allocate<E>(run);
     io::TempDirectories temps(job_.options.temp_dirs);
@@ -253,12 +253,12 @@ private:
     auto t_runs = Clock::now();
     int b = 0;
     const io::TaskThread::Drain reads_done(reader_);  // no read outlives `in`
-    std::uint64_t count = reader_.run([&] { return read_records(in[0].get(), run); }).get();
+    std::uint64_t count = reader_.run([&] { return read_records(in[0].data(), run); }).get();
     std::future<std::uint64_t> next;
-    if (count == run) next = reader_.run([&] { return read_records(in[1].get(), run); });
+    if (count == run) next = reader_.run([&] { return read_records(in[1].data(), run); });
     std::uint64_t base = 0;
     for (;;) {
-      sort_run<W>(job_.norm, in[b].get(), R_, count, 0, entries.get(), scratch.get(), threads_);
+      sort_run<W>(job_.norm, in[b].data(), R_, count, 0, entries.data(), scratch.data(), threads_);
       const std::uint64_t following = next.valid() ? next.get() : 0;
       if (runs.empty() && following == 0) {
         // The whole input was one run: no spill, write it straight out.
@@ -266,7 +266,7 @@ private:
         job_.stats.seconds.run_formation = seconds_since(t_runs);
         auto t_merge = Clock::now();
         for (std::uint64_t r0 = 0; r0 < count; r0 += job_.plan.slab_records) {
-          emit(entries.get() + r0, std::min(job_.plan.slab_records, count - r0), in[b].get(), 0);
+          emit(entries.data() + r0, std::min(job_.plan.slab_records, count - r0), in[b].data(), 0);
           job_.stats.merge_slabs++;
         }
         writer_.wait();
@@ -283,14 +283,14 @@ private:
       }
       sr.fd = temps.create_anonymous();
       run_sinks.push_back(io::make_run_sink(sr.fd.get(), "temporary file", job_.options.io));
-      emit_run(entries.get(), count, in[b].get(), *run_sinks.back());
+      emit_run(entries.data(), count, in[b].data(), *run_sinks.back());
       job_.stats.spill_bytes += count * R_;
       runs.push_back(std::move(sr));
       base += count;
       if (following == 0) break;
       // in[b] is free once gathered: read the run after next into it.
       if (following == run)
-        next = reader_.run([&, dst = in[b].get()] { return read_records(dst, run); });
+        next = reader_.run([&, dst = in[b].data()] { return read_records(dst, run); });
       b ^= 1;
       count = following;
     }
@@ -470,9 +470,9 @@ private:
         const std::uint64_t len = hi[i] - lo[i];
         if (slab.count + len > capacity) throw std::logic_error("merge slab over its capacity");
         if (cursors.empty())
-          segments[i] = Segment{runs[i].fd.get(), lo[i] * R_, slab.records.get() + slab.count * R_, len * R_};
+          segments[i] = Segment{runs[i].fd.get(), lo[i] * R_, slab.records.data() + slab.count * R_, len * R_};
         else
-          take_from_cursor(cursors[i], hi[i], slab.records.get() + slab.count * R_);
+          take_from_cursor(cursors[i], hi[i], slab.records.data() + slab.count * R_);
         slab.count += len;
       }
       if (cursors.empty()) reader.read(segments);
@@ -480,8 +480,8 @@ private:
       std::uint64_t off = 0;
       for (std::size_t i = 0; i < k; ++i) {
         const std::uint64_t len = hi[i] - lo[i];
-        normalize_records(job_.norm, slab.records.get(), R_, off, off + len, 0, slab.entries.get());
-        slab.segments[i] = std::span<const E>(slab.entries.get() + off, len);
+        normalize_records(job_.norm, slab.records.data(), R_, off, off + len, 0, slab.entries.data());
+        slab.segments[i] = std::span<const E>(slab.entries.data() + off, len);
         off += len;
       }
       lo = std::move(hi);
@@ -494,15 +494,15 @@ private:
       Slab& slab = slabs[s % 2];
       if (s < boundaries.size()) loading = reader_.run([&, s] { load(s + 1, slabs[(s + 1) % 2]); });
       // The slab's records stay in place until deliver has gathered them.
-      merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.get(), threads_);
-      deliver(merged.get(), slab.count, slab.records.get());
+      merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.data(), threads_);
+      deliver(merged.data(), slab.count, slab.records.data());
     }
   }
 
   Job& job_;
   const std::uint32_t R_;
   const unsigned threads_;
-  BigArray<std::byte> out_[2];
+  io::HugeVector<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
   WriteBehind writer_;  // after out_: a write in flight reads out_, so the writer drains first
   // Reads the input, and the spilled runs when merging, one buffer ahead of

@@ -12,17 +12,17 @@ namespace corank {
 
 namespace {
 
-void note(const SortOptions& options, const std::string& line) { corank::note(options.verbose, options.io, line); }
+void note(const CommonSortOptions& options, const std::string& line) { corank::note(options.verbose, options.io, line); }
 
 // Under --gpu=on a refusal is an error (UsageError naming why); otherwise the
 // work stays on the CPU, with a --verbose line.
-void refuse(const SortOptions& options, const char* what, const std::string& why) {
+void refuse(const CommonSortOptions& options, const char* what, const std::string& why) {
   if (options.gpu == GpuMode::On) throw UsageError("--gpu=on: no usable GPU (" + why + ")");
   note(options, std::string(what) + " on the CPU (" + why + ")");
 }
 
 // Whether to try the device at all; `small` is why auto keeps it on the CPU, if so.
-bool wanted(const SortOptions& options, const char* what, const std::string& small) {
+bool wanted(const CommonSortOptions& options, const char* what, const std::string& small) {
   if (options.gpu == GpuMode::Off) return false;
   if (options.gpu == GpuMode::Auto && !small.empty()) {
     note(options, std::string(what) + " on the CPU (" + small + ")");
@@ -37,7 +37,7 @@ bool wanted(const SortOptions& options, const char* what, const std::string& sma
 
 }  // namespace
 
-std::unique_ptr<RecordDevice> open_record_device(const SortOptions& options, const RecordFormat& format,
+std::unique_ptr<RecordDevice> open_record_device(const CommonSortOptions& options, const RecordFormat& format,
                                                  const RecordDeviceRequest& request, double* setup_seconds) {
   *setup_seconds = 0;
   std::string small;
@@ -66,7 +66,7 @@ std::unique_ptr<RecordDevice> open_record_device(const SortOptions& options, con
   }
 }
 
-std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options,
+std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const CommonSortOptions& options,
                                                     std::optional<std::uint64_t> total_bytes) {
   std::string small;
   if (total_bytes && *total_bytes < kAutoGpuMinTextBytes)
@@ -82,7 +82,7 @@ std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options,
   }
 }
 
-void gpu_fail_over(const SortOptions& options, const char* what, const GpuError& e) {
+void gpu_fail_over(const CommonSortOptions& options, const char* what, const GpuError& e) {
   if (options.gpu == GpuMode::On) throw GpuError(std::string("GPU ") + what + " failed: " + e.what());
   if (options.io.diagnostics)
     options.io.diagnostics->warning(std::string("GPU ") + what + " failed (" + e.what() + "); sorting on the CPU");

@@ -35,16 +35,16 @@ struct RecordDeviceRequest {
 // The device for a sort of fixed-size records, or nullptr to sort on the CPU.
 // Under auto, an input that cannot be read twice stays on the CPU, since a GPU
 // failure could not be redone there. Sets *setup_seconds to the time opening took.
-std::unique_ptr<RecordDevice> open_record_device(const SortOptions& options, const RecordFormat& format,
+std::unique_ptr<RecordDevice> open_record_device(const CommonSortOptions& options, const RecordFormat& format,
                                                  const RecordDeviceRequest& request, double* setup_seconds);
 
 // The device for text prefixes, or nullptr; total_bytes nullopt for a pipe.
-std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const SortOptions& options,
+std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const CommonSortOptions& options,
                                                     std::optional<std::uint64_t> total_bytes);
 
 // After the GPU failed at `what` ("sort", "GPU merge", ...): under --gpu=on
 // throws GpuError("GPU <what> failed: ..."); otherwise prints
 // "corank: GPU <what> failed (...); sorting on the CPU" and returns.
-void gpu_fail_over(const SortOptions& options, const char* what, const GpuError& e);
+void gpu_fail_over(const CommonSortOptions& options, const char* what, const GpuError& e);
 
 }  // namespace corank

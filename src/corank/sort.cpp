@@ -136,18 +136,14 @@ std::unique_ptr<text::TextFormat> text_format(const SortRequest& r) {
   return format;
 }
 
-SortOptions binary_options(const SortRequest& r) {
-  SortOptions o;
+// What the request says for every kind of record.
+CommonSortOptions common_options(const SortRequest& r) {
+  CommonSortOptions o;
   o.inputs = r.inputs;
-  o.input_buffers = r.input_buffers;
   o.output = r.output;
-  o.format = parse_format(r.format, r.keys);
-  o.reverse = r.reverse;
-  o.unique = r.unique;
   o.memory_budget = r.memory_budget;
   o.temp_dirs = r.temp_dirs;
   o.threads = r.threads;
-  o.verify = r.verify;
   o.gpu = r.gpu;
   o.gpu_memory = r.gpu_memory;
   o.progress = r.progress;
@@ -156,22 +152,24 @@ SortOptions binary_options(const SortRequest& r) {
   return o;
 }
 
+SortOptions binary_options(const SortRequest& r) {
+  SortOptions o;
+  static_cast<CommonSortOptions&>(o) = common_options(r);
+  o.input_buffers = r.input_buffers;
+  o.format = parse_format(r.format, r.keys);
+  o.reverse = r.reverse;
+  o.unique = r.unique;
+  o.verify = r.verify;
+  return o;
+}
+
 text::TextSortOptions text_options(const SortRequest& r) {
   text::TextSortOptions o;
-  o.inputs = r.inputs;
-  o.output = r.output;
-  o.memory_budget = r.memory_budget;
-  o.temp_dirs = r.temp_dirs;
-  o.threads = r.threads;
+  static_cast<CommonSortOptions&>(o) = common_options(r);
   o.batch_size = r.batch_size;
   o.merge_only = r.merge_only;
   o.debug = r.debug;
   o.write_header = r.write_header;
-  o.progress = r.progress;
-  o.verbose = r.verbose;
-  o.gpu = r.gpu;
-  o.gpu_memory = r.gpu_memory;
-  o.io = r.io;
   return o;
 }
 

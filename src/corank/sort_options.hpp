@@ -13,24 +13,30 @@ namespace corank {
 
 enum class GpuMode { Auto, On, Off };
 
-struct SortOptions {
+// What a sort takes whatever its records are (SortOptions for binary
+// records, text::TextSortOptions for lines, CSV and JSON lines): where the
+// records come from and go, memory, threads, the GPU, reporting and I/O.
+struct CommonSortOptions {
   std::vector<std::string> inputs;  // empty or "-": standard input
-  // Records in this process's memory, sorted in place of `inputs` (then
-  // empty): the pieces in order, as if concatenated (SortRequest::input_buffers).
-  std::vector<std::span<const std::byte>> input_buffers;
   std::string output = "-";         // "-": standard output; may name an input
-  RecordFormat format;
-  bool reverse = false;  // reverse the result of every key comparison
-  bool unique = false;   // keep only the first record of each run of equal keys
   std::uint64_t memory_budget = 0;  // host bytes; 0: half of physical memory
   std::vector<std::string> temp_dirs;
   unsigned threads = 0;  // 0: every hardware thread
-  bool verify = false;   // re-read the output before committing it
   GpuMode gpu = GpuMode::Auto;
   std::uint64_t gpu_memory = 0;  // 0: most of the free device memory
   bool progress = false;
   bool verbose = false;
   io::IoOptions io;
+};
+
+struct SortOptions : CommonSortOptions {
+  // Records in this process's memory, sorted in place of `inputs` (then
+  // empty): the pieces in order, as if concatenated (SortRequest::input_buffers).
+  std::vector<std::span<const std::byte>> input_buffers;
+  RecordFormat format;
+  bool reverse = false;  // reverse the result of every key comparison
+  bool unique = false;   // keep only the first record of each run of equal keys
+  bool verify = false;   // re-read the output before committing it
 };
 
 struct PhaseTimes {

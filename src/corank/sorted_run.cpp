@@ -15,7 +15,7 @@ SortedRun::SortedRun(std::uint64_t count, std::uint64_t base, std::uint32_t reco
                      io::TempDirectories& temps)
     : count_(count), base_(base), allocated_(count * record_size), R_(record_size) {
   if (in_memory)
-    memory_ = BigArray<std::byte>(count * R_);
+    memory_ = io::HugeVector<std::byte>(count * R_);
   else
     file_ = temps.create_anonymous();
 }
@@ -24,7 +24,7 @@ void SortedRun::write(std::uint64_t first, const std::byte* src, std::uint64_t n
   const std::uint64_t at = first * R_;
   pool.for_ranges(n * R_, kMinPart, R_, [&](std::uint64_t b, std::uint64_t e) {
     if (memory_)
-      std::memcpy(memory_.get() + at + b, src + b, e - b);
+      std::memcpy(memory_.data() + at + b, src + b, e - b);
     else
       io::pwrite_full(file_.get(), src + b, e - b, at + b, kTemp);
   });
@@ -34,14 +34,14 @@ void SortedRun::read(std::uint64_t first, std::uint64_t n, std::byte* dst, io::W
   const std::uint64_t at = first * R_;
   pool.for_ranges(n * R_, kMinPart, R_, [&](std::uint64_t b, std::uint64_t e) {
     if (memory_)
-      std::memcpy(dst + b, memory_.get() + at + b, e - b);
+      std::memcpy(dst + b, memory_.data() + at + b, e - b);
     else if (io::pread_full(file_.get(), dst + b, e - b, at + b, kTemp) != e - b)
       throw io::IoError("read failed", kTemp, "run ended early");
   });
 }
 
 const std::byte* SortedRun::peek(std::uint64_t first, std::uint64_t n, std::vector<std::byte>& buf) const {
-  if (memory_) return memory_.get() + first * R_;
+  if (memory_) return memory_.data() + first * R_;
   buf.resize(n * R_);
   if (io::pread_full(file_.get(), buf.data(), buf.size(), first * R_, kTemp) != buf.size())
     throw io::IoError("read failed", kTemp, "run ended early");

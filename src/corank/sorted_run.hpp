@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "corank/big_array.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/io/worker_pool.hpp"
@@ -41,7 +41,7 @@ public:
 private:
   std::uint64_t count_, base_, allocated_;
   std::uint32_t R_;
-  BigArray<std::byte> memory_;
+  io::HugeVector<std::byte> memory_;
   io::FileDesc file_;
 };
 

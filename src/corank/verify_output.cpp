@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "corank/big_array.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/errors.hpp"
 
 namespace corank {
@@ -13,21 +13,21 @@ void verify_output(io::ByteSource& written, const SortOptions& options, const Re
                    unsigned threads) {
   const std::uint32_t R = format.record_size;
   const std::uint64_t chunk = std::max<std::uint64_t>(1, (std::uint64_t{16} << 20) / R);
-  BigArray<std::byte> buf((chunk + 1) * R);  // slot 0 keeps the previous chunk's last record
+  io::HugeVector<std::byte> buf((chunk + 1) * R);  // slot 0 keeps the previous chunk's last record
   RecordChecksum sum;
   std::uint64_t index = 0;
   for (;;) {
-    const std::size_t bytes = written.read(buf.get() + R, static_cast<std::size_t>(chunk * R));
+    const std::size_t bytes = written.read(buf.data() + R, static_cast<std::size_t>(chunk * R));
     if (bytes % R != 0) throw InputError("verification failed: the output ends inside a record");
     const std::uint64_t got = bytes / R;
     if (got == 0) break;
-    sum += checksum_records(buf.get() + R, got, R, threads);
+    sum += checksum_records(buf.data() + R, got, R, threads);
     for (std::uint64_t j = index == 0 ? 1 : 0; j < got; ++j) {
-      const int c = norm.compare(buf.get() + j * R, buf.get() + (j + 1) * R);
+      const int c = norm.compare(buf.data() + j * R, buf.data() + (j + 1) * R);
       if (c > 0 || (c == 0 && options.unique))
         throw InputError("verification failed: output record " + std::to_string(index + j) + " is out of order");
     }
-    std::memcpy(buf.get(), buf.get() + got * R, R);
+    std::memcpy(buf.data(), buf.data() + got * R, R);
     index += got;
   }
   if (!options.unique && !(sum == input))

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-#include "corank/big_array.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/errors.hpp"
 #include "corank/key_words_only.hpp"
 #include "corank/notes.hpp"
@@ -32,9 +32,9 @@ void sort_words_on_cpu(const WordsSortJob& job) {
   stats.mode = "in-memory";
   stats.runs = 1;
 
-  BigArray<std::uint64_t> words(n), scratch(n);
-  BigArray<std::byte> narrow(R == 8 ? 0 : n * R);
-  std::byte* records = R == 8 ? reinterpret_cast<std::byte*>(words.get()) : narrow.get();
+  io::HugeVector<std::uint64_t> words(n), scratch(n);
+  io::HugeVector<std::byte> narrow(R == 8 ? 0 : n * R);
+  std::byte* records = R == 8 ? reinterpret_cast<std::byte*>(words.data()) : narrow.data();
 
   job.progress.phase("read", n * R);
   auto t = Clock::now();
@@ -59,11 +59,11 @@ void sort_words_on_cpu(const WordsSortJob& job) {
   stats.seconds.read = seconds_since(t);
 
   t = Clock::now();
-  records_to_words(input, n, job.format, words.get(), threads);
+  records_to_words(input, n, job.format, words.data(), threads);
   job.source.unmap();  // the words hold everything now
-  sort_words(words.get(), scratch.get(), n, threads);
+  sort_words(words.data(), scratch.data(), n, threads);
   scratch.reset();
-  const std::uint64_t out = job.options.unique ? unique_words(words.get(), n) : n;
+  const std::uint64_t out = job.options.unique ? unique_words(words.data(), n) : n;
   if (job.output.mapped()) {
     // Straight into the output's mapping (tmpfs), every thread its range.
     note(job.options.verbose, job.options.io, "output: records made in a shared mapping of it");
@@ -71,7 +71,7 @@ void sort_words_on_cpu(const WordsSortJob& job) {
     job.progress.phase("write", out * R);
     t = Clock::now();
     job.output.fill(out * R, R, [&](std::byte* dst, std::uint64_t b, std::uint64_t e) {
-      words_to_records(words.get() + b / R, (e - b) / R, job.format, dst, 1);
+      words_to_records(words.data() + b / R, (e - b) / R, job.format, dst, 1);
     });
     job.progress.advance(out * R);
     job.output.finish();
@@ -79,7 +79,7 @@ void sort_words_on_cpu(const WordsSortJob& job) {
     stats.seconds.write = seconds_since(t);
     return;
   }
-  words_to_records(words.get(), out, job.format, records, threads);
+  words_to_records(words.data(), out, job.format, records, threads);
   stats.seconds.run_formation = seconds_since(t);
 
   job.progress.phase("write", out * R);

@@ -27,7 +27,7 @@ namespace {
 
 using test::Engine;
 
-// Anonymous memory the test can drop page by page, as BigArray allocates it.
+// Anonymous memory the test can drop page by page, as io::HugeVector allocates it.
 class Mapping {
 public:
   explicit Mapping(std::size_t bytes) : bytes_(bytes) {

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "corank/big_array.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/worker_pool.hpp"
 #include "corank/output_writer.hpp"
@@ -35,11 +35,11 @@ double copy_once(const std::string& in, const std::string& out, unsigned threads
   corank::io::WorkerPool pool(threads);
   corank::OutputWriter writer(output, pool, source.total_records());
   mapped = writer.mapped();
-  corank::BigArray<std::byte> buf(slot);
+  corank::io::HugeVector<std::byte> buf(slot);
   for (;;) {
-    const std::uint64_t got = source.read(buf.get(), slot, pool);
+    const std::uint64_t got = source.read(buf.data(), slot, pool);
     if (got == 0) break;
-    writer.write(buf.get(), got);
+    writer.write(buf.data(), got);
   }
   writer.finish();
   output.commit();

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "corank/big_array.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/kway_merge.hpp"
 #include "corank/parallel.hpp"
@@ -68,23 +68,23 @@ void pieces_and_merge(T* data, T* scratch, std::uint64_t n, unsigned threads) {
 
 template <class T>
 void run(const char* kind, std::uint64_t n, unsigned threads, int reps) {
-  corank::BigArray<T> data(n), scratch(n);
+  corank::io::HugeVector<T> data(n), scratch(n);
   auto report = [&](const char* what, double s, unsigned t) {
     std::printf("%s/%s %llu %u %.3f\n", what, kind, static_cast<unsigned long long>(n), t, s);
     std::fflush(stdout);
   };
   for (int r = 0; r < reps; ++r) {
-    fill(data.get(), n, threads);
-    report("radix", timed([&] { corank::radix_sort(data.get(), scratch.get(), n, threads); }), threads);
-    if (!std::is_sorted(data.get(), data.get() + n)) {
+    fill(data.data(), n, threads);
+    report("radix", timed([&] { corank::radix_sort(data.data(), scratch.data(), n, threads); }), threads);
+    if (!std::is_sorted(data.data(), data.data() + n)) {
       std::fprintf(stderr, "corank-bench cpusort: radix sort left the data out of order\n");
       std::exit(1);
     }
-    fill(data.get(), n, threads);
-    report("pieces+merge", timed([&] { pieces_and_merge(data.get(), scratch.get(), n, threads); }), threads);
+    fill(data.data(), n, threads);
+    report("pieces+merge", timed([&] { pieces_and_merge(data.data(), scratch.data(), n, threads); }), threads);
     if (n > kSerialMax) continue;  // minutes on one thread
-    fill(data.get(), n, threads);
-    report("std::sort", timed([&] { std::sort(data.get(), data.get() + n); }), 1);
+    fill(data.data(), n, threads);
+    report("std::sort", timed([&] { std::sort(data.data(), data.data() + n); }), 1);
   }
 }
 

@@ -13,7 +13,7 @@
 #include "corank/io/mapped_input.hpp"
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
-#include "corank/text/huge_vector.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -26,10 +26,10 @@ struct RecordEntry {
 };
 
 struct Chunk {
-  HugeVector<char> bytes;  // only [0, used) is ever read
+  io::HugeVector<char> bytes;  // only [0, used) is ever read
   std::uint64_t capacity = 0;
   std::uint64_t used = 0;
-  HugeVector<RecordEntry> records;  // in input order
+  io::HugeVector<RecordEntry> records;  // in input order
   // Set: the records lie in a mapped input file here instead of in `bytes`.
   const char* mapped = nullptr;
 

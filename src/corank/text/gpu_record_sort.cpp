@@ -24,7 +24,7 @@ void parallel_ranges(std::uint64_t n, unsigned threads, std::uint64_t min_each, 
 // Sorts each run of equal prefixes in v[0, n) by `less`. A part's start moves
 // forward past records that tie with their predecessor, so that a run is
 // sorted by exactly one thread.
-void settle_ties(HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,
+void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,
                  unsigned threads) {
   RecordEntry* r = v.data();
   const std::uint64_t n = hi - lo;
@@ -48,7 +48,7 @@ void settle_ties(HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi,
 
 }  // namespace
 
-unsigned differing_prefix_bits(const HugeVector<RecordEntry>& records, unsigned threads) {
+unsigned differing_prefix_bits(const io::HugeVector<RecordEntry>& records, unsigned threads) {
   const std::uint64_t n = records.size();
   if (n < 2) return 0;
   const RecordEntry* r = records.data();
@@ -68,12 +68,12 @@ unsigned differing_prefix_bits(const HugeVector<RecordEntry>& records, unsigned 
   return 0;
 }
 
-void gpu_sort_records(GpuPrefixSort& gpu, HugeVector<RecordEntry>& records, HugeVector<RecordEntry>& scratch,
+void gpu_sort_records(GpuPrefixSort& gpu, io::HugeVector<RecordEntry>& records, io::HugeVector<RecordEntry>& scratch,
                       const EntryLess& less, unsigned threads) {
   const std::uint64_t n = records.size();
   const std::uint64_t slice = std::max<std::uint64_t>(1, gpu.max_records());
   const unsigned key_bits = differing_prefix_bits(records, threads);
-  HugeVector<std::uint32_t> order;
+  io::HugeVector<std::uint32_t> order;
   order.resize(std::min(n, slice));
   scratch.resize(n);
   std::vector<std::uint64_t> bounds{0};

@@ -10,18 +10,18 @@
 
 #include "corank/gpu_backend.hpp"
 #include "corank/text/chunk_reader.hpp"
-#include "corank/text/huge_vector.hpp"
+#include "corank/io/huge_vector.hpp"
 #include "corank/text/record_sort.hpp"
 
 namespace corank::text {
 
 // Throws GpuError; the records are then untouched (the GPU only reads their
 // prefixes until it has sorted them all).
-void gpu_sort_records(GpuPrefixSort& gpu, HugeVector<RecordEntry>& records, HugeVector<RecordEntry>& scratch,
+void gpu_sort_records(GpuPrefixSort& gpu, io::HugeVector<RecordEntry>& records, io::HugeVector<RecordEntry>& scratch,
                       const EntryLess& less, unsigned threads);
 
 // The number of low bits in which the prefixes of `records` differ (256 when
 // the top bits differ, 0 when all prefixes are equal).
-unsigned differing_prefix_bits(const HugeVector<RecordEntry>& records, unsigned threads);
+unsigned differing_prefix_bits(const io::HugeVector<RecordEntry>& records, unsigned threads);
 
 }  // namespace corank::text

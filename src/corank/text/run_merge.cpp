@@ -6,7 +6,7 @@
 #include "corank/io/write_behind_sink.hpp"
 #include "corank/loser_tree.hpp"
 #include "corank/parallel.hpp"
-#include "corank/text/run_file_io.hpp"
+#include "corank/io/positional_file.hpp"
 
 namespace corank::text {
 
@@ -38,7 +38,7 @@ std::uint64_t first_not_less(const SpilledRun& run, const std::vector<Keyed>& ke
       keys.begin());
   std::uint64_t pos = j == 0 ? 0 : run.samples[j - 1].offset;
   const std::uint64_t end = j == keys.size() ? run.bytes : run.samples[j].offset;
-  auto reader = reader_over(std::make_shared<RunFileSource>(run.fd.get(), pos, end), format, 64 << 10);
+  auto reader = reader_over(std::make_shared<io::PositionalSource>(run.fd.get(), pos, end), format, 64 << 10);
   for (std::string_view rec; reader->next(rec); pos += rec.size() + 1)
     if (order(format, {rec, format.prefix(rec)}, s) >= 0) return pos;
   return end;
@@ -79,7 +79,7 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
 
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
                                          const io::IoOptions& temp) {
-  return reader_over(run_file_source(run.fd.get(), run.bytes, temp), format, buffer);
+  return reader_over(io::page_cache_run_source(run.fd.get(), run.bytes, temp), format, buffer);
 }
 
 bool can_merge_in_ranges(std::span<const SpilledRun> runs) {
@@ -139,7 +139,7 @@ MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& 
     start[r + 1] = start[r];
     for (std::size_t i = 0; i < k; ++i) start[r + 1] += cut[r + 1][i] - cut[r][i];
   }
-  allocate(fd, at, start[ranges] - at, name);
+  io::allocate_range(fd, at, start[ranges] - at, name);
   // Each thread's write-behind sink keeps four blocks in flight; all threads'
   // blocks together take at most half of `memory` (blocks of 64 KiB to 1 MiB).
   io::IoOptions write_io = options.io;
@@ -155,12 +155,12 @@ MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& 
     for (std::size_t i = 0; i < k; ++i)
       if (cut[r][i] < cut[r + 1][i])
         readers.push_back(
-            reader_over(std::make_shared<RunFileSource>(runs[i].fd.get(), cut[r][i], cut[r + 1][i]), format, buffer));
+            reader_over(std::make_shared<io::PositionalSource>(runs[i].fd.get(), cut[r][i], cut[r + 1][i]), format, buffer));
     std::unique_ptr<io::ByteSink> sink;
     if (options.direct)
       sink = std::make_unique<io::WriteBehindSink>(fd, name, write_io, false, start[r]);
     else
-      sink = std::make_unique<RunFileSink>(fd, start[r], name);
+      sink = std::make_unique<io::PositionalSink>(fd, start[r], name);
     RecordWriter w(*sink, format.terminator(), nullptr);
     if (options.samples) w.keep_samples(options.stride, start[r] - at, samples[r]);
     merge_streams(readers, format, w, options.progress);

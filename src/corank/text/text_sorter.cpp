@@ -28,7 +28,7 @@
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
-#include "corank/text/run_file_io.hpp"
+#include "corank/io/positional_file.hpp"
 #include "corank/text/run_merge.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
@@ -94,7 +94,7 @@ public:
     io::TaskThread opener;
     std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened = opener.run([&] {
       const auto t0 = Clock::now();
-      auto gpu = open_gpu_prefix_sort(gpu_options(), total);
+      auto gpu = open_gpu_prefix_sort(opt_, total);
       gpu_setup_seconds_ = seconds_since(t0);
       return gpu;
     });
@@ -216,15 +216,6 @@ private:
     return r;
   }
 
-  SortOptions gpu_options() const {
-    SortOptions o;
-    o.gpu = opt_.gpu;
-    o.gpu_memory = opt_.gpu_memory;
-    o.verbose = opt_.verbose;
-    o.io.diagnostics = io_.diagnostics;
-    return o;
-  }
-
   // On the GPU when it opened; a GPU failure leaves the records untouched and,
   // under --gpu=auto, this chunk and the rest are sorted on the CPU.
   void sort_chunk(Chunk& chunk) {
@@ -242,7 +233,7 @@ private:
         gpu_times_ = gpu_->times();
         return;
       } catch (const GpuError& e) {
-        gpu_fail_over(gpu_options(), "sort", e);
+        gpu_fail_over(opt_, "sort", e);
         gpu_.reset();
       }
     }
@@ -326,7 +317,7 @@ private:
     for (unsigned p = 0; p < parts; ++p) offset[p + 1] += offset[p];
     const std::uint64_t total = offset[parts];
     if (total == 0) return 0;
-    if (!allocate(fd, start, total, name)) return std::nullopt;
+    if (!io::allocate_range(fd, start, total, name)) return std::nullopt;
     const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
     const std::uint64_t map_from = start / page * page;
     const auto map_bytes = static_cast<std::size_t>(start + total - map_from);
@@ -366,7 +357,7 @@ private:
     }
     std::vector<std::vector<RunSample>> part_samples(samples ? parts : 0);
     parallel_for(parts, [&](unsigned p) {
-      RunFileSink sink(fd, offset[p], what);
+      io::PositionalSink sink(fd, offset[p], what);
       RecordWriter w(sink, format_.terminator(), unique_format());
       if (samples) w.keep_samples(sample_stride_, offset[p] - start, part_samples[p]);
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) w.write(chunk.record(chunk.records[i]));
@@ -387,7 +378,7 @@ private:
   std::uint64_t write_compressed(const Chunk& chunk, int fd) {
     const auto& recs = chunk.records;
     if (!io_.temp_program.empty()) {
-      auto sink = run_file_sink(fd, io_);
+      auto sink = io::page_cache_run_sink(fd, io_);
       RecordWriter w(*sink, format_.terminator(), unique_format());
       for (const auto& rec : recs) w.write(chunk.record(rec));
       w.finish();
@@ -412,7 +403,7 @@ private:
       const auto batch = static_cast<unsigned>(std::min(packed.size(), pieces - first));
       parallel_for(batch, [&](unsigned t) {
         packed[t].clear();
-        auto sink = io::compressing_sink(std::make_unique<StringSink>(packed[t]), io_.temp_codec, "temporary file",
+        auto sink = io::compressing_sink(std::make_unique<io::StringSink>(packed[t]), io_.temp_codec, "temporary file",
                                          io::CompressionLevel::fast);
         RecordWriter w(*sink, format_.terminator(), unique_format());
         for (std::size_t i = cut[first + t]; i < cut[first + t + 1]; ++i) w.write(chunk.record(recs[i]));
@@ -466,7 +457,7 @@ private:
                                          parallel_merge(&merged.samples))
                              .bytes;
         } else {
-          auto sink = run_file_sink(merged.fd.get(), io_);
+          auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
           RecordWriter w(*sink, format_.terminator(), unique_format());
           std::vector<std::unique_ptr<RecordReader>> readers;
           for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, merge_buffer_, io_));
@@ -505,7 +496,7 @@ private:
   std::size_t fan_in_ = 2, merge_buffer_ = 64 << 10;
   std::uint64_t sample_stride_ = 4 << 10;
   bool merged_in_ranges_ = false;  // the last merge ran on all threads
-  HugeVector<RecordEntry> scratch_;
+  io::HugeVector<RecordEntry> scratch_;
   std::unique_ptr<GpuPrefixSort> gpu_;
   bool gpu_sorted_ = false;  // some chunk was sorted on the GPU
   double gpu_setup_seconds_ = 0;

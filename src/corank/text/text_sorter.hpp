@@ -17,22 +17,12 @@
 
 namespace corank::text {
 
-struct TextSortOptions {
-  std::vector<std::string> inputs;  // empty: standard input
-  std::string output = "-";
-  std::uint64_t memory_budget = 0;  // 0: half of physical memory
-  std::vector<std::string> temp_dirs;
-  unsigned threads = 0;  // 0: every hardware thread
+struct TextSortOptions : CommonSortOptions {
   unsigned batch_size = 0;  // GNU's --batch-size: most runs merged at once (>= 2); 0: from the budget
   bool merge_only = false;  // -m: the inputs are sorted already
   bool debug = false;       // --debug: the output shows where each record's keys lie (lines only)
   bool write_header = true;  // CSV/TSV --header: the output begins with the header row
-  bool progress = false;
-  bool verbose = false;
-  // Sorting chunks by prefix on the GPU: --gpu and --gpu-memory (see gpu_gate.hpp).
-  GpuMode gpu = GpuMode::Auto;
-  std::uint64_t gpu_memory = 0;
-  io::IoOptions io;
+  // gpu and gpu_memory: chunks sorted by prefix on the GPU (see gpu_gate.hpp).
 };
 
 // Sorts (or with merge_only, merges) the inputs into options.output, which is
