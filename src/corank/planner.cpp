@@ -81,6 +81,30 @@ MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned s
   return m;
 }
 
+TextSortPlan plan_text_sort(std::uint64_t budget, unsigned threads, const MemoryPlan& memory, unsigned batch_size,
+                            bool compressed_runs) {
+  TextSortPlan p;
+  p.budget = budget;
+  p.threads = threads_within(budget, threads);
+  p.io = memory.io;
+  p.arrays = memory.arrays;
+  p.chunk_bytes = std::max<std::uint64_t>(p.arrays / 3, 1024);
+  p.gather_buffer = static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{64} << 20, p.arrays / 16));
+  // Each merge input holds a buffer (a compressed run also its decompressor's
+  // window); the fan-in keeps them within the budget (and small budgets,
+  // which tests use, exercise several merge passes).
+  const std::uint64_t per_input = compressed_runs ? std::uint64_t{1} << 20 : std::uint64_t{64} << 10;
+  p.fan_in = static_cast<std::size_t>(std::clamp<std::uint64_t>(p.arrays / per_input, 2, 256));
+  if (batch_size >= 2) p.fan_in = std::min<std::size_t>(p.fan_in, batch_size);
+  // Reads of a few hundred KiB: the records are parsed while still in cache.
+  p.merge_buffer =
+      static_cast<std::size_t>(std::clamp<std::uint64_t>(p.arrays / (2 * (p.fan_in + 1)), 4 << 10, 256 << 10));
+  // Samples of spilled runs for the parallel merge: a few thousand per run.
+  p.sample_stride = std::clamp<std::uint64_t>(p.chunk_bytes / 4096, 4 << 10, 4 << 20);
+  p.piece_bytes = std::clamp<std::uint64_t>(p.arrays / 64, 4 << 10, 8 << 20);
+  return p;
+}
+
 std::string SortPlan::describe() const {
   std::string s = mode == Mode::InMemory ? (single_sort ? "in-memory, one sort" : "in-memory") : "external";
   s += ", runs of " + std::to_string(run_records) + " records, slabs of " + std::to_string(slab_records) +

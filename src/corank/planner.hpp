@@ -2,6 +2,7 @@
 // The planner: from the input size, the record and key widths and the host
 // memory budget, it decides whether the sort runs in memory or spills runs to
 // storage, and sizes runs, merge slabs and the sparse run index.
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -44,6 +45,33 @@ struct MemoryPlan {
   std::uint64_t arrays = 0;  // budget - io_bytes - resident, at least a quarter of the budget
 };
 MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned streams);
+
+// The text sort's plan (text/text_sorter.cpp), fixed before it reads a byte.
+// Two chunks alternate, one read while the other is sorted, each a third of
+// the arrays in record bytes and entries; the sort's scratch takes at most
+// another third. Spilled runs are merged fan_in at a time (in passes when
+// there are more), each input reading merge_buffer bytes at once.
+struct TextSortPlan {
+  std::uint64_t budget = 0;  // -S, or the default
+  unsigned threads = 1;      // threads_within the budget
+  io::IoOptions io;          // the request's, blocks fitted to the budget (plan_memory)
+  std::uint64_t arrays = 0;  // what chunks, scratch and merges may hold
+  std::uint64_t chunk_bytes = 0;
+  // The output writer's buffer where all threads gather records into it at once
+  // (one thread copying into it keeps a cache-sized one: record_writer.hpp).
+  std::size_t gather_buffer = 0;
+  std::size_t fan_in = 2;          // most runs merged at once
+  std::size_t merge_buffer = 0;    // read buffer of each merge input
+  std::uint64_t sample_stride = 0; // bytes of a spilled run between two samples kept for the parallel merge
+  std::uint64_t piece_bytes = 0;   // a compressed run is written in pieces of about this many bytes
+};
+
+// memory: plan_memory(io, budget, 3) (the read-ahead, a run's or the output's
+// write-behind, and a merge's output are open at once); batch_size: GNU's
+// --batch-size, 0 for none; compressed_runs: each merge input then holds a
+// decompressor's window too.
+TextSortPlan plan_text_sort(std::uint64_t budget, unsigned threads, const MemoryPlan& memory, unsigned batch_size,
+                            bool compressed_runs);
 
 // Each sorting thread holds memory of its own besides the planned arrays (its
 // stack, its malloc arena, the buffers of a range it merges): about this much.

@@ -3,7 +3,8 @@
 // external_sort.cpp): an in-memory plan holds every record and entry within
 // the budget; one sort only where scratch for every entry fits as well; an
 // external plan's runs and slabs fit the budget by the footprints the phases
-// hold; plan_memory leaves the arrays at least a quarter of any budget.
+// hold; plan_memory leaves the arrays at least a quarter of any budget; the
+// text sort's plan keeps its chunks and merge buffers within its arrays.
 #include "corank/planner.hpp"
 
 #include <gtest/gtest.h>
@@ -88,6 +89,47 @@ TEST(Planner, MemoryPlanLeavesArraysAQuarterAtLeast) {
       if (budget > m.io_bytes + m.resident && budget - m.io_bytes - m.resident >= budget / 4)
         EXPECT_EQ(m.arrays, budget - m.io_bytes - m.resident) << what;
     }
+}
+
+// The text sort's plan: two chunks and the sort's scratch within the arrays,
+// every merge input's buffer (and the output's) within half of them where the
+// smallest useful buffer allows, a fan-in of 2 to 256 that --batch-size caps
+// and compressed runs (a decompressor's window each) lower, and the
+// thread count and engine blocks of the budget.
+TEST(Planner, TextPlanFitsItsBudget) {
+  io::IoOptions io;
+  for (std::uint64_t budget : {64 * 1024 * kMiB / kMiB, kMiB, 100 * kMiB, 2 * kGiB, 256 * kGiB})
+    for (unsigned threads : {1u, 2u, 16u})
+      for (unsigned batch : {0u, 2u, 7u, 1000u})
+        for (bool compressed : {false, true}) {
+          const std::string what = "budget " + std::to_string(budget) + " threads " + std::to_string(threads) +
+                                   " batch " + std::to_string(batch) + (compressed ? " compressed" : "");
+          const MemoryPlan m = plan_memory(io, budget, 3);
+          const TextSortPlan p = plan_text_sort(budget, threads, m, batch, compressed);
+          EXPECT_EQ(p.budget, budget) << what;
+          EXPECT_EQ(p.threads, threads_within(budget, threads)) << what;
+          EXPECT_EQ(p.io.block_size, m.io.block_size) << what;
+          EXPECT_EQ(p.arrays, m.arrays) << what;
+          if (p.arrays >= 3 * 1024) EXPECT_LE(3 * p.chunk_bytes, p.arrays) << what;  // two chunks and scratch
+          EXPECT_LE(p.gather_buffer, p.arrays / 16) << what;
+          EXPECT_GE(p.fan_in, 2u) << what;
+          EXPECT_LE(p.fan_in, 256u) << what;
+          if (batch >= 2) EXPECT_LE(p.fan_in, batch) << what;
+          const std::uint64_t per_input = compressed ? kMiB : 64 * 1024;
+          if (p.arrays / per_input >= 2 && batch == 0) EXPECT_LE(p.fan_in * per_input, p.arrays) << what;
+          EXPECT_GE(p.merge_buffer, 4 * 1024u) << what;
+          EXPECT_LE(p.merge_buffer, 256 * 1024u) << what;
+          if (p.arrays / (2 * (p.fan_in + 1)) >= 4 * 1024)
+            EXPECT_LE((p.fan_in + 1) * p.merge_buffer, p.arrays / 2) << what;
+          EXPECT_GE(p.sample_stride, 4 * 1024u) << what;
+          EXPECT_GE(p.piece_bytes, 4 * 1024u) << what;
+          EXPECT_LE(p.piece_bytes, std::max<std::uint64_t>(p.arrays / 64, 4 * 1024)) << what;
+        }
+  // Large budgets merge 256 runs at once; compressed runs fewer; tiny ones two.
+  EXPECT_EQ(plan_text_sort(64 * kGiB, 16, plan_memory(io, 64 * kGiB, 3), 0, false).fan_in, 256u);
+  EXPECT_EQ(plan_text_sort(100 * kMiB, 16, plan_memory(io, 100 * kMiB, 3), 0, true).fan_in,
+            plan_memory(io, 100 * kMiB, 3).arrays / kMiB);
+  EXPECT_EQ(plan_text_sort(64 * 1024, 1, plan_memory(io, 64 * 1024, 3), 0, false).fan_in, 2u);
 }
 
 }  // namespace

@@ -37,42 +37,24 @@ namespace corank::text {
 
 namespace {
 
-// The output writer's buffer: cache-sized where one thread copies records into
-// it (see record_writer.hpp), large where many gather batches into it at once.
+// The output writer's buffer where one thread copies records into it (see
+// record_writer.hpp); where many gather batches into it at once, the plan's
+// gather_buffer.
 constexpr std::size_t kCacheBuffer = std::size_t{256} << 10;
-constexpr std::size_t kGatherBuffer = std::size_t{64} << 20;
 
 class TextSorter {
 public:
   TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats)
-      : opt_(options), format_(format), stats_(stats), progress_(options.progress) {
-    const std::uint64_t budget = options.memory_budget ? options.memory_budget : default_memory_budget();
-    threads_ = threads_within(budget, options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
-    stats_.threads = threads_;
-    stats_.memory_budget = budget;
-    // The read-ahead, the output's or a run's write-behind and a merge's
-    // output hold engine buffers besides the chunks.
-    const MemoryPlan memory = plan_memory(options.io, budget, 3);
-    io_ = memory.io;
-    budget_ = memory.arrays;
-    gather_buffer_ = static_cast<std::size_t>(std::min<std::uint64_t>(kGatherBuffer, budget_ / 16));
-    // Each merge input holds a buffer (a compressed run also its decompressor's
-    // window); the fan-in keeps them within the budget (and small budgets,
-    // which tests use, exercise several merge passes).
-    const std::uint64_t per_input = compressed_runs() ? std::uint64_t{1} << 20 : std::uint64_t{64} << 10;
-    fan_in_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / per_input, 2, 256));
-    if (options.batch_size >= 2) fan_in_ = std::min<std::size_t>(fan_in_, options.batch_size);
-    // Samples of spilled runs for the parallel merge: a few thousand per run.
-    sample_stride_ = std::clamp<std::uint64_t>(chunk_bytes() / 4096, 4 << 10, 4 << 20);
-    // Reads of a few hundred KiB: the records are parsed while still in cache.
-    merge_buffer_ = static_cast<std::size_t>(std::clamp<std::uint64_t>(budget_ / (2 * (fan_in_ + 1)), 4 << 10, 256 << 10));
+      : opt_(options), plan_(plan(options)), format_(format), stats_(stats), progress_(options.progress) {
+    stats_.threads = plan_.threads;
+    stats_.memory_budget = plan_.budget;
   }
 
   void sort() {
     // Chunks are read by one thread for the whole sort, declared before the
     // reader so that it outlives the reader's requests (io/task_thread.hpp).
     io::TaskThread filler;
-    ChunkReader reader(opt_.inputs, format_, io_, threads_);
+    ChunkReader reader(opt_.inputs, format_, io_, plan_.threads);
     io::OutputFile output(opt_.output, io_);
     const auto total = reader.total_size();
     if (reader.mapped()) note(opt_.verbose, io_, "input: in memory already, mapped and split where it lies");
@@ -80,7 +62,7 @@ public:
     // holds a third of the budget in record bytes and entries, and the sort's
     // scratch takes at most another third. An input that fits one chunk is
     // sorted in memory and written straight out.
-    const std::uint64_t chunk_bytes = this->chunk_bytes();
+    const std::uint64_t chunk_bytes = plan_.chunk_bytes;
     stats_.mode = "in-memory";
     progress_.phase("sort", total.value_or(0));
 
@@ -107,7 +89,7 @@ public:
       if (!header_done) {
         header_done = true;
         out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format(),
-                                             threads_ > 2 ? std::max(gather_buffer_, kCacheBuffer) : kCacheBuffer);
+                                             plan_.threads > 2 ? std::max(plan_.gather_buffer, kCacheBuffer) : kCacheBuffer);
         if (opt_.debug) out->show_debug_view(format_);
         if (format_.has_header() && reader.saw_header() && opt_.write_header)
           out->write_raw(reader.header() + '\n');
@@ -152,7 +134,7 @@ public:
       stats_.runs = stats_.spilled_runs = runs.size();
       note(opt_.verbose, io_,
            io::format_line("spilled %zu runs (%llu bytes), merge fan-in %zu", runs.size(),
-                           static_cast<unsigned long long>(stats_.spill_bytes), fan_in_));
+                           static_cast<unsigned long long>(stats_.spill_bytes), plan_.fan_in));
       auto t_merge = Clock::now();
       progress_.phase("merge", stats_.bytes_in);
       merge_runs(runs, temps, *out, output);
@@ -181,7 +163,7 @@ public:
     for (auto& s : sources) {
       io::ByteSource* src = s.get();
       readers.push_back(std::make_unique<RecordReader>(
-          [src](char* dst, std::size_t n) { return src->read(dst, n); }, src->name(), format_, merge_buffer_));
+          [src](char* dst, std::size_t n) { return src->read(dst, n); }, src->name(), format_, plan_.merge_buffer));
     }
     std::string header;
     bool have_header = false;
@@ -206,7 +188,6 @@ public:
 
 private:
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
-  std::uint64_t chunk_bytes() const { return std::max<std::uint64_t>(budget_ / 3, 1024); }
   bool compressed_runs() const { return io_.compressed_runs(); }
 
   bool timed_get(std::future<bool>& f) {
@@ -228,7 +209,7 @@ private:
     const EntryLess less{&format_, chunk.data()};
     if (gpu_) {
       try {
-        gpu_sort_records(*gpu_, chunk.records, scratch_, less, threads_);
+        gpu_sort_records(*gpu_, chunk.records, scratch_, less, plan_.threads);
         gpu_sorted_ = true;
         gpu_times_ = gpu_->times();
         return;
@@ -237,7 +218,7 @@ private:
         gpu_.reset();
       }
     }
-    parallel_sort(chunk.records, scratch_, less, threads_);
+    parallel_sort(chunk.records, scratch_, less, plan_.threads);
   }
 
   // Writes the chunk's records in sorted order. Each record is a cache miss.
@@ -250,7 +231,7 @@ private:
   void write_sorted(const Chunk& chunk, RecordWriter& w, io::OutputFile& output) {
     const auto& recs = chunk.records;
     const std::size_t n = recs.size();
-    if (format_.unique() || opt_.debug || threads_ <= 2) {
+    if (format_.unique() || opt_.debug || plan_.threads <= 2) {
       for (const auto& e : recs) w.write(chunk.record(e));
       return;
     }
@@ -266,7 +247,7 @@ private:
       return;
     }
     const char terminator = format_.terminator();
-    std::vector<std::uint64_t> at(threads_ + 1);
+    std::vector<std::uint64_t> at(plan_.threads + 1);
     for (std::size_t i = 0; i < n;) {
       std::size_t j = i;
       std::uint64_t bytes = 0;
@@ -275,7 +256,7 @@ private:
         w.write(chunk.record(recs[i++]));
         continue;
       }
-      const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>((j - i) / 4096, 1, threads_));
+      const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>((j - i) / 4096, 1, plan_.threads));
       auto first = [&](unsigned p) { return i + (j - i) * p / parts; };
       at[0] = 0;
       for (unsigned p = 0; p < parts; ++p) {
@@ -307,7 +288,7 @@ private:
   std::optional<std::uint64_t> write_mapped(const Chunk& chunk, int fd, std::uint64_t start, const std::string& name) {
     const RecordEntry* r = chunk.records.data();
     const std::size_t n = chunk.records.size();
-    const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, threads_));
+    const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, plan_.threads));
     std::vector<std::uint64_t> offset(parts + 1, 0);
     parallel_for(parts, [&](unsigned p) {
       std::uint64_t b = 0;
@@ -347,7 +328,7 @@ private:
                          std::vector<RunSample>* samples = nullptr) {
     const std::size_t n = chunk.records.size();
     const unsigned parts =
-        format_.unique() ? 1u : static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, threads_));
+        format_.unique() ? 1u : static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, plan_.threads));
     std::vector<std::size_t> first(parts + 1);
     std::vector<std::uint64_t> offset(parts + 1, start);
     for (unsigned p = 0; p <= parts; ++p) first[p] = n * p / parts;
@@ -359,7 +340,7 @@ private:
     parallel_for(parts, [&](unsigned p) {
       io::PositionalSink sink(fd, offset[p], what);
       RecordWriter w(sink, format_.terminator(), unique_format());
-      if (samples) w.keep_samples(sample_stride_, offset[p] - start, part_samples[p]);
+      if (samples) w.keep_samples(plan_.sample_stride, offset[p] - start, part_samples[p]);
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) w.write(chunk.record(chunk.records[i]));
       w.finish();
       if (parts == 1) offset[1] = start + sink.bytes_written();  // -u may have dropped records
@@ -370,7 +351,7 @@ private:
 
   // Writes a sorted chunk to fd compressed (--compress-temp); returns the bytes
   // stored. The records are cut into pieces, each compressed into memory on
-  // its own thread, threads_ pieces at a time, and the pieces are appended to
+  // its own thread, plan_.threads pieces at a time, and the pieces are appended to
   // the file in order: compressed streams one after another decompress as one.
   // Under -u a single piece, so that its writer drops every repeated record.
   // Under --compress-program one stream, through PROG: another PROG's
@@ -385,7 +366,7 @@ private:
       sink->finish();
       return sink->stored_bytes();
     }
-    const std::uint64_t piece_bytes = std::clamp<std::uint64_t>(budget_ / 64, 4 << 10, 8 << 20);
+    const std::uint64_t piece_bytes = plan_.piece_bytes;
     std::vector<std::size_t> cut{0};
     std::uint64_t bytes = 0;
     for (std::size_t i = 0; i < recs.size(); ++i) {
@@ -397,7 +378,7 @@ private:
     }
     if (cut.back() != recs.size()) cut.push_back(recs.size());
     const std::size_t pieces = cut.size() - 1;
-    std::vector<std::string> packed(std::min<std::size_t>(threads_, pieces));
+    std::vector<std::string> packed(std::min<std::size_t>(plan_.threads, pieces));
     std::uint64_t stored = 0;
     for (std::size_t first = 0; first < pieces; first += packed.size()) {
       const auto batch = static_cast<unsigned>(std::min(packed.size(), pieces - first));
@@ -421,7 +402,7 @@ private:
   // Whether runs are merged in key ranges by all threads (run_merge.hpp)
   // rather than by one loser tree: plain runs, without -u.
   bool merge_in_ranges_ok(std::span<const SpilledRun> runs) const {
-    return threads_ > 1 && !format_.unique() && !compressed_runs() && can_merge_in_ranges(runs);
+    return plan_.threads > 1 && !format_.unique() && !compressed_runs() && can_merge_in_ranges(runs);
   }
   // For a merged run (samples kept, written through the page cache like every
   // run), or for the output (written direct).
@@ -429,10 +410,10 @@ private:
     const bool output = samples == nullptr;
     return ParallelMerge{.io = io_,
                          .direct = output,
-                         .threads = threads_,
-                         .memory = budget_ / 2,
+                         .threads = plan_.threads,
+                         .memory = plan_.arrays / 2,
                          .samples = samples,
-                         .stride = sample_stride_,
+                         .stride = plan_.sample_stride,
                          .progress = output ? &progress_ : nullptr};
   }
 
@@ -442,10 +423,10 @@ private:
   // in key ranges by all threads where merge_in_ranges_ok.
   void merge_runs(std::vector<SpilledRun>& runs, io::TempDirectories& temps, RecordWriter& out,
                   io::OutputFile& output) {
-    while (runs.size() > fan_in_) {
+    while (runs.size() > plan_.fan_in) {
       std::vector<SpilledRun> next;
-      for (std::size_t i = 0; i < runs.size(); i += fan_in_) {
-        const std::size_t end = std::min(runs.size(), i + fan_in_);
+      for (std::size_t i = 0; i < runs.size(); i += plan_.fan_in) {
+        const std::size_t end = std::min(runs.size(), i + plan_.fan_in);
         if (end - i == 1) {
           next.push_back(std::move(runs[i]));
           continue;
@@ -460,7 +441,7 @@ private:
           auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
           RecordWriter w(*sink, format_.terminator(), unique_format());
           std::vector<std::unique_ptr<RecordReader>> readers;
-          for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, merge_buffer_, io_));
+          for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
           merge_streams(readers, format_, w);
           w.finish();
           sink->finish();
@@ -481,20 +462,24 @@ private:
       return;
     }
     std::vector<std::unique_ptr<RecordReader>> readers;
-    for (const auto& r : runs) readers.push_back(run_reader(r, format_, merge_buffer_, io_));
+    for (const auto& r : runs) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
     merge_streams(readers, format_, out, &progress_);
   }
 
+  static TextSortPlan plan(const TextSortOptions& o) {
+    const std::uint64_t budget = o.memory_budget ? o.memory_budget : default_memory_budget();
+    const unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+    // The read-ahead, the output's or a run's write-behind and a merge's
+    // output hold engine buffers besides the chunks.
+    return plan_text_sort(budget, threads, plan_memory(o.io, budget, 3), o.batch_size, o.io.compressed_runs());
+  }
+
   const TextSortOptions& opt_;
-  io::IoOptions io_;  // opt_.io with blocks fitted to the budget
-  std::size_t gather_buffer_ = kCacheBuffer;
+  const TextSortPlan plan_;
+  const io::IoOptions& io_ = plan_.io;  // opt_.io with blocks fitted to the budget
   TextFormat& format_;
   SortStats& stats_;
   Progress progress_;
-  unsigned threads_ = 1;
-  std::uint64_t budget_ = 0;
-  std::size_t fan_in_ = 2, merge_buffer_ = 64 << 10;
-  std::uint64_t sample_stride_ = 4 << 10;
   bool merged_in_ranges_ = false;  // the last merge ran on all threads
   io::HugeVector<RecordEntry> scratch_;
   std::unique_ptr<GpuPrefixSort> gpu_;
