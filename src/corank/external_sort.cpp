@@ -245,7 +245,10 @@ private:
     auto scratch = allocate<E>(run);
     io::TempDirectories temps(job_.options.temp_dirs);
     std::vector<SpilledRun> runs;
-    std::vector<std::unique_ptr<io::ByteSink>> run_sinks;
+    // The sinks of the last two runs: one write is in flight at a time, so once
+    // a run's write has started the run before it is written and finished,
+    // and its sink (an engine, a descriptor) can go.
+    std::unique_ptr<io::ByteSink> run_sinks[2];
     const WriteBehind::Drain drain(writer_);  // a run's write uses its sink
 
     const auto total = job_.input.total_records();
@@ -282,8 +285,9 @@ private:
         sr.samples.back().pos = base + i;
       }
       sr.fd = temps.create_anonymous();
-      run_sinks.push_back(io::make_run_sink(sr.fd.get(), "temporary file", job_.options.io));
-      emit_run(entries.data(), count, in[b].data(), *run_sinks.back());
+      auto& sink = run_sinks[runs.size() & 1];
+      sink = io::make_run_sink(sr.fd.get(), "temporary file", job_.options.io);
+      emit_run(entries.data(), count, in[b].data(), *sink);
       job_.stats.spill_bytes += count * R_;
       runs.push_back(std::move(sr));
       base += count;
@@ -521,7 +525,7 @@ private:
 void sort_on_cpu(const CpuSortJob& cpu) {
   const unsigned entry_bytes = 8 * cpu.format.key_words() + 8;
   const SortPlan plan = make_plan(cpu.input.total_records(), cpu.format.record_size, entry_bytes, cpu.array_budget,
-                                  cpu.stats.threads);
+                                  cpu.stats.threads, max_open_runs());
   cpu.stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
   note(cpu.options.verbose, cpu.options.io, "plan: " + plan.describe());
   Job job{cpu.options, cpu.format, cpu.norm, plan, cpu.input, cpu.output, cpu.stats, cpu.progress, cpu.input_checksum};

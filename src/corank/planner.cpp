@@ -1,5 +1,6 @@
 #include "corank/planner.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,7 +18,7 @@ std::uint64_t default_memory_budget() {
 }
 
 SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t record_size, std::uint32_t entry_bytes,
-                   std::uint64_t budget, unsigned threads) {
+                   std::uint64_t budget, unsigned threads, std::uint64_t max_runs) {
   const std::uint64_t R = record_size, E = entry_bytes;
   SortPlan p;
   p.threads = std::max(1u, threads);
@@ -49,8 +50,24 @@ SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t rec
   p.mode = SortPlan::Mode::External;
   p.run_records = std::max(kMinRecords, budget / (4 * R + 2 * E));
   p.slab_records = std::max(kMinRecords, budget / (4 * R + 3 * E));
+  if (total_records && max_runs > 0) p.run_records = std::max(p.run_records, *total_records / max_runs + 1);
   p.sample_stride = std::clamp<std::uint64_t>(p.run_records / 256, 1, std::max<std::uint64_t>(1, (64u << 10) / R));
   return p;
+}
+
+std::uint64_t max_open_runs() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::uint64_t{1} << 20;
+  const std::uint64_t open = limit.rlim_cur;
+  const std::uint64_t margin = 64 + open / 4;
+  return open > margin + 16 ? open - margin : 16;
+}
+
+void raise_open_file_limit() noexcept {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur >= limit.rlim_max) return;
+  limit.rlim_cur = limit.rlim_max;
+  ::setrlimit(RLIMIT_NOFILE, &limit);  // best effort: the sort plans with whatever limit holds
 }
 
 std::uint64_t resident_bytes() {
@@ -82,8 +99,9 @@ MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned s
 }
 
 TextSortPlan plan_text_sort(std::uint64_t budget, unsigned threads, const MemoryPlan& memory, unsigned batch_size,
-                            bool compressed_runs) {
+                            bool compressed_runs, std::uint64_t max_runs) {
   TextSortPlan p;
+  p.max_runs = max_runs;
   p.budget = budget;
   p.threads = threads_within(budget, threads);
   p.io = memory.io;

@@ -2,6 +2,7 @@
 // The planner: from the input size, the record and key widths and the host
 // memory budget, it decides whether the sort runs in memory or spills runs to
 // storage, and sizes runs, merge slabs and the sparse run index.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -27,8 +28,19 @@ struct SortPlan {
 };
 
 // entry_bytes: bytes of one sort entry (normalized key words + position).
+// max_runs: the most spilled runs the sort may hold at once (max_open_runs()):
+// an input of known size that the budget would cut into more runs gets longer
+// runs instead, past the budget, rather than failing for want of descriptors.
 SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t record_size, std::uint32_t entry_bytes,
-                   std::uint64_t memory_budget, unsigned threads);
+                   std::uint64_t memory_budget, unsigned threads, std::uint64_t max_runs = UINT64_MAX);
+
+// Each spilled run is an open anonymous file until it is merged: the runs a
+// sort may hold are the descriptors the process may open (RLIMIT_NOFILE's soft
+// limit) less a margin for its inputs, output, engines and libraries.
+std::uint64_t max_open_runs();
+// Raises the soft limit on open descriptors to the hard limit, as the
+// command-line tools do at start-up (many systems set a soft limit of 1024).
+void raise_open_file_limit() noexcept;
 
 // Half of physical memory: the default for -S.
 std::uint64_t default_memory_budget();
@@ -64,6 +76,14 @@ struct TextSortPlan {
   std::size_t merge_buffer = 0;    // read buffer of each merge input
   std::uint64_t sample_stride = 0; // bytes of a spilled run between two samples kept for the parallel merge
   std::uint64_t piece_bytes = 0;   // a compressed run is written in pieces of about this many bytes
+  std::uint64_t max_runs = UINT64_MAX;  // spilled runs held at once (max_open_runs())
+
+  // The bytes of one chunk for an input of total_bytes (nullopt: unknown, a
+  // pipe): chunk_bytes, or more where that would spill more than max_runs runs.
+  std::uint64_t chunk_bytes_for(std::optional<std::uint64_t> total_bytes) const {
+    if (!total_bytes || max_runs == 0) return chunk_bytes;
+    return std::max(chunk_bytes, *total_bytes / max_runs + 1);
+  }
 };
 
 // memory: plan_memory(io, budget, 3) (the read-ahead, a run's or the output's
@@ -71,7 +91,7 @@ struct TextSortPlan {
 // --batch-size, 0 for none; compressed_runs: each merge input then holds a
 // decompressor's window too.
 TextSortPlan plan_text_sort(std::uint64_t budget, unsigned threads, const MemoryPlan& memory, unsigned batch_size,
-                            bool compressed_runs);
+                            bool compressed_runs, std::uint64_t max_runs = UINT64_MAX);
 
 // Each sorting thread holds memory of its own besides the planned arrays (its
 // stack, its malloc arena, the buffers of a range it merges): about this much.

@@ -96,6 +96,33 @@ TEST_F(Cli, GensortEveryBudgetMatchesStableSort) {
   EXPECT_EQ(entries(), (std::vector<std::string>{"in", "out", "tmp"}));
 }
 
+// Each spilled run holds a descriptor. Under a limit of 64 open files (soft
+// and hard, so corank cannot raise it) a budget that would cut the input into
+// thousands of runs plans fewer, longer ones instead of failing with "Too many
+// open files": u64 words at -S 4K, and gensort records.
+TEST_F(Cli, TinyBudgetUnderALowOpenFileLimit) {
+  std::mt19937_64 rng(41);
+  std::vector<std::uint64_t> words(250000);
+  for (auto& w : words) w = rng() % 100000;
+  write_file(path("u"), words.data(), words.size() * 8);
+  std::sort(words.begin(), words.end());
+  auto recs = gensort_records(30000, 43);
+  write_file(path("g"), recs.data(), recs.size() * 100);
+  for (const char* engine : {"", " --io-engine pread"}) {
+    Result r = corank::test::run_shell("ulimit -n 64 && " + corank_bin() + " --format u64 -S 4K" + engine + " -T " +
+                                           path("tmp") + " -o " + path("out") + " " + path("u"),
+                                       dir_ / "err");
+    ASSERT_EQ(r.status, 0) << engine << ": " << r.err;
+    EXPECT_TRUE(read_as<std::uint64_t>(path("out")) == words) << engine;
+    r = corank::test::run_shell("ulimit -n 64 && " + corank_bin() + " --format gensort -S 4K" + engine + " -T " +
+                                    path("tmp") + " -o " + path("out") + " " + path("g"),
+                                dir_ / "err");
+    ASSERT_EQ(r.status, 0) << engine << ": " << r.err;
+    EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << engine;
+  }
+  EXPECT_EQ(entries(), (std::vector<std::string>{"err", "g", "out", "tmp", "u"}));
+}
+
 template <class T>
 void check_typed(Cli& t, const std::string& fmt, const std::vector<T>& values, const std::string& in,
                  const std::string& out) {

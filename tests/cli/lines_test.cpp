@@ -357,6 +357,27 @@ TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
   }
 }
 
+// Each spilled run holds a descriptor. Under a limit of 64 open files (soft
+// and hard, so corank cannot raise it) -S 4K cuts this input into hundreds of
+// chunks: the runs are merged into fewer whenever they reach what the process
+// may hold, and the output is GNU sort's.
+TEST_F(Lines, TinyBudgetUnderALowOpenFileLimit) {
+  LineGenerator gen(12);
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += gen.field() + " " + gen.field() + "\n";
+  write_file(path("in"), text);
+  ASSERT_EQ(gnu("-k2,2 " + path("in") + " > " + path("want")).status, 0);
+  for (const char* threads : {"--parallel 1", "--parallel 3"}) {
+    Result r = run_shell("ulimit -n 64 && " + corank_bin() + " -k2,2 -S 4K " + threads + " -v -T " + path("tmp") +
+                             " -o " + path("out") + " " + path("in"),
+                         dir_ / "corank.err");
+    ASSERT_EQ(r.status, 0) << threads << ": " << r.err;
+    EXPECT_NE(r.err.find("spilled"), std::string::npos) << r.err;
+    EXPECT_TRUE(read_file(path("out")) == read_file(path("want"))) << threads;
+    EXPECT_TRUE(fs::is_empty(path("tmp")));
+  }
+}
+
 TEST_F(Lines, ZeroTerminated) {
   LineGenerator gen(7);
   std::string text;

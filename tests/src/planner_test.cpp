@@ -132,5 +132,26 @@ TEST(Planner, TextPlanFitsItsBudget) {
   EXPECT_EQ(plan_text_sort(64 * 1024, 1, plan_memory(io, 64 * 1024, 3), 0, false).fan_in, 2u);
 }
 
+// Each spilled run holds a descriptor: a plan for an input of known size never
+// cuts it into more than max_runs runs, however small the budget; the text
+// plan's chunks grow likewise; and the process may hold at least a few runs.
+TEST(Planner, RunsWithinTheOpenFileLimit) {
+  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{100'000}, std::uint64_t{3'000'000'000}})
+    for (std::uint64_t max_runs : {std::uint64_t{16}, std::uint64_t{700}, std::uint64_t{1} << 20})
+      for (std::uint64_t budget : {std::uint64_t{4096}, 64 * kMiB}) {
+        const SortPlan p = make_plan(n, 8, 16, budget, 4, max_runs);
+        if (p.mode == SortPlan::Mode::External)
+          EXPECT_LE((n + p.run_records - 1) / p.run_records, max_runs) << n << " " << max_runs << " " << budget;
+      }
+  // Without a known size, the budget alone decides.
+  EXPECT_EQ(make_plan(std::nullopt, 8, 16, 4096, 4, 16).run_records, make_plan(std::nullopt, 8, 16, 4096, 4).run_records);
+  io::IoOptions io;
+  const TextSortPlan t = plan_text_sort(4096, 1, plan_memory(io, 4096, 3), 0, false, 100);
+  EXPECT_EQ(t.chunk_bytes_for(std::nullopt), t.chunk_bytes);
+  EXPECT_EQ(t.chunk_bytes_for(t.chunk_bytes), t.chunk_bytes);
+  EXPECT_GT(t.chunk_bytes_for(std::uint64_t{1} << 30) * 100, std::uint64_t{1} << 30);
+  EXPECT_GE(max_open_runs(), 16u);
+}
+
 }  // namespace
 }  // namespace corank

@@ -62,7 +62,7 @@ public:
     // holds a third of the budget in record bytes and entries, and the sort's
     // scratch takes at most another third. An input that fits one chunk is
     // sorted in memory and written straight out.
-    const std::uint64_t chunk_bytes = plan_.chunk_bytes;
+    const std::uint64_t chunk_bytes = plan_.chunk_bytes_for(total);
     stats_.mode = "in-memory";
     progress_.phase("sort", total.value_or(0));
 
@@ -115,6 +115,10 @@ public:
                                     : write_at(chunk, run.fd.get(), 0, "temporary file", &run.samples);
       stats_.spill_bytes += run.bytes;
       runs.push_back(std::move(run));
+      // Each run holds a descriptor: at the most the process may hold, the
+      // runs so far are merged into fewer (an input the budget cuts into that
+      // many chunks; the pass holds merge buffers beside the chunks).
+      if (runs.size() >= plan_.max_runs && !last) merge_pass(runs, temps);
       if (last) break;
     }
     chunks[0] = Chunk();
@@ -417,41 +421,47 @@ private:
                          .progress = output ? &progress_ : nullptr};
   }
 
+  // One merge pass: consecutive groups of fan_in runs become one longer run
+  // each. A group is merged in key ranges by all threads where
+  // merge_in_ranges_ok.
+  void merge_pass(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
+    std::vector<SpilledRun> next;
+    for (std::size_t i = 0; i < runs.size(); i += plan_.fan_in) {
+      const std::size_t end = std::min(runs.size(), i + plan_.fan_in);
+      if (end - i == 1) {
+        next.push_back(std::move(runs[i]));
+        continue;
+      }
+      SpilledRun merged{temps.create_anonymous(), 0, {}};
+      const std::span<const SpilledRun> group(runs.data() + i, end - i);
+      if (merge_in_ranges_ok(group)) {
+        merged.bytes = merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file",
+                                       parallel_merge(&merged.samples))
+                           .bytes;
+      } else {
+        auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
+        RecordWriter w(*sink, format_.terminator(), unique_format());
+        std::vector<std::unique_ptr<RecordReader>> readers;
+        for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+        merge_streams(readers, format_, w);
+        w.finish();
+        sink->finish();
+        merged.bytes = sink->stored_bytes();
+      }
+      for (std::size_t j = i; j < end; ++j) runs[j].fd.reset();  // frees the space at once
+      next.push_back(std::move(merged));
+    }
+    runs = std::move(next);
+    stats_.merge_passes++;
+  }
+
   // Merges runs into `out`; groups of fan_in runs are first merged into longer
-  // runs while there are more than fan_in of them. A group, and the last merge
-  // where the output is a file written in place (not under --debug), is merged
-  // in key ranges by all threads where merge_in_ranges_ok.
+  // runs while there are more than fan_in of them. The last merge, where the
+  // output is a file written in place (not under --debug), is merged in key
+  // ranges by all threads where merge_in_ranges_ok.
   void merge_runs(std::vector<SpilledRun>& runs, io::TempDirectories& temps, RecordWriter& out,
                   io::OutputFile& output) {
-    while (runs.size() > plan_.fan_in) {
-      std::vector<SpilledRun> next;
-      for (std::size_t i = 0; i < runs.size(); i += plan_.fan_in) {
-        const std::size_t end = std::min(runs.size(), i + plan_.fan_in);
-        if (end - i == 1) {
-          next.push_back(std::move(runs[i]));
-          continue;
-        }
-        SpilledRun merged{temps.create_anonymous(), 0, {}};
-        const std::span<const SpilledRun> group(runs.data() + i, end - i);
-        if (merge_in_ranges_ok(group)) {
-          merged.bytes = merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file",
-                                         parallel_merge(&merged.samples))
-                             .bytes;
-        } else {
-          auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
-          RecordWriter w(*sink, format_.terminator(), unique_format());
-          std::vector<std::unique_ptr<RecordReader>> readers;
-          for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
-          merge_streams(readers, format_, w);
-          w.finish();
-          sink->finish();
-          merged.bytes = sink->stored_bytes();
-        }
-        for (std::size_t j = i; j < end; ++j) runs[j].fd.reset();  // frees the space at once
-        next.push_back(std::move(merged));
-      }
-      runs = std::move(next);
-    }
+    while (runs.size() > plan_.fan_in) merge_pass(runs, temps);
     if (merge_in_ranges_ok(runs) && !opt_.debug && output.positional_fd() >= 0) {
       out.finish();  // the header, if any, goes first
       output.sink().finish();
@@ -471,7 +481,8 @@ private:
     const unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     // The read-ahead, the output's or a run's write-behind and a merge's
     // output hold engine buffers besides the chunks.
-    return plan_text_sort(budget, threads, plan_memory(o.io, budget, 3), o.batch_size, o.io.compressed_runs());
+    return plan_text_sort(budget, threads, plan_memory(o.io, budget, 3), o.batch_size, o.io.compressed_runs(),
+                          max_open_runs());
   }
 
   const TextSortOptions& opt_;
