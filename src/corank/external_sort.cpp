@@ -292,6 +292,13 @@ private:
       runs.push_back(std::move(sr));
       base += count;
       if (following == 0) break;
+      // Each run holds a descriptor: at the most the process may hold (an
+      // input of unknown size), the runs so far are merged into fewer, once
+      // the last is written. The pass's slabs sit beside the run buffers.
+      if (runs.size() >= job_.plan.max_runs) {
+        writer_.wait();
+        merge_cheapest(runs, temps);
+      }
       // in[b] is free once gathered: read the run after next into it.
       if (following == run)
         next = reader_.run([&, dst = in[b].data()] { return read_records(dst, run); });
@@ -362,6 +369,64 @@ private:
     c.begin = upto;
   }
 
+  // Runs merged at once by a pass: as many as a merge slab holds samples of,
+  // halved (see merge_spilled).
+  std::size_t pass_fan_in() const {
+    return static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / job_.plan.sample_stride / 2));
+  }
+
+  // Merges `group` (consecutive runs) into one longer run.
+  SpilledRun merge_group(std::span<SpilledRun> group, io::TempDirectories& temps) {
+    const std::uint64_t stride = job_.plan.sample_stride;
+    SpilledRun out;
+    out.base = group[0].base;  // the group's records hold positions [base, base + count): bases are prefix sums
+    out.fd = temps.create_anonymous();
+    auto sink = io::make_run_sink(out.fd.get(), "temporary file", job_.options.io);
+    const WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
+    merge_runs(group, [&](const E* merged, std::uint64_t count, const std::byte* records) {
+      // Every stride-th record of the new run, with its position in it.
+      for (std::uint64_t i = (stride - out.count % stride) % stride; i < count; i += stride) {
+        out.samples.push_back(merged[i]);
+        out.samples.back().pos = out.base + out.count + i;
+      }
+      emit_run(merged, count, records, *sink, /*last=*/false);
+      out.count += count;
+    });
+    writer_.finish(*sink);
+    for (auto& r : group) r.fd.reset();  // merged: free its space now
+    job_.stats.spill_bytes += out.count * R_;
+    return out;
+  }
+
+  // One merge pass: consecutive groups of pass_fan_in() runs become one longer
+  // run each.
+  void merge_pass(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
+    const std::size_t fan_in = pass_fan_in();
+    std::vector<SpilledRun> longer;
+    for (std::size_t g = 0; g < runs.size(); g += fan_in) {
+      const std::span<SpilledRun> group(runs.data() + g, std::min(fan_in, runs.size() - g));
+      longer.push_back(group.size() == 1 ? std::move(group[0]) : merge_group(group, temps));
+    }
+    runs = std::move(longer);
+    job_.stats.merge_passes++;
+    note(job_.options.verbose, job_.options.io,
+         io::format_line("merge pass %llu: %zu runs", static_cast<unsigned long long>(job_.stats.merge_passes),
+                         runs.size()));
+  }
+
+  // While runs are formed (an input of unknown size reaching plan.max_runs):
+  // the cheapest pass_fan_in() neighbours are merged into one (cheapest_runs).
+  void merge_cheapest(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& r : runs) sizes.push_back(r.count);
+    const std::size_t width = std::min(pass_fan_in(), runs.size());
+    const std::size_t at = cheapest_runs(sizes, width);
+    SpilledRun merged = merge_group(std::span<SpilledRun>(runs.data() + at, width), temps);
+    runs[at] = std::move(merged);
+    runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(at + 1), runs.begin() + static_cast<std::ptrdiff_t>(at + width));
+    job_.stats.merge_passes++;
+  }
+
   // Merges the spilled runs into the output. A slab holds about
   // slab_records / stride samples' worth of records, and each of its
   // boundaries costs a read in every run; with more runs than half that many
@@ -370,41 +435,7 @@ private:
   // groups of at most that many runs are merged into longer runs (each a
   // pass over the data), until the rest fit one merge.
   void merge_spilled(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
-    const std::uint64_t stride = job_.plan.sample_stride;
-    const std::size_t fan_in = static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / stride / 2));
-    while (runs.size() > fan_in) {
-      std::vector<SpilledRun> longer;
-      for (std::size_t g = 0; g < runs.size(); g += fan_in) {
-        const std::span<SpilledRun> group(runs.data() + g, std::min(fan_in, runs.size() - g));
-        if (group.size() == 1) {
-          longer.push_back(std::move(group[0]));
-          continue;
-        }
-        SpilledRun out;
-        out.base = group[0].base;  // the group's records hold positions [base, base + count): bases are prefix sums
-        out.fd = temps.create_anonymous();
-        auto sink = io::make_run_sink(out.fd.get(), "temporary file", job_.options.io);
-        const WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
-        merge_runs(group, [&](const E* merged, std::uint64_t count, const std::byte* records) {
-          // Every stride-th record of the new run, with its position in it.
-          for (std::uint64_t i = (stride - out.count % stride) % stride; i < count; i += stride) {
-            out.samples.push_back(merged[i]);
-            out.samples.back().pos = out.base + out.count + i;
-          }
-          emit_run(merged, count, records, *sink, /*last=*/false);
-          out.count += count;
-        });
-        writer_.finish(*sink);
-        for (auto& r : group) r.fd.reset();  // merged: free its space now
-        job_.stats.spill_bytes += out.count * R_;
-        longer.push_back(std::move(out));
-      }
-      runs = std::move(longer);
-      job_.stats.merge_passes++;
-      note(job_.options.verbose, job_.options.io,
-           io::format_line("merge pass %llu: %zu runs", static_cast<unsigned long long>(job_.stats.merge_passes),
-                           runs.size()));
-    }
+    while (runs.size() > pass_fan_in()) merge_pass(runs, temps);
     std::uint64_t n = 0;
     for (const auto& r : runs) n += r.count;
     job_.progress.phase("merge", n * R_);

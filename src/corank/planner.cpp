@@ -50,9 +50,23 @@ SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t rec
   p.mode = SortPlan::Mode::External;
   p.run_records = std::max(kMinRecords, budget / (4 * R + 2 * E));
   p.slab_records = std::max(kMinRecords, budget / (4 * R + 3 * E));
+  p.max_runs = std::max<std::uint64_t>(max_runs, 2);
   if (total_records && max_runs > 0) p.run_records = std::max(p.run_records, *total_records / max_runs + 1);
   p.sample_stride = std::clamp<std::uint64_t>(p.run_records / 256, 1, std::max<std::uint64_t>(1, (64u << 10) / R));
   return p;
+}
+
+std::size_t cheapest_runs(std::span<const std::uint64_t> sizes, std::size_t width) {
+  if (width == 0 || sizes.size() <= width) return 0;
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < width; ++i) sum += sizes[i];
+  std::uint64_t best_sum = sum;
+  std::size_t best = 0;
+  for (std::size_t i = width; i < sizes.size(); ++i) {
+    sum += sizes[i] - sizes[i - width];
+    if (sum < best_sum) best_sum = sum, best = i + 1 - width;
+  }
+  return best;
 }
 
 std::uint64_t max_open_runs() {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "corank/io/options.hpp"
@@ -23,6 +24,10 @@ struct SortPlan {
   // nothing is merged. Otherwise each run is sorted and the runs merged.
   bool single_sort = false;
   unsigned threads = 1;
+  // External: the most spilled runs held at once. An input of known size is
+  // cut into fewer; one of unknown size (a pipe, a compressed file) has the
+  // runs so far merged into fewer whenever they reach it.
+  std::uint64_t max_runs = UINT64_MAX;
 
   std::string describe() const;
 };
@@ -33,6 +38,13 @@ struct SortPlan {
 // runs instead, past the budget, rather than failing for want of descriptors.
 SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t record_size, std::uint32_t entry_bytes,
                    std::uint64_t memory_budget, unsigned threads, std::uint64_t max_runs = UINT64_MAX);
+
+// Where to merge runs early, when a sort reaches the runs it may hold while it
+// is still forming them: the start of the `width` consecutive runs of the
+// fewest bytes. Merging neighbours keeps the merge stable; merging the
+// smallest copies each record few times, as a merge tree of equal runs does
+// (merging the newest instead would copy the oldest again at every merge).
+std::size_t cheapest_runs(std::span<const std::uint64_t> sizes, std::size_t width);
 
 // Each spilled run is an open anonymous file until it is merged: the runs a
 // sort may hold are the descriptors the process may open (RLIMIT_NOFILE's soft

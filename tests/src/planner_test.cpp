@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace corank {
 namespace {
@@ -151,6 +152,18 @@ TEST(Planner, RunsWithinTheOpenFileLimit) {
   EXPECT_EQ(t.chunk_bytes_for(t.chunk_bytes), t.chunk_bytes);
   EXPECT_GT(t.chunk_bytes_for(std::uint64_t{1} << 30) * 100, std::uint64_t{1} << 30);
   EXPECT_GE(max_open_runs(), 16u);
+}
+
+// Runs merged early are the neighbours of the fewest bytes, the first such
+// window on ties; a window as wide as the runs starts at the first.
+TEST(Planner, CheapestRunsAreNeighboursOfTheFewestBytes) {
+  const std::vector<std::uint64_t> sizes{168, 168, 21, 21, 168, 21, 21, 21};
+  EXPECT_EQ(cheapest_runs(sizes, 3), 5u);
+  EXPECT_EQ(cheapest_runs(sizes, 2), 2u);
+  EXPECT_EQ(cheapest_runs(sizes, 8), 0u);
+  EXPECT_EQ(cheapest_runs(sizes, 20), 0u);
+  const std::vector<std::uint64_t> equal(10, 5);
+  EXPECT_EQ(cheapest_runs(equal, 4), 0u);
 }
 
 }  // namespace

@@ -118,7 +118,7 @@ public:
       // Each run holds a descriptor: at the most the process may hold, the
       // runs so far are merged into fewer (an input the budget cuts into that
       // many chunks; the pass holds merge buffers beside the chunks).
-      if (runs.size() >= plan_.max_runs && !last) merge_pass(runs, temps);
+      if (runs.size() >= plan_.max_runs && !last) merge_cheapest(runs, temps);
       if (last) break;
     }
     chunks[0] = Chunk();
@@ -421,37 +421,48 @@ private:
                          .progress = output ? &progress_ : nullptr};
   }
 
-  // One merge pass: consecutive groups of fan_in runs become one longer run
-  // each. A group is merged in key ranges by all threads where
-  // merge_in_ranges_ok.
+  // Merges `group` (consecutive runs) into one longer run, in key ranges by
+  // all threads where merge_in_ranges_ok.
+  SpilledRun merge_group(std::span<SpilledRun> group, io::TempDirectories& temps) {
+    SpilledRun merged{temps.create_anonymous(), 0, {}};
+    if (merge_in_ranges_ok(group)) {
+      merged.bytes =
+          merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file", parallel_merge(&merged.samples)).bytes;
+    } else {
+      auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
+      RecordWriter w(*sink, format_.terminator(), unique_format());
+      std::vector<std::unique_ptr<RecordReader>> readers;
+      for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+      merge_streams(readers, format_, w);
+      w.finish();
+      sink->finish();
+      merged.bytes = sink->stored_bytes();
+    }
+    for (auto& r : group) r.fd.reset();  // frees the space at once
+    return merged;
+  }
+
+  // One merge pass: consecutive groups of fan_in runs become one longer run each.
   void merge_pass(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
     std::vector<SpilledRun> next;
     for (std::size_t i = 0; i < runs.size(); i += plan_.fan_in) {
-      const std::size_t end = std::min(runs.size(), i + plan_.fan_in);
-      if (end - i == 1) {
-        next.push_back(std::move(runs[i]));
-        continue;
-      }
-      SpilledRun merged{temps.create_anonymous(), 0, {}};
-      const std::span<const SpilledRun> group(runs.data() + i, end - i);
-      if (merge_in_ranges_ok(group)) {
-        merged.bytes = merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file",
-                                       parallel_merge(&merged.samples))
-                           .bytes;
-      } else {
-        auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
-        RecordWriter w(*sink, format_.terminator(), unique_format());
-        std::vector<std::unique_ptr<RecordReader>> readers;
-        for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
-        merge_streams(readers, format_, w);
-        w.finish();
-        sink->finish();
-        merged.bytes = sink->stored_bytes();
-      }
-      for (std::size_t j = i; j < end; ++j) runs[j].fd.reset();  // frees the space at once
-      next.push_back(std::move(merged));
+      const std::span<SpilledRun> group(runs.data() + i, std::min(runs.size(), i + plan_.fan_in) - i);
+      next.push_back(group.size() == 1 ? std::move(group[0]) : merge_group(group, temps));
     }
     runs = std::move(next);
+    stats_.merge_passes++;
+  }
+
+  // While runs are formed (reaching plan.max_runs): the cheapest fan_in
+  // neighbours are merged into one (cheapest_runs).
+  void merge_cheapest(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
+    std::vector<std::uint64_t> sizes;
+    for (const auto& r : runs) sizes.push_back(r.bytes);
+    const std::size_t width = std::min(plan_.fan_in, runs.size());
+    const std::size_t at = cheapest_runs(sizes, width);
+    SpilledRun merged = merge_group(std::span<SpilledRun>(runs.data() + at, width), temps);
+    runs[at] = std::move(merged);
+    runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(at + 1), runs.begin() + static_cast<std::ptrdiff_t>(at + width));
     stats_.merge_passes++;
   }
 
