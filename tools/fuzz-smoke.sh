@@ -40,7 +40,7 @@ for d in "$corpus"/*/; do
 done
 
 status=0
-for t in key_spec size csv line_compare decompress; do
+for t in key_spec size csv jsonl line_compare decompress; do
   exe=$B/tests/fuzz/${t}_fuzz
   if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
       -artifact_prefix="$out/$t-" "$work/$t" > "$out/$t.log" 2>&1; then
