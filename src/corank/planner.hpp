@@ -50,8 +50,8 @@ std::size_t cheapest_runs(std::span<const std::uint64_t> sizes, std::size_t widt
 // sort may hold are the descriptors the process may open (RLIMIT_NOFILE's soft
 // limit) less a margin for its inputs, output, engines and libraries.
 std::uint64_t max_open_runs();
-// Raises the soft limit on open descriptors to the hard limit, as the
-// command-line tools do at start-up (many systems set a soft limit of 1024).
+// Raises the soft limit on open descriptors to the hard limit, as sort() does
+// before every sort (many systems set a soft limit of 1024).
 void raise_open_file_limit() noexcept;
 
 // Half of physical memory: the default for -S.

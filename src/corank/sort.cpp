@@ -1,3 +1,4 @@
+#include "corank/planner.hpp"
 #include "corank/sort.hpp"
 
 #include <algorithm>
@@ -198,6 +199,7 @@ void validate(const SortRequest& r) {
 
 SortStats sort(const SortRequest& r) {
   validate(r);
+  raise_open_file_limit();  // each spilled run holds a descriptor (planner.hpp)
   if (!is_text_format(r.format)) return sort_files(binary_options(r));
   auto format = text_format(r);
   return text::sort_text(text_options(r), *format);

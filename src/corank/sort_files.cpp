@@ -3,7 +3,6 @@
 // (external_sort.hpp). A GPU failure under --gpu=auto starts the sort again
 // on the CPU with a fresh output; the gate sends only inputs that can be read
 // again to the GPU under auto, so that this is always possible.
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -105,12 +104,6 @@ SortStats sort_files(const SortOptions& options) {
   fresh.threads = threads_within(fresh.memory_budget,
                                  options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
   SortStats stats = fresh;
-
-  // Many spilled runs mean many open files; allow as many as the hard limit does.
-  if (struct rlimit rl {}; ::getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-    rl.rlim_cur = rl.rlim_max;
-    ::setrlimit(RLIMIT_NOFILE, &rl);
-  }
 
   RecordDeviceRequest request = describe_inputs(options, R);
   request.slot_bytes = staging_slot_bytes(stats.memory_budget, R);

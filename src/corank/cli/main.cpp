@@ -17,7 +17,6 @@
 #include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
-#include "corank/planner.hpp"
 #include "corank/sort.hpp"
 #include "corank/version.hpp"
 
@@ -128,7 +127,6 @@ int run(Invocation& inv) {
 
 int main(int argc, char** argv) {
   using namespace corank::cli;
-  corank::raise_open_file_limit();  // each spilled run holds a descriptor
   try {
     Invocation inv;
     try {

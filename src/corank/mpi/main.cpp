@@ -15,7 +15,6 @@
 #include "corank/cli/args.hpp"
 #include "corank/io/diagnostics.hpp"
 #include "corank/mpi/distributed_sort.hpp"
-#include "corank/planner.hpp"
 #include "corank/version.hpp"
 
 namespace {
@@ -86,7 +85,6 @@ void pick_device() {
 
 int main(int argc, char** argv) {
   using namespace corank;
-  raise_open_file_limit();  // each spilled run holds a descriptor
   // --part-files is ours; the rest is corank's command line.
   bool part_files = false;
   std::vector<char*> args;
