@@ -1,7 +1,9 @@
-// The CPU sort pipeline: run formation, then a merge that produces the output
-// slab by slab. Runs either stay in RAM (in-memory plan) or are spilled to
-// anonymous temporary files with a sparse in-RAM index of their keys (external
-// plan). Reads run ahead of sorting and writes run behind it.
+// Fixed-size records on the CPU threads: the record model of drive_sort
+// (sort_driver.hpp). Runs either stay in RAM (in-memory plan: one chunk, its
+// runs merged by co-rank) or are spilled to anonymous temporary files with a
+// sparse in-RAM index of their keys (external plan), merged slab by slab
+// between sampled splitters. Reads run ahead of sorting and writes run behind
+// it.
 #include "corank/external_sort.hpp"
 
 #include <algorithm>
@@ -12,6 +14,8 @@
 #include <deque>
 #include <future>
 #include <memory>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -31,6 +35,7 @@
 #include "corank/planner.hpp"
 #include "corank/run_sort.hpp"
 #include "corank/segment_reader.hpp"
+#include "corank/sort_driver.hpp"
 #include "corank/write_behind.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
@@ -58,21 +63,31 @@ struct Job {
   RecordChecksum* input_checksum;  // non-null: filled with the checksum of every record read (--verify)
 };
 
+// The model of fixed-size records on the CPU threads for drive_sort
+// (sort_driver.hpp). A chunk is a run's worth of records sorted into key
+// entries; under the in-memory plan the one chunk is the whole input, sorted
+// as runs in memory that write_chunk merges by co-rank.
 template <unsigned W>
 class Sorter {
   using E = KeyEntry<W>;
 
 public:
+  struct SpilledRun {
+    io::FileDesc fd;
+    std::uint64_t count = 0;
+    std::uint64_t base = 0;      // records in all earlier runs: pos = base + index is the merge order
+    std::vector<E> samples;      // samples[t] = entry of record t * stride, pos = base + t * stride
+  };
+  using Run = SpilledRun;
+
   explicit Sorter(Job& job)
       : job_(job),
         R_(job.format.record_size),
-        threads_(job.plan.threads) {}
+        threads_(job.plan.threads),
+        temps_(job.options.temp_dirs) {}
 
   void run() {
-    if (job_.plan.mode == SortPlan::Mode::InMemory)
-      sort_in_memory();
-    else
-      sort_external();
+    drive_sort(*this, job_.stats);
     // The output's last writes are reaped by the thread that issued them,
     // before it ends with the sorter (io_engine.hpp); commit finishes it again.
     writer_.finish(job_.output.sink());
@@ -81,14 +96,140 @@ public:
     job_.stats.seconds.read += read_seconds_;
   }
 
-private:
-  struct SpilledRun {
-    io::FileDesc fd;
-    std::uint64_t count = 0;
-    std::uint64_t base = 0;      // records in all earlier runs: pos = base + index is the merge order
-    std::vector<E> samples;      // samples[t] = entry of record t * stride, pos = base + t * stride
-  };
+  // --- the model (sort_driver.hpp) ---
 
+  std::optional<bool> next_chunk() {
+    if (job_.plan.mode == SortPlan::Mode::InMemory) {
+      if (in_memory_done_ || *job_.input.total_records() == 0) return std::nullopt;
+      sort_in_memory();
+      in_memory_done_ = true;
+      return true;
+    }
+    const std::uint64_t run = job_.plan.run_records;
+    if (!in_[0]) {
+      const auto total = job_.input.total_records();
+      job_.progress.phase("sort", total ? *total * R_ : 0);
+      in_[0] = allocate<std::byte>(run * R_);
+      in_[1] = allocate<std::byte>(run * R_);
+      entries_ = allocate<E>(run);
+      scratch_ = allocate<E>(run);
+      pending_ = reader_.run([this, run] { return read_records(in_[0].data(), run); });
+    }
+    if (!pending_.valid()) return std::nullopt;
+    count_ = pending_.get();
+    if (count_ == 0) return std::nullopt;
+    const auto total = job_.input.total_records();
+    const bool last = count_ < run || (total && job_.input.records_read() == *total);
+    chunk_ = next_;
+    next_ ^= 1;
+    // The other buffer's chunk is written out or gathered into its run by now.
+    if (!last) pending_ = reader_.run([this, run, dst = in_[next_].data()] { return read_records(dst, run); });
+    sort_run<W>(job_.norm, in_[chunk_].data(), R_, count_, 0, entries_.data(), scratch_.data(), threads_);
+    return last;
+  }
+
+  void write_chunk() {
+    if (job_.plan.mode == SortPlan::Mode::InMemory) return merge_in_memory();
+    for (std::uint64_t r0 = 0; r0 < count_; r0 += job_.plan.slab_records) {
+      emit(entries_.data() + r0, std::min(job_.plan.slab_records, count_ - r0), in_[chunk_].data(), 0);
+      job_.stats.merge_slabs++;
+    }
+    writer_.wait();
+  }
+
+  // Gathers the sorted chunk into a run file, written behind, and keeps every
+  // stride-th key.
+  SpilledRun spill_chunk() {
+    const std::uint64_t stride = job_.plan.sample_stride;
+    SpilledRun sr;
+    sr.count = count_;
+    sr.base = base_;
+    for (std::uint64_t i = 0; i < count_; i += stride) {
+      sr.samples.push_back(entries_[i]);
+      sr.samples.back().pos = base_ + i;
+    }
+    sr.fd = temps_.create_anonymous();
+    // The sinks of the last two runs: one write is in flight at a time, so
+    // once a run's write has started the run before it is written and
+    // finished, and its sink (an engine, a descriptor) can go.
+    auto& sink = run_sinks_[spilled_ & 1];
+    sink = io::make_run_sink(sr.fd.get(), "temporary file", job_.options.io);
+    emit_run(entries_.data(), count_, in_[chunk_].data(), *sink);
+    job_.stats.spill_bytes += count_ * R_;
+    base_ += count_;
+    ++spilled_;
+    return sr;
+  }
+
+  void formed(std::span<const SpilledRun> runs) {
+    writer_.wait();  // every run is on its file (no fsync: the files die with the process)
+    for (auto& b : in_) b.reset();
+    entries_.reset();
+    scratch_.reset();
+    job_.stats.spilled_runs = runs.size();
+    note(job_.options.verbose, job_.options.io,
+         io::format_line("spilled %zu runs (%llu bytes)", runs.size(),
+                         static_cast<unsigned long long>(job_.stats.spill_bytes)));
+  }
+
+  void passed(std::size_t runs_left) {
+    note(job_.options.verbose, job_.options.io,
+         io::format_line("merge pass %llu: %zu runs", static_cast<unsigned long long>(job_.stats.merge_passes),
+                         runs_left));
+  }
+
+  // Runs merged at once: as many as a merge slab holds samples of, halved. A
+  // slab holds about slab_records / stride samples' worth of records, and
+  // each of its boundaries costs a read in every run; with more runs than
+  // that, slabs would shrink to a sample or two of each run and the reads
+  // multiply (GNU sort likewise merges at most its batch size at once).
+  std::size_t fan_in() const {
+    return static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / job_.plan.sample_stride / 2));
+  }
+  std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(job_.plan.max_runs, SIZE_MAX)); }
+  std::uint64_t bytes(const SpilledRun& r) const { return r.count * R_; }
+
+  // Merges `group` (consecutive runs) into one longer run.
+  SpilledRun merge(std::span<SpilledRun> group) {
+    writer_.wait();  // the group's last run is on its file
+    const std::uint64_t stride = job_.plan.sample_stride;
+    SpilledRun out;
+    out.base = group[0].base;  // the group's records hold positions [base, base + count): bases are prefix sums
+    out.fd = temps_.create_anonymous();
+    auto sink = io::make_run_sink(out.fd.get(), "temporary file", job_.options.io);
+    const WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
+    merge_runs(group, [&](const E* merged, std::uint64_t count, const std::byte* records) {
+      // Every stride-th record of the new run, with its position in it.
+      for (std::uint64_t i = (stride - out.count % stride) % stride; i < count; i += stride) {
+        out.samples.push_back(merged[i]);
+        out.samples.back().pos = out.base + out.count + i;
+      }
+      emit_run(merged, count, records, *sink, /*last=*/false);
+      out.count += count;
+    });
+    writer_.finish(*sink);
+    for (auto& r : group) r.fd.reset();  // merged: free its space now
+    job_.stats.spill_bytes += out.count * R_;
+    return out;
+  }
+
+  void merge_into_output(std::span<SpilledRun> runs) {
+    std::uint64_t n = 0;
+    for (const auto& r : runs) n += r.count;
+    job_.progress.phase("merge", n * R_);
+    merge_runs(runs, [&](E* merged, std::uint64_t count, const std::byte* records) {
+      emit(merged, count, records, 0);
+      job_.progress.advance(count * R_);
+    });
+    writer_.wait();
+  }
+
+  void drain() noexcept {
+    writer_.drain();
+    reader_.drain();
+  }
+
+private:
   // Sequential reading of a compressed run, which has no record offsets: the
   // records from the merge's consumption point on, read ahead only as far as a
   // slab boundary or a slab load needs.
@@ -155,6 +296,9 @@ private:
     return buf.data();
   }
 
+  // The in-memory plan's run formation: runs of plan.run_records sorted into
+  // entries_ (each read one run ahead of its sort), or under plan.single_sort
+  // one radix sort of all entries.
   void sort_in_memory() {
     const std::uint64_t n = *job_.input.total_records();
     const std::uint64_t run = job_.plan.run_records;
@@ -167,159 +311,76 @@ private:
     mapped_output_ = job_.output.map_for_writing(n * R_);
     if (mapped_output_) note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
     // A file already in memory is sorted where it lies; anything else is read
-    // into `read_into`, run by run, one run ahead of the sort.
-    io::HugeVector<std::byte> read_into;
-    const std::byte* records = job_.input.map_whole();
-    if (records) {
+    // into `read_into_`, run by run, one run ahead of the sort.
+    records_ = job_.input.map_whole();
+    if (records_) {
       note(job_.options.verbose, job_.options.io, "input: in memory already, mapped and sorted where it lies");
-      if (job_.input_checksum) *job_.input_checksum += checksum_records(records, n, R_, threads_);
+      if (job_.input_checksum) *job_.input_checksum += checksum_records(records_, n, R_, threads_);
       job_.progress.advance(n * R_);
     } else {
-      read_into = allocate<std::byte>(n * R_);
-      records = read_into.data();
+      in_[0] = allocate<std::byte>(n * R_);
+      records_ = in_[0].data();
     }
     read_seconds_ += seconds_since(t_runs);
-    auto entries = allocate<E>(n);
-    auto scratch = allocate<E>(single ? n : std::min(n, run));
+    entries_ = allocate<E>(n);
+    scratch_ = allocate<E>(single ? n : std::min(n, run));
+    std::byte* read_into = in_[0].data();
 
     auto read_at = [&](std::uint64_t base) {
       std::uint64_t want = std::min(run, n - base);
-      if (read_records(read_into.data() + base * R_, want) != want)
+      if (read_records(read_into + base * R_, want) != want)
         throw InputError("an input file shrank while it was being read");
     };
-    std::vector<std::span<const E>> runs;
-    const io::TaskThread::Drain reads_done(reader_);  // no read outlives `read_into`
+    const io::TaskThread::Drain reads_done(reader_);  // no read outlives this scope's `read_at`
     std::future<void> next;
     if (read_into) next = reader_.run([&] { read_at(0); });
     for (std::uint64_t base = 0; base < n; base += run) {
       const std::uint64_t count = std::min(run, n - base);
       if (next.valid()) next.get();
       if (read_into && base + count < n) next = reader_.run([&, at = base + count] { read_at(at); });
-      // pos = global index: the tie-breaker and the record's place in `records`.
+      // pos = global index: the tie-breaker and the record's place in `records_`.
       if (single)
-        normalize_records_parallel(job_.norm, records + base * R_, R_, count, base, entries.data() + base, threads_);
+        normalize_records_parallel(job_.norm, records_ + base * R_, R_, count, base, entries_.data() + base, threads_);
       else
-        sort_run<W>(job_.norm, records + base * R_, R_, count, base, entries.data() + base, scratch.data(), threads_);
-      runs.emplace_back(entries.data() + base, count);
+        sort_run<W>(job_.norm, records_ + base * R_, R_, count, base, entries_.data() + base, scratch_.data(), threads_);
+      memory_runs_.emplace_back(entries_.data() + base, count);
     }
     if (next.valid()) next.get();
     if (single) {
       // Entries made in position order, radix sorted: (key, position) order, one run.
-      radix_sort(entries.data(), scratch.data(), n, threads_);
-      scratch.reset();
-      runs.assign(1, std::span<const E>(entries.data(), n));
+      radix_sort(entries_.data(), scratch_.data(), n, threads_);
+      memory_runs_.assign(1, std::span<const E>(entries_.data(), n));
     }
-    job_.stats.runs = runs.size();
-    job_.stats.seconds.run_formation = seconds_since(t_runs);
+    scratch_.reset();
+  }
 
-    auto t_merge = Clock::now();
+  // The in-memory plan's merge: slab by slab, each cut across the runs by
+  // co-rank and merged on all threads.
+  void merge_in_memory() {
+    const std::uint64_t n = *job_.input.total_records();
+    job_.stats.runs = memory_runs_.size();
     job_.progress.phase("merge", n * R_);
     const std::uint64_t slab = job_.plan.slab_records;
+    const auto& runs = memory_runs_;
     io::HugeVector<E> merged;
     std::vector<std::span<const E>> part(runs.size());
     std::vector<std::uint64_t> lo(runs.size(), 0);
     for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
       const std::uint64_t r1 = std::min(n, r0 + slab);
       if (runs.size() == 1) {
-        emit(entries.data() + r0, r1 - r0, records, 0);
+        emit(entries_.data() + r0, r1 - r0, records_, 0);
       } else {
         auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
         for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
         lo = std::move(hi);
         if (!merged) merged = allocate<E>(std::min(n, slab));
         merge_kway_parallel(std::span<const std::span<const E>>(part), merged.data(), threads_);
-        emit(merged.data(), r1 - r0, records, 0);
+        emit(merged.data(), r1 - r0, records_, 0);
       }
       job_.stats.merge_slabs++;
       job_.progress.advance((r1 - r0) * R_);
     }
     writer_.wait();
-    job_.stats.seconds.merge = seconds_since(t_merge);
-  }
-
-  void sort_external() {
-    const std::uint64_t run = job_.plan.run_records;
-    const std::uint64_t stride = job_.plan.sample_stride;
-    io::HugeVector<std::byte> in[2] = {allocate<std::byte>(run * R_), allocate<std::byte>(run * R_)};
-    auto entries = allocate<E>(run);
-    auto scratch = allocate<E>(run);
-    io::TempDirectories temps(job_.options.temp_dirs);
-    std::vector<SpilledRun> runs;
-    // The sinks of the last two runs: one write is in flight at a time, so once
-    // a run's write has started the run before it is written and finished,
-    // and its sink (an engine, a descriptor) can go.
-    std::unique_ptr<io::ByteSink> run_sinks[2];
-    const WriteBehind::Drain drain(writer_);  // a run's write uses its sink
-
-    const auto total = job_.input.total_records();
-    job_.progress.phase("sort", total ? *total * R_ : 0);
-    auto t_runs = Clock::now();
-    int b = 0;
-    const io::TaskThread::Drain reads_done(reader_);  // no read outlives `in`
-    std::uint64_t count = reader_.run([&] { return read_records(in[0].data(), run); }).get();
-    std::future<std::uint64_t> next;
-    if (count == run) next = reader_.run([&] { return read_records(in[1].data(), run); });
-    std::uint64_t base = 0;
-    for (;;) {
-      sort_run<W>(job_.norm, in[b].data(), R_, count, 0, entries.data(), scratch.data(), threads_);
-      const std::uint64_t following = next.valid() ? next.get() : 0;
-      if (runs.empty() && following == 0) {
-        // The whole input was one run: no spill, write it straight out.
-        job_.stats.runs = 1;
-        job_.stats.seconds.run_formation = seconds_since(t_runs);
-        auto t_merge = Clock::now();
-        for (std::uint64_t r0 = 0; r0 < count; r0 += job_.plan.slab_records) {
-          emit(entries.data() + r0, std::min(job_.plan.slab_records, count - r0), in[b].data(), 0);
-          job_.stats.merge_slabs++;
-        }
-        writer_.wait();
-        job_.stats.seconds.merge = seconds_since(t_merge);
-        return;
-      }
-      // Spill: gather the run, keep every stride-th key, write it behind.
-      SpilledRun sr;
-      sr.count = count;
-      sr.base = base;
-      for (std::uint64_t i = 0; i < count; i += stride) {
-        sr.samples.push_back(entries[i]);
-        sr.samples.back().pos = base + i;
-      }
-      sr.fd = temps.create_anonymous();
-      auto& sink = run_sinks[runs.size() & 1];
-      sink = io::make_run_sink(sr.fd.get(), "temporary file", job_.options.io);
-      emit_run(entries.data(), count, in[b].data(), *sink);
-      job_.stats.spill_bytes += count * R_;
-      runs.push_back(std::move(sr));
-      base += count;
-      if (following == 0) break;
-      // Each run holds a descriptor: at the most the process may hold (an
-      // input of unknown size), the runs so far are merged into fewer, once
-      // the last is written. The pass's slabs sit beside the run buffers.
-      if (runs.size() >= job_.plan.max_runs) {
-        writer_.wait();
-        merge_cheapest(runs, temps);
-      }
-      // in[b] is free once gathered: read the run after next into it.
-      if (following == run)
-        next = reader_.run([&, dst = in[b].data()] { return read_records(dst, run); });
-      b ^= 1;
-      count = following;
-    }
-    writer_.wait();  // every run is on its file (no fsync: the files die with the process)
-    in[0].reset();
-    in[1].reset();
-    entries.reset();
-    scratch.reset();
-    job_.stats.runs = job_.stats.spilled_runs = runs.size();
-    job_.stats.seconds.run_formation = seconds_since(t_runs);
-    note(job_.options.verbose, job_.options.io,
-         io::format_line("spilled %zu runs (%llu bytes)", runs.size(),
-                         static_cast<unsigned long long>(job_.stats.spill_bytes)));
-
-    auto t_merge = Clock::now();
-    merge_spilled(runs, temps);
-    writer_.wait();
-    job_.stats.seconds.merge = seconds_since(t_merge);
   }
 
   // Records of run i below v, in (key, merge position) order. The sparse index
@@ -367,82 +428,6 @@ private:
     std::memcpy(dst, c.buffer.data(), n);
     c.buffer.erase(c.buffer.begin(), c.buffer.begin() + static_cast<std::ptrdiff_t>(n));
     c.begin = upto;
-  }
-
-  // Runs merged at once by a pass: as many as a merge slab holds samples of,
-  // halved (see merge_spilled).
-  std::size_t pass_fan_in() const {
-    return static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / job_.plan.sample_stride / 2));
-  }
-
-  // Merges `group` (consecutive runs) into one longer run.
-  SpilledRun merge_group(std::span<SpilledRun> group, io::TempDirectories& temps) {
-    const std::uint64_t stride = job_.plan.sample_stride;
-    SpilledRun out;
-    out.base = group[0].base;  // the group's records hold positions [base, base + count): bases are prefix sums
-    out.fd = temps.create_anonymous();
-    auto sink = io::make_run_sink(out.fd.get(), "temporary file", job_.options.io);
-    const WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
-    merge_runs(group, [&](const E* merged, std::uint64_t count, const std::byte* records) {
-      // Every stride-th record of the new run, with its position in it.
-      for (std::uint64_t i = (stride - out.count % stride) % stride; i < count; i += stride) {
-        out.samples.push_back(merged[i]);
-        out.samples.back().pos = out.base + out.count + i;
-      }
-      emit_run(merged, count, records, *sink, /*last=*/false);
-      out.count += count;
-    });
-    writer_.finish(*sink);
-    for (auto& r : group) r.fd.reset();  // merged: free its space now
-    job_.stats.spill_bytes += out.count * R_;
-    return out;
-  }
-
-  // One merge pass: consecutive groups of pass_fan_in() runs become one longer
-  // run each.
-  void merge_pass(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
-    const std::size_t fan_in = pass_fan_in();
-    std::vector<SpilledRun> longer;
-    for (std::size_t g = 0; g < runs.size(); g += fan_in) {
-      const std::span<SpilledRun> group(runs.data() + g, std::min(fan_in, runs.size() - g));
-      longer.push_back(group.size() == 1 ? std::move(group[0]) : merge_group(group, temps));
-    }
-    runs = std::move(longer);
-    job_.stats.merge_passes++;
-    note(job_.options.verbose, job_.options.io,
-         io::format_line("merge pass %llu: %zu runs", static_cast<unsigned long long>(job_.stats.merge_passes),
-                         runs.size()));
-  }
-
-  // While runs are formed (an input of unknown size reaching plan.max_runs):
-  // the cheapest pass_fan_in() neighbours are merged into one (cheapest_runs).
-  void merge_cheapest(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
-    std::vector<std::uint64_t> sizes;
-    for (const auto& r : runs) sizes.push_back(r.count);
-    const std::size_t width = std::min(pass_fan_in(), runs.size());
-    const std::size_t at = cheapest_runs(sizes, width);
-    SpilledRun merged = merge_group(std::span<SpilledRun>(runs.data() + at, width), temps);
-    runs[at] = std::move(merged);
-    runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(at + 1), runs.begin() + static_cast<std::ptrdiff_t>(at + width));
-    job_.stats.merge_passes++;
-  }
-
-  // Merges the spilled runs into the output. A slab holds about
-  // slab_records / stride samples' worth of records, and each of its
-  // boundaries costs a read in every run; with more runs than half that many
-  // samples, slabs would shrink to a sample or two of each run and the reads
-  // multiply. So first, as GNU sort does past its batch size, consecutive
-  // groups of at most that many runs are merged into longer runs (each a
-  // pass over the data), until the rest fit one merge.
-  void merge_spilled(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
-    while (runs.size() > pass_fan_in()) merge_pass(runs, temps);
-    std::uint64_t n = 0;
-    for (const auto& r : runs) n += r.count;
-    job_.progress.phase("merge", n * R_);
-    merge_runs(std::span<SpilledRun>(runs), [&](E* merged, std::uint64_t count, const std::byte* records) {
-      emit(merged, count, records, 0);
-      job_.progress.advance(count * R_);
-    });
   }
 
   // Merges `runs` (consecutive in merge order) slab by slab: deliver(entries,
@@ -537,12 +522,28 @@ private:
   Job& job_;
   const std::uint32_t R_;
   const unsigned threads_;
+  io::TempDirectories temps_;
+  // Run formation: two input buffers, one read while the other is sorted (the
+  // in-memory plan reads all records into in_[0]), and the sorted chunk's entries.
+  io::HugeVector<std::byte> in_[2];
+  io::HugeVector<E> entries_, scratch_;
+  int chunk_ = 0, next_ = 0;  // the buffer of the sorted chunk, and of the next
+  std::uint64_t count_ = 0;   // records in the sorted chunk
+  std::uint64_t base_ = 0;    // records in the runs so far
+  std::uint64_t spilled_ = 0;
+  std::unique_ptr<io::ByteSink> run_sinks_[2];
+  const std::byte* records_ = nullptr;  // the in-memory plan's records
+  std::vector<std::span<const E>> memory_runs_;
+  bool in_memory_done_ = false;
   io::HugeVector<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
-  WriteBehind writer_;  // after out_: a write in flight reads out_, so the writer drains first
+  // After the buffers and sinks: a write in flight reads them, so the writer drains first.
+  WriteBehind writer_;
   // Reads the input, and the spilled runs when merging, one buffer ahead of
-  // the sort: one thread for the sort's life (io/task_thread.hpp).
+  // the sort: one thread for the sort's life (io/task_thread.hpp). After the
+  // buffers it reads into, so that it ends first.
   io::TaskThread reader_;
+  std::future<std::uint64_t> pending_;  // the next chunk's read
   int next_out_ = 0;
   bool mapped_output_ = false;  // emit() gathers into the output's mapping
   std::uint64_t mapped_at_ = 0;  // bytes gathered into it so far

@@ -1,0 +1,268 @@
+// drive_sort (sort_driver.hpp) over a model whose runs live in a fake file
+// system: what the driver decides (one chunk written straight out, runs held
+// within max_runs, passes of fan_in, the last merge) and what it leaves
+// behind when a step fails, without records or files of a real kind.
+#include "corank/sort_driver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <span>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace corank {
+namespace {
+
+struct Rec {
+  int key;
+  int id;  // place in the input: equal keys must come out in this order
+};
+
+// Counts the files the runs hold, as the process's descriptors would.
+struct FakeFs {
+  int open = 0, peak = 0, created = 0;
+};
+
+class FakeFile {
+public:
+  explicit FakeFile(FakeFs& fs) : fs_(&fs) {
+    ++fs.created;
+    fs.peak = std::max(fs.peak, ++fs.open);
+  }
+  FakeFile(FakeFile&& o) noexcept : fs_(std::exchange(o.fs_, nullptr)) {}
+  FakeFile& operator=(FakeFile&& o) noexcept {
+    if (this != &o) {
+      close();
+      fs_ = std::exchange(o.fs_, nullptr);
+    }
+    return *this;
+  }
+  ~FakeFile() { close(); }
+  void close() {
+    if (fs_) --fs_->open;
+    fs_ = nullptr;
+  }
+  bool is_open() const { return fs_ != nullptr; }
+
+private:
+  FakeFs* fs_;
+};
+
+struct InjectedFault : std::runtime_error {
+  InjectedFault() : std::runtime_error("injected") {}
+};
+
+// Sorts `input` in chunks of the given sizes (the last repeated), its runs
+// files of `fs`; throws InjectedFault at the spill or merge numbered
+// fail_spill or fail_merge (1-based; 0 never).
+class FakeModel {
+public:
+  struct Run {
+    std::vector<Rec> recs;
+    FakeFile file;
+  };
+
+  FakeModel(std::vector<Rec> input, std::vector<std::size_t> chunk_sizes, std::size_t fan_in, std::size_t max_runs,
+            FakeFs& fs)
+      : input_(std::move(input)), sizes_(std::move(chunk_sizes)), fan_in_(fan_in), max_runs_(max_runs), fs_(fs) {}
+
+  std::optional<bool> next_chunk() {
+    if (at_ == input_.size()) return std::nullopt;
+    const std::size_t size = sizes_[std::min(chunks_, sizes_.size() - 1)];
+    const std::size_t n = std::min(size, input_.size() - at_);
+    chunk_.assign(input_.begin() + static_cast<std::ptrdiff_t>(at_),
+                  input_.begin() + static_cast<std::ptrdiff_t>(at_ + n));
+    std::stable_sort(chunk_.begin(), chunk_.end(), [](const Rec& a, const Rec& b) { return a.key < b.key; });
+    at_ += n;
+    ++chunks_;
+    // Like a reader of a pipe: a full chunk cannot tell that nothing follows.
+    return n < size;
+  }
+  void write_chunk() {
+    ++writes_;
+    output_ = chunk_;
+  }
+  Run spill_chunk() {
+    if (++spills_ == fail_spill) throw InjectedFault();
+    return Run{chunk_, FakeFile(fs_)};
+  }
+  Run merge(std::span<Run> group) {
+    if (++merges_ == fail_merge) throw InjectedFault();
+    if (group.size() < 2 || group.size() > fan_in_) throw std::logic_error("merge of a bad group");
+    for (const Run& r : group)
+      if (!r.file.is_open()) throw std::logic_error("merge of a freed run");
+    Run out{merge_recs(group), FakeFile(fs_)};
+    for (Run& r : group) r.file.close();
+    return out;
+  }
+  void merge_into_output(std::span<Run> runs) {
+    last_merge_width = runs.size();
+    output_ = merge_recs(runs);
+  }
+  std::uint64_t bytes(const Run& r) const { return r.recs.size(); }
+  std::size_t fan_in() const { return fan_in_; }
+  std::size_t max_runs() const { return max_runs_; }
+  void formed(std::span<const Run> runs) { formed_runs = runs.size(); }
+  void drain() noexcept { ++drains; }
+
+  const std::vector<Rec>& output() const { return output_; }
+  int writes() const { return writes_; }
+  int merges() const { return merges_; }
+
+  int fail_spill = 0, fail_merge = 0;
+  std::size_t formed_runs = 0, last_merge_width = 0;
+  int drains = 0;
+
+private:
+  // Equal keys keep run order, then order within the run.
+  static std::vector<Rec> merge_recs(std::span<Run> runs) {
+    std::vector<Rec> all;
+    for (const Run& r : runs) all.insert(all.end(), r.recs.begin(), r.recs.end());
+    std::stable_sort(all.begin(), all.end(), [](const Rec& a, const Rec& b) { return a.key < b.key; });
+    return all;
+  }
+
+  std::vector<Rec> input_;
+  std::vector<std::size_t> sizes_;
+  std::size_t fan_in_, max_runs_;
+  FakeFs& fs_;
+  std::vector<Rec> chunk_, output_;
+  std::size_t at_ = 0, chunks_ = 0;
+  int writes_ = 0, spills_ = 0, merges_ = 0;
+};
+
+static_assert(SortModel<FakeModel>);
+
+// n records with keys drawn from few values, so that ties abound.
+std::vector<Rec> make_input(int n, int distinct = 17) {
+  std::mt19937 rng(42);
+  std::vector<Rec> v;
+  for (int i = 0; i < n; ++i) v.push_back(Rec{static_cast<int>(rng() % distinct), i});
+  return v;
+}
+
+// The stable sort of the input, as the driver must produce.
+void expect_stable_sort_of(const std::vector<Rec>& in, const std::vector<Rec>& out) {
+  auto want = in;
+  std::stable_sort(want.begin(), want.end(), [](const Rec& a, const Rec& b) { return a.key < b.key; });
+  ASSERT_EQ(out.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    ASSERT_EQ(out[i].key, want[i].key) << "at " << i;
+    ASSERT_EQ(out[i].id, want[i].id) << "at " << i;
+  }
+}
+
+TEST(SortDriver, OneChunkIsWrittenStraightOut) {
+  FakeFs fs;
+  const auto in = make_input(50);
+  FakeModel m(in, {64}, 4, 100, fs);
+  SortStats stats;
+  drive_sort(m, stats);
+  EXPECT_EQ(m.writes(), 1);
+  EXPECT_EQ(fs.created, 0);
+  EXPECT_EQ(stats.runs, 1u);
+  EXPECT_EQ(stats.merge_passes, 0u);
+  expect_stable_sort_of(in, m.output());
+}
+
+TEST(SortDriver, AnEmptyInputWritesNothing) {
+  FakeFs fs;
+  FakeModel m({}, {64}, 4, 100, fs);
+  SortStats stats;
+  drive_sort(m, stats);
+  EXPECT_EQ(m.writes(), 0);
+  EXPECT_EQ(m.last_merge_width, 0u);
+  EXPECT_EQ(stats.runs, 0u);
+  EXPECT_EQ(fs.created, 0);
+}
+
+TEST(SortDriver, AFullLastChunkIsARunLikeAnyOther) {
+  // A reader that cannot know the input ended: the one full chunk is spilled
+  // and merged alone.
+  FakeFs fs;
+  const auto in = make_input(64);
+  FakeModel m(in, {64}, 4, 100, fs);
+  SortStats stats;
+  drive_sort(m, stats);
+  EXPECT_EQ(m.writes(), 0);
+  EXPECT_EQ(m.last_merge_width, 1u);
+  expect_stable_sort_of(in, m.output());
+  EXPECT_EQ(fs.open, 0);
+}
+
+TEST(SortDriver, PassesMergeGroupsOfFanInUntilOneMergeIsLeft) {
+  FakeFs fs;
+  const auto in = make_input(20 * 10 - 3);  // 20 runs, the last short
+  FakeModel m(in, {10}, 3, 1000, fs);
+  SortStats stats;
+  drive_sort(m, stats);
+  EXPECT_EQ(m.formed_runs, 20u);
+  // 20 runs -> 7 -> 3: two passes, then the last merge of three.
+  EXPECT_EQ(stats.merge_passes, 2u);
+  EXPECT_EQ(m.merges(), 7 + 2);  // groups of 3,3,3,3,3,3,2 then 3,3,1
+  EXPECT_EQ(m.last_merge_width, 3u);
+  EXPECT_EQ(stats.runs, 20u);
+  expect_stable_sort_of(in, m.output());
+  EXPECT_EQ(fs.open, 0);
+}
+
+TEST(SortDriver, RunsHeldStayWithinMaxRuns) {
+  for (const std::size_t fan_in : {2u, 3u, 5u}) {
+    for (const std::size_t max_runs : {2u, 4u, 7u}) {
+      FakeFs fs;
+      const auto in = make_input(3000);
+      // Chunks of uneven sizes, as records of a pipe arrive.
+      FakeModel m(in, {13, 40, 7, 7, 90, 31, 5, 64}, fan_in, max_runs, fs);
+      SortStats stats;
+      drive_sort(m, stats);
+      // A merge opens its output while its group is still open.
+      EXPECT_LE(static_cast<std::size_t>(fs.peak), max_runs + 1) << fan_in << " " << max_runs;
+      EXPECT_LE(m.formed_runs, max_runs) << fan_in << " " << max_runs;
+      EXPECT_GT(stats.merge_passes, 0u);
+      expect_stable_sort_of(in, m.output());
+      EXPECT_EQ(fs.open, 0);
+    }
+  }
+}
+
+TEST(SortDriver, EarlyMergesTakeTheNeighboursOfTheFewestRecords) {
+  FakeFs fs;
+  const auto in = make_input(100 + 2 + 100 + 100);
+  // Runs of 100, 1, 1, 100, 100 records (the last short of its 100): at
+  // three runs held, the two of one record are merged first.
+  FakeModel m(in, {100, 1, 1, 100}, 2, 3, fs);
+  SortStats stats;
+  drive_sort(m, stats);
+  expect_stable_sort_of(in, m.output());
+  EXPECT_EQ(fs.open, 0);
+  EXPECT_LE(fs.peak, 4);
+}
+
+TEST(SortDriver, AFailedSpillOrMergeFreesEveryRun) {
+  for (int at = 1; at <= 6; ++at) {
+    for (const bool in_merge : {false, true}) {
+      FakeFs fs;
+      FakeModel m(make_input(500), {20}, 3, 5, fs);
+      (in_merge ? m.fail_merge : m.fail_spill) = at;
+      SortStats stats;
+      EXPECT_THROW(drive_sort(m, stats), InjectedFault) << at << " " << in_merge;
+      EXPECT_EQ(fs.open, 0) << at << " " << in_merge;
+      EXPECT_EQ(m.drains, 1);
+    }
+  }
+}
+
+TEST(SortDriver, RefusesAFanInBelowTwo) {
+  FakeFs fs;
+  FakeModel m(make_input(10), {4}, 1, 100, fs);
+  SortStats stats;
+  EXPECT_THROW(drive_sort(m, stats), std::logic_error);
+}
+
+}  // namespace
+}  // namespace corank
