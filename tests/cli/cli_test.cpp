@@ -473,13 +473,7 @@ TEST_F(Cli, InMemorySortOnAMemoryFileSystem) {
   char tmpl[] = "/dev/shm/corank-cli-test-XXXXXX";
   ASSERT_NE(::mkdtemp(tmpl), nullptr) << "a memory file system at /dev/shm";
   const fs::path shm = tmpl;
-  struct Remove {
-    fs::path p;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove_all(p, ec);
-    }
-  } remove_shm{shm};
+  const corank::test::RemoveOnExit remove_shm(shm);
   auto recs = gensort_records(20000, 21, 7);
   const std::string in = (shm / "in").string(), out = (shm / "out").string();
   write_file(in, recs.data(), recs.size() * 100);

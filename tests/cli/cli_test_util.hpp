@@ -2,7 +2,8 @@
 // What the end-to-end tests of the corank program share: where the binary is,
 // running it with its stderr captured, whole-file reads and writes, and a
 // fixture that gives each test a fresh directory (with tmp/ for -T) and
-// removes it afterwards (kept when CORANK_KEEP is set, for a look).
+// removes it afterwards (kept when CORANK_KEEP is set, for a look), and
+// RemoveOnExit for a directory made elsewhere (on /dev/shm, say).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,8 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include "../remove_on_exit.hpp"
 
 namespace corank::test {
 

@@ -11,44 +11,24 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "corank/errors.hpp"
-#include "corank/io/diagnostics.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/sort.hpp"
 #include "gpu_skip.hpp"
+#include "../src/library_test_util.hpp"
 
 namespace corank {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Recorder final : io::Diagnostics {
-  std::vector<std::string> notes, warnings;
-  void note(std::string_view line) override { notes.emplace_back(line); }
-  void warning(std::string_view line) override { warnings.emplace_back(line); }
-  void clear() {
-    notes.clear();
-    warnings.clear();
-  }
-  bool said(std::string_view what) const {
-    for (const auto* lines : {&notes, &warnings})
-      for (const auto& l : *lines)
-        if (l.find(what) != std::string::npos) return true;
-    return false;
-  }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), {});
-}
+using test::Recorder;
+using test::slurp;
 
 class GpuFailOver : public ::testing::Test {
 protected:

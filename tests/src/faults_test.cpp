@@ -14,7 +14,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,6 +21,7 @@
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/sort.hpp"
+#include "library_test_util.hpp"
 
 namespace corank {
 namespace {
@@ -30,11 +30,8 @@ namespace fs = std::filesystem;
 using io::FailAfter;
 using io::FaultPoint;
 using io::ScopedFaultInjector;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), {});
-}
+using test::RemoveOnExit;
+using test::slurp;
 
 void spit(const fs::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; }
 
@@ -178,13 +175,7 @@ TEST_F(Faults, FullMemoryFileSystemLeavesTheOldTarget) {
   if (!fs::is_directory("/dev/shm")) GTEST_SKIP() << "no /dev/shm";
   const fs::path shm = fs::path("/dev/shm") / dir_.filename();
   fs::create_directories(shm);
-  struct Remove {
-    fs::path p;
-    ~Remove() {
-      std::error_code ec;
-      fs::remove_all(p, ec);
-    }
-  } remove_shm{shm};
+  const RemoveOnExit remove_shm(shm);
   spit(shm / "in", gensort_records(20000, 21));
   spit(shm / "out", "old");
   SortRequest r = request({(shm / "in").string()}, "gensort");

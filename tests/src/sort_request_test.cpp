@@ -18,23 +18,15 @@
 
 #include "corank/errors.hpp"
 #include "corank/io/codec.hpp"
-#include "corank/io/diagnostics.hpp"
+#include "library_test_util.hpp"
 
 namespace corank {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Recorder final : io::Diagnostics {
-  std::vector<std::string> notes, warnings;
-  void note(std::string_view line) override { notes.emplace_back(line); }
-  void warning(std::string_view line) override { warnings.emplace_back(line); }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(f)), {});
-}
+using test::Recorder;
+using test::slurp;
 
 // What `body` wrote to file descriptor 2 (stderr) while it ran.
 template <class F>
