@@ -30,6 +30,7 @@
 #include "corank/text/record_writer.hpp"
 #include "corank/io/positional_file.hpp"
 #include "corank/text/run_merge.hpp"
+#include "corank/sort_driver.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 
@@ -56,75 +57,35 @@ public:
     io::TaskThread filler;
     ChunkReader reader(opt_.inputs, format_, io_, plan_.threads);
     io::OutputFile output(opt_.output, io_);
-    const auto total = reader.total_size();
+    filler_ = &filler;
+    reader_ = &reader;
+    output_ = &output;
+    total_ = reader.total_size();
     if (reader.mapped()) note(opt_.verbose, io_, "input: in memory already, mapped and split where it lies");
     // Two chunks alternate, one being read while the other is sorted; each
     // holds a third of the budget in record bytes and entries, and the sort's
     // scratch takes at most another third. An input that fits one chunk is
     // sorted in memory and written straight out.
-    const std::uint64_t chunk_bytes = plan_.chunk_bytes_for(total);
+    chunk_bytes_ = plan_.chunk_bytes_for(total_);
     stats_.mode = "in-memory";
-    progress_.phase("sort", total.value_or(0));
+    progress_.phase("sort", total_.value_or(0));
 
-    Chunk chunks[2];
     const io::TaskThread::Drain fills_done(filler);  // no fill outlives the chunks
-    auto t_runs = Clock::now();
-    std::future<bool> filled = filler.run([&] { return reader.fill(chunks[0], chunk_bytes); });
+    filled_ = filler.run([this] { return reader_->fill(chunks_[0], chunk_bytes_); });
     // The GPU (CUDA context, pinned staging: about half a second) opens while
     // the first chunk is read, on a thread of its own that ends with this
-    // scope, having finished the opening (it touches `total`, declared before).
+    // scope, having finished the opening.
     io::TaskThread opener;
-    std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened = opener.run([&] {
+    gpu_opened_ = opener.run([this] {
       const auto t0 = Clock::now();
-      auto gpu = open_gpu_prefix_sort(opt_, total);
+      auto gpu = open_gpu_prefix_sort(opt_, total_);
       gpu_setup_seconds_ = seconds_since(t0);
       return gpu;
     });
-    bool header_done = false;
-    std::unique_ptr<RecordWriter> out;
-    std::vector<SpilledRun> runs;
-    io::TempDirectories temps(opt_.temp_dirs);
-    for (int b = 0;; b ^= 1) {
-      const bool got = timed_get(filled);
-      if (!header_done) {
-        header_done = true;
-        out = std::make_unique<RecordWriter>(output.sink(), format_.terminator(), unique_format(),
-                                             plan_.threads > 2 ? std::max(plan_.gather_buffer, kCacheBuffer) : kCacheBuffer);
-        if (opt_.debug) out->show_debug_view(format_);
-        if (format_.has_header() && reader.saw_header() && opt_.write_header)
-          out->write_raw(reader.header() + '\n');
-      }
-      if (gpu_opened.valid()) gpu_ = gpu_opened.get();
-      if (!got) break;
-      const bool last = reader.done();
-      if (!last) {
-        filled = filler.run([&, b] { return reader.fill(chunks[b ^ 1], chunk_bytes); });
-      }
-      Chunk& chunk = chunks[b];
-      stats_.records_in += chunk.records.size();
-      sort_chunk(chunk);
-      progress_.advance(chunk.used);
-      if (last && runs.empty()) {
-        write_sorted(chunk, *out, output);
-        stats_.runs = 1;
-        break;
-      }
-      // Spill the sorted chunk as a run.
-      SpilledRun run{temps.create_anonymous(), 0, {}};
-      run.bytes = compressed_runs() ? write_compressed(chunk, run.fd.get())
-                                    : write_at(chunk, run.fd.get(), 0, "temporary file", &run.samples);
-      stats_.spill_bytes += run.bytes;
-      runs.push_back(std::move(run));
-      // Each run holds a descriptor: at the most the process may hold, the
-      // runs so far are merged into fewer (an input the budget cuts into that
-      // many chunks; the pass holds merge buffers beside the chunks).
-      if (runs.size() >= plan_.max_runs && !last) merge_cheapest(runs, temps);
-      if (last) break;
-    }
-    chunks[0] = Chunk();
-    chunks[1] = Chunk();
+    drive_sort(*this, stats_);
+    chunks_[0] = Chunk();
+    chunks_[1] = Chunk();
     stats_.bytes_in = reader.bytes_read();
-    stats_.seconds.run_formation = seconds_since(t_runs);
     note(opt_.verbose, io_,
          io::format_line("input: %.3f s reading, %.3f s splitting into records on all threads; sort %.3f s",
                          reader.read_seconds(), reader.split_seconds(), sort_seconds_));
@@ -133,28 +94,111 @@ public:
       stats_.gpu_seconds = gpu_times_;
       stats_.gpu_seconds.setup = gpu_setup_seconds_;
     }
-    if (!runs.empty()) {
-      stats_.mode = "external";
-      stats_.runs = stats_.spilled_runs = runs.size();
-      note(opt_.verbose, io_,
-           io::format_line("spilled %zu runs (%llu bytes), merge fan-in %zu", runs.size(),
-                           static_cast<unsigned long long>(stats_.spill_bytes), plan_.fan_in));
-      auto t_merge = Clock::now();
-      progress_.phase("merge", stats_.bytes_in);
-      merge_runs(runs, temps, *out, output);
-      stats_.seconds.merge = seconds_since(t_merge);
+    if (stats_.spilled_runs)
       note(opt_.verbose, io_,
            io::format_line("merged in %.3f s, %s", stats_.seconds.merge,
                            merged_in_ranges_ ? "in key ranges on all threads" : "by one loser tree"));
-    }
-    out->finish();
+    out_->finish();
     progress_.finish();
-    stats_.records_out = out->records();
-    stats_.bytes_out = out->bytes();
-    stats_.seconds.write += out->write_seconds();
+    stats_.records_out = out_->records();
+    stats_.bytes_out = out_->bytes();
+    stats_.seconds.write += out_->write_seconds();
     auto tc = Clock::now();
     output.commit();
     stats_.seconds.write += seconds_since(tc);
+  }
+
+  // --- the model of drive_sort (sort_driver.hpp) ---
+  using Run = SpilledRun;
+
+  std::optional<bool> next_chunk() {
+    const bool got = timed_get(filled_);
+    if (!out_) {
+      // After the first fill, which has read a header if there is one.
+      out_ = std::make_unique<RecordWriter>(output_->sink(), format_.terminator(), unique_format(),
+                                            plan_.threads > 2 ? std::max(plan_.gather_buffer, kCacheBuffer) : kCacheBuffer);
+      if (opt_.debug) out_->show_debug_view(format_);
+      if (format_.has_header() && reader_->saw_header() && opt_.write_header)
+        out_->write_raw(reader_->header() + '\n');
+    }
+    if (gpu_opened_.valid()) gpu_ = gpu_opened_.get();
+    if (!got) return std::nullopt;
+    const bool last = reader_->done();
+    chunk_ = next_;
+    next_ ^= 1;
+    // The other chunk is written out or spilled by now.
+    if (!last) filled_ = filler_->run([this, c = next_] { return reader_->fill(chunks_[c], chunk_bytes_); });
+    Chunk& chunk = chunks_[chunk_];
+    stats_.records_in += chunk.records.size();
+    sort_chunk(chunk);
+    progress_.advance(chunk.used);
+    return last;
+  }
+
+  void write_chunk() { write_sorted(chunks_[chunk_], *out_, *output_); }
+
+  SpilledRun spill_chunk() {
+    const Chunk& chunk = chunks_[chunk_];
+    SpilledRun run{temps_.create_anonymous(), 0, {}};
+    run.bytes = compressed_runs() ? write_compressed(chunk, run.fd.get())
+                                  : write_at(chunk, run.fd.get(), 0, "temporary file", &run.samples);
+    stats_.spill_bytes += run.bytes;
+    return run;
+  }
+
+  void formed(std::span<const SpilledRun> runs) {
+    chunks_[0] = Chunk();
+    chunks_[1] = Chunk();
+    stats_.mode = "external";
+    stats_.spilled_runs = runs.size();
+    note(opt_.verbose, io_,
+         io::format_line("spilled %zu runs (%llu bytes), merge fan-in %zu", runs.size(),
+                         static_cast<unsigned long long>(stats_.spill_bytes), plan_.fan_in));
+    progress_.phase("merge", reader_->bytes_read());
+  }
+
+  std::size_t fan_in() const { return plan_.fan_in; }
+  std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(plan_.max_runs, SIZE_MAX)); }
+  std::uint64_t bytes(const SpilledRun& r) const { return r.bytes; }
+
+  // Merges `group` (consecutive runs) into one longer run, in key ranges by
+  // all threads where merge_in_ranges_ok.
+  SpilledRun merge(std::span<SpilledRun> group) {
+    SpilledRun merged{temps_.create_anonymous(), 0, {}};
+    if (merge_in_ranges_ok(group)) {
+      merged.bytes =
+          merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file", parallel_merge(&merged.samples)).bytes;
+    } else {
+      auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
+      RecordWriter w(*sink, format_.terminator(), unique_format());
+      std::vector<std::unique_ptr<RecordReader>> readers;
+      for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+      merge_streams(readers, format_, w);
+      w.finish();
+      sink->finish();
+      merged.bytes = sink->stored_bytes();
+    }
+    for (auto& r : group) r.fd.reset();  // frees the space at once
+    return merged;
+  }
+
+  // The last merge. Where the output is a file written in place (not under
+  // --debug), in key ranges by all threads where merge_in_ranges_ok.
+  void merge_into_output(std::span<SpilledRun> runs) {
+    RecordWriter& out = *out_;
+    io::OutputFile& output = *output_;
+    if (merge_in_ranges_ok(runs) && !opt_.debug && output.positional_fd() >= 0) {
+      out.finish();  // the header, if any, goes first
+      output.sink().finish();
+      const MergedBytes m = merge_in_ranges(runs, format_, output.positional_fd(), output.positional_offset(),
+                                            output.target().c_str(), parallel_merge(nullptr));
+      out.count_written_elsewhere(m.bytes, m.records, 0);
+      merged_in_ranges_ = true;
+      return;
+    }
+    std::vector<std::unique_ptr<RecordReader>> readers;
+    for (const auto& r : runs) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+    merge_streams(readers, format_, out, &progress_);
   }
 
   void merge_inputs() {
@@ -421,72 +465,6 @@ private:
                          .progress = output ? &progress_ : nullptr};
   }
 
-  // Merges `group` (consecutive runs) into one longer run, in key ranges by
-  // all threads where merge_in_ranges_ok.
-  SpilledRun merge_group(std::span<SpilledRun> group, io::TempDirectories& temps) {
-    SpilledRun merged{temps.create_anonymous(), 0, {}};
-    if (merge_in_ranges_ok(group)) {
-      merged.bytes =
-          merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file", parallel_merge(&merged.samples)).bytes;
-    } else {
-      auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
-      RecordWriter w(*sink, format_.terminator(), unique_format());
-      std::vector<std::unique_ptr<RecordReader>> readers;
-      for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
-      merge_streams(readers, format_, w);
-      w.finish();
-      sink->finish();
-      merged.bytes = sink->stored_bytes();
-    }
-    for (auto& r : group) r.fd.reset();  // frees the space at once
-    return merged;
-  }
-
-  // One merge pass: consecutive groups of fan_in runs become one longer run each.
-  void merge_pass(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
-    std::vector<SpilledRun> next;
-    for (std::size_t i = 0; i < runs.size(); i += plan_.fan_in) {
-      const std::span<SpilledRun> group(runs.data() + i, std::min(runs.size(), i + plan_.fan_in) - i);
-      next.push_back(group.size() == 1 ? std::move(group[0]) : merge_group(group, temps));
-    }
-    runs = std::move(next);
-    stats_.merge_passes++;
-  }
-
-  // While runs are formed (reaching plan.max_runs): the cheapest fan_in
-  // neighbours are merged into one (cheapest_runs).
-  void merge_cheapest(std::vector<SpilledRun>& runs, io::TempDirectories& temps) {
-    std::vector<std::uint64_t> sizes;
-    for (const auto& r : runs) sizes.push_back(r.bytes);
-    const std::size_t width = std::min(plan_.fan_in, runs.size());
-    const std::size_t at = cheapest_runs(sizes, width);
-    SpilledRun merged = merge_group(std::span<SpilledRun>(runs.data() + at, width), temps);
-    runs[at] = std::move(merged);
-    runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(at + 1), runs.begin() + static_cast<std::ptrdiff_t>(at + width));
-    stats_.merge_passes++;
-  }
-
-  // Merges runs into `out`; groups of fan_in runs are first merged into longer
-  // runs while there are more than fan_in of them. The last merge, where the
-  // output is a file written in place (not under --debug), is merged in key
-  // ranges by all threads where merge_in_ranges_ok.
-  void merge_runs(std::vector<SpilledRun>& runs, io::TempDirectories& temps, RecordWriter& out,
-                  io::OutputFile& output) {
-    while (runs.size() > plan_.fan_in) merge_pass(runs, temps);
-    if (merge_in_ranges_ok(runs) && !opt_.debug && output.positional_fd() >= 0) {
-      out.finish();  // the header, if any, goes first
-      output.sink().finish();
-      const MergedBytes m = merge_in_ranges(runs, format_, output.positional_fd(), output.positional_offset(),
-                                            output.target().c_str(), parallel_merge(nullptr));
-      out.count_written_elsewhere(m.bytes, m.records, 0);
-      merged_in_ranges_ = true;
-      return;
-    }
-    std::vector<std::unique_ptr<RecordReader>> readers;
-    for (const auto& r : runs) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
-    merge_streams(readers, format_, out, &progress_);
-  }
-
   static TextSortPlan plan(const TextSortOptions& o) {
     const std::uint64_t budget = o.memory_budget ? o.memory_budget : default_memory_budget();
     const unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
@@ -503,6 +481,18 @@ private:
   SortStats& stats_;
   Progress progress_;
   bool merged_in_ranges_ = false;  // the last merge ran on all threads
+  // The sort's input and output, set for the length of sort().
+  io::TaskThread* filler_ = nullptr;
+  ChunkReader* reader_ = nullptr;
+  io::OutputFile* output_ = nullptr;
+  std::optional<std::uint64_t> total_;
+  std::uint64_t chunk_bytes_ = 0;
+  io::TempDirectories temps_{opt_.temp_dirs};
+  Chunk chunks_[2];
+  int chunk_ = 0, next_ = 0;  // the chunk sorted, and the one read next
+  std::future<bool> filled_;  // the next chunk's fill
+  std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened_;
+  std::unique_ptr<RecordWriter> out_;
   io::HugeVector<RecordEntry> scratch_;
   std::unique_ptr<GpuPrefixSort> gpu_;
   bool gpu_sorted_ = false;  // some chunk was sorted on the GPU
