@@ -6,6 +6,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "corank/io/temp_files.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/output_writer.hpp"
+#include "corank/planner.hpp"
+#include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
@@ -40,8 +43,8 @@ public:
   void run() {
     const auto total = job_.input.total_records();
     OutputWriter out(job_.output, job_.pool, total ? std::optional(*total * R_) : std::nullopt);
-    form_runs(out);
-    if (!runs_.empty()) merge_all(out);
+    out_ = &out;
+    drive_sort(*this, job_.stats);
     out.finish();
     job_.stats.seconds.read = read_s_;
     job_.stats.seconds.write = write_s_;
@@ -49,12 +52,82 @@ public:
     job_.stats.mode = job_.stats.spilled_runs ? "external" : "in-memory";
   }
 
-private:
+  // --- the model of drive_sort (sort_driver.hpp) ---
+
   struct Run {
     std::unique_ptr<SortedRun> records;
     std::vector<E> samples;  // every stride-th record's (key, merge position)
   };
 
+  // Reads the next C records straight into the device's staging and sorts them there.
+  std::optional<bool> next_chunk() {
+    const auto total = job_.input.total_records();
+    if (!started_) {
+      job_.progress.phase("sort", total ? *total * R_ : 0);
+      started_ = true;
+    }
+    const std::uint64_t n =
+        job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t, std::uint64_t max) { return fill_from_input(dst, max); });
+    if (n == 0) return std::nullopt;
+    kept_ = job_.device.sort(n, {}, keep(false));
+    return n < C_ || (total && job_.input.records_read() == *total);
+  }
+
+  void write_chunk() {
+    job_.device.download(kept_, [&](const std::byte* src, std::uint64_t, std::uint64_t count) {
+      write_out(src, count);
+    });
+  }
+
+  Run spill_chunk() {
+    Run run = store_run(kept_, base_);
+    base_ += kept_;
+    return run;
+  }
+
+  void formed(std::span<const Run> runs) {
+    note(job_.options.verbose, job_.options.io,
+         io::format_line("%zu runs of up to %llu records, %llu spilled (%llu bytes)", runs.size(),
+                         static_cast<unsigned long long>(C_), static_cast<unsigned long long>(job_.stats.spilled_runs),
+                         static_cast<unsigned long long>(job_.stats.spill_bytes)));
+    total_ = 0;
+    for (const auto& r : runs) total_ += r.records->count();
+    if (runs.size() > fan_in()) job_.progress.phase("merge pass", total_ * R_);
+  }
+
+  void passed(std::size_t runs_left) {
+    if (runs_left > fan_in()) job_.progress.phase("merge pass", total_ * R_);
+  }
+
+  // With more runs than one slab merges (C / (2 * stride)), groups become one run each.
+  std::size_t fan_in() const { return static_cast<std::size_t>(fan_in_); }
+  std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(max_open_runs(), SIZE_MAX)); }
+  std::uint64_t bytes(const Run& r) const { return r.records->count() * R_; }
+
+  // Merges `group` (consecutive runs) into one run, in memory while the budget allows.
+  Run merge(std::span<Run> group) {
+    std::uint64_t count = 0;
+    for (const auto& r : group) count += r.records->count();
+    // Positions stay in [base, base + count): those of the group's records.
+    Run run{new_run(count, group[0].records->base()), {}};
+    std::uint64_t written = 0;
+    merge_group(group, [&](const std::byte* src, std::uint64_t c) {
+      run.records->write(written, src, c, job_.pool);
+      sample(run, src, written, c);
+      written += c;
+    });
+    run.records->truncate(written);  // -u may have kept fewer
+    for (auto& r : group) release(r);
+    return run;
+  }
+
+  void merge_into_output(std::span<Run> runs) {
+    job_.progress.phase("merge", total_ * R_);
+    merge_group(runs, [&](const std::byte* src, std::uint64_t count) { write_out(src, count); });
+    for (auto& r : runs) release(r);
+  }
+
+private:
   KeepEqual keep(bool continuing) const {
     if (!job_.options.unique) return KeepEqual::all;
     return continuing ? KeepEqual::continued : KeepEqual::first;
@@ -80,46 +153,11 @@ private:
     return got;
   }
 
-  void write_out(OutputWriter& out, const std::byte* src, std::uint64_t count) {
+  void write_out(const std::byte* src, std::uint64_t count) {
     const auto t0 = Clock::now();
-    out.write(src, count * R_);
+    out_->write(src, count * R_);
     job_.stats.records_out += count;
     write_s_ += seconds_since(t0);
-  }
-
-  void form_runs(OutputWriter& out) {
-    const auto t0 = Clock::now();
-    const auto total = job_.input.total_records();
-    job_.progress.phase("sort", total ? *total * R_ : 0);
-    std::uint64_t base = 0;
-    for (;;) {
-      const std::uint64_t n =
-          job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t, std::uint64_t max) { return fill_from_input(dst, max); });
-      if (n == 0) break;
-      const bool last = n < C_ || (total && job_.input.records_read() == *total);
-      const std::uint64_t kept = job_.device.sort(n, {}, keep(false));
-      if (runs_.empty() && last) {
-        // The whole input was one run: straight to the output.
-        job_.stats.runs = 1;
-        job_.stats.seconds.run_formation = seconds_since(t0);
-        const auto t1 = Clock::now();
-        job_.device.download(kept, [&](const std::byte* src, std::uint64_t, std::uint64_t count) {
-          write_out(out, src, count);
-        });
-        job_.stats.seconds.merge = seconds_since(t1);
-        return;
-      }
-      runs_.push_back(store_run(kept, base));
-      base += kept;
-      if (last) break;
-    }
-    job_.stats.runs = runs_.size();
-    job_.stats.seconds.run_formation = seconds_since(t0);
-    if (!runs_.empty())
-      note(job_.options.verbose, job_.options.io,
-           io::format_line("%zu runs of up to %llu records, %llu spilled (%llu bytes)", runs_.size(),
-                           static_cast<unsigned long long>(C_), static_cast<unsigned long long>(job_.stats.spilled_runs),
-                           static_cast<unsigned long long>(job_.stats.spill_bytes)));
   }
 
   // A new run of `count` records at merge position `base`: in memory while
@@ -179,13 +217,13 @@ private:
     return i;
   }
 
-  // Merges runs [g0, g1) of runs_ slab by slab on the device; every merged
-  // slab goes to sink(src, count).
+  // Merges `runs` slab by slab on the device; every merged slab goes to
+  // sink(src, count).
   template <class Sink>
-  void merge_group(std::size_t g0, std::size_t g1, Sink&& sink) {
-    const std::size_t k = g1 - g0;
+  void merge_group(std::span<const Run> runs, Sink&& sink) {
+    const std::size_t k = runs.size();
     std::vector<E> all;
-    for (std::size_t i = g0; i < g1; ++i) all.insert(all.end(), runs_[i].samples.begin(), runs_[i].samples.end());
+    for (const Run& r : runs) all.insert(all.end(), r.samples.begin(), r.samples.end());
     std::sort(all.begin(), all.end());
     // Between two boundaries each run holds at most (its samples in between
     // + 1) * stride records, so a slab is at most (m + k) * stride <= C.
@@ -199,7 +237,7 @@ private:
     for (std::size_t s = 0; s <= boundaries.size(); ++s) {
       std::uint64_t n = 0;
       for (std::size_t i = 0; i < k; ++i) {
-        const Run& run = runs_[g0 + i];
+        const Run& run = runs[i];
         hi[i] = s < boundaries.size() ? split_at(run, boundaries[s], lo[i]) : run.records->count();
         n += hi[i] - lo[i];
       }
@@ -211,7 +249,7 @@ private:
       for (std::size_t i = 0; i < k; ++i) {
         const std::uint64_t len = hi[i] - lo[i];
         if (len == 0) continue;
-        const SortedRun& run = *runs_[g0 + i].records;
+        const SortedRun& run = *runs[i].records;
         const std::uint64_t from = lo[i];
         job_.device.upload(at, len, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) {
           run.read(from + first, max, dst, job_.pool);
@@ -230,41 +268,6 @@ private:
     }
   }
 
-  void merge_all(OutputWriter& out) {
-    const auto t0 = Clock::now();
-    std::uint64_t n = 0;
-    for (const auto& r : runs_) n += r.records->count();
-    // With more runs than one slab merges, groups of fan_in runs become one run
-    // each, as often as needed.
-    while (runs_.size() > fan_in_) {
-      job_.progress.phase("merge pass", n * R_);
-      std::vector<Run> merged;
-      std::uint64_t base = 0;
-      for (std::size_t g0 = 0; g0 < runs_.size(); g0 += fan_in_) {
-        const std::size_t g1 = std::min<std::size_t>(runs_.size(), g0 + fan_in_);
-        std::uint64_t count = 0;
-        for (std::size_t i = g0; i < g1; ++i) count += runs_[i].records->count();
-        Run run{new_run(count, base), {}};
-        std::uint64_t written = 0;
-        merge_group(g0, g1, [&](const std::byte* src, std::uint64_t c) {
-          run.records->write(written, src, c, job_.pool);
-          sample(run, src, written, c);
-          written += c;
-        });
-        run.records->truncate(written);  // -u may have kept fewer
-        for (std::size_t i = g0; i < g1; ++i) release(runs_[i]);
-        base += written;
-        merged.push_back(std::move(run));
-      }
-      runs_ = std::move(merged);
-    }
-    job_.progress.phase("merge", n * R_);
-    merge_group(0, runs_.size(), [&](const std::byte* src, std::uint64_t count) { write_out(out, src, count); });
-    for (auto& r : runs_) release(r);
-    runs_.clear();
-    job_.stats.seconds.merge = seconds_since(t0);
-  }
-
   void release(Run& run) {
     if (run.records && !run.records->spilled()) memory_in_use_ -= run.records->allocated_bytes();
     run.records.reset();
@@ -276,7 +279,11 @@ private:
   const std::uint64_t C_;
   io::TempDirectories temps_;
   std::uint64_t stride_ = 1, fan_in_ = 2;
-  std::vector<Run> runs_;
+  OutputWriter* out_ = nullptr;  // set for the length of run()
+  bool started_ = false;
+  std::uint64_t kept_ = 0;   // records of the sorted chunk on the device
+  std::uint64_t base_ = 0;   // records in the runs so far
+  std::uint64_t total_ = 0;  // records in the runs to merge
   std::uint64_t memory_in_use_ = 0;
   std::vector<std::byte> stretch_;
   double read_s_ = 0, write_s_ = 0;
