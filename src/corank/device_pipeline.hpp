@@ -18,6 +18,7 @@
 //    (co-rank partitions, pairwise merge rounds), and the merged slab is
 //    written. With more runs than one slab can merge, groups of runs are
 //    merged into longer runs first.
+// The control flow is drive_sort's (sort_driver.hpp), of which this is a model.
 // Positions break ties (a record's run base + its index), so the output is
 // the stable order of the input, and -u keeps the first of equal keys.
 #include <cstdint>

@@ -2,7 +2,7 @@
 // Fixed-size records sorted on the CPU threads (external_sort.cpp): runs
 // formed and merged in memory when records and their entries fit the -S
 // budget, else spilled to temporary files with a sparse index and merged slab
-// by slab. See planner.hpp for the sizes.
+// by slab. A model of drive_sort (sort_driver.hpp); planner.hpp has the sizes.
 #include "corank/checksum.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/normalize.hpp"

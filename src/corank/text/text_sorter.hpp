@@ -4,7 +4,8 @@
 // budget is written straight out, a larger one is spilled as sorted runs to
 // anonymous temporary files and merged (run_merge.hpp: in several passes when
 // there are more runs than the merge fan-in, in key ranges on all threads
-// where it can). -m merges sorted inputs; -c checks one.
+// where it can): a model of drive_sort (sort_driver.hpp). -m merges sorted
+// inputs; -c checks one.
 // Chunks are sorted by prefix on the GPU when one is usable (gpu_record_sort.hpp),
 // else on the CPU.
 #include <cstdint>
