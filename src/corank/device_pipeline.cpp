@@ -15,6 +15,7 @@
 #include "corank/key_entry.hpp"
 #include "corank/output_writer.hpp"
 #include "corank/planner.hpp"
+#include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
 #include "corank/stopwatch.hpp"
@@ -200,12 +201,8 @@ private:
   // The samples narrow it to a stretch of fewer than `stride` records, which
   // is read and searched.
   std::uint64_t split_at(const Run& run, const E& v, std::uint64_t lo) {
-    const std::uint64_t t = static_cast<std::uint64_t>(
-        std::lower_bound(run.samples.begin(), run.samples.end(), v) - run.samples.begin());
-    if (t == 0) return lo;
-    const std::uint64_t first = std::max((t - 1) * stride_ + 1, lo);
-    const std::uint64_t last = std::min(t * stride_, run.records->count());
-    if (first >= last) return std::max(first, lo);
+    const auto [first, last] = split_stretch(run.samples, v, stride_, run.records->count(), lo);
+    if (first >= last) return first;
     const std::byte* p = run.records->peek(first, last - first, stretch_);
     std::uint64_t i = first;
     for (; i < last; ++i) {
@@ -222,15 +219,9 @@ private:
   template <class Sink>
   void merge_group(std::span<const Run> runs, Sink&& sink) {
     const std::size_t k = runs.size();
-    std::vector<E> all;
-    for (const Run& r : runs) all.insert(all.end(), r.samples.begin(), r.samples.end());
-    std::sort(all.begin(), all.end());
-    // Between two boundaries each run holds at most (its samples in between
-    // + 1) * stride records, so a slab is at most (m + k) * stride <= C.
-    const std::uint64_t m = C_ / stride_ - k;
-    std::vector<E> boundaries;
-    for (std::uint64_t i = m; i < all.size(); i += m) boundaries.push_back(all[i]);
-    all = {};
+    // Slabs of at most C records (slab_split.hpp).
+    const std::vector<E> boundaries = slab_boundaries<E>(
+        runs, [](const Run& r) -> const std::vector<E>& { return r.samples; }, C_, stride_);
 
     std::vector<std::uint64_t> lo(k, 0), hi(k), ends;
     bool continuing = false;

@@ -35,6 +35,7 @@
 #include "corank/planner.hpp"
 #include "corank/run_sort.hpp"
 #include "corank/segment_reader.hpp"
+#include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/write_behind.hpp"
 #include "corank/stopwatch.hpp"
@@ -390,11 +391,7 @@ private:
   // stretch for compressed runs.
   std::uint64_t split_at(const SpilledRun& run, const E& v, std::uint64_t lo, RunCursor* cursor,
                          std::vector<std::byte>& block, std::vector<E>& keys) {
-    const std::uint64_t stride = job_.plan.sample_stride;
-    const std::uint64_t t = static_cast<std::uint64_t>(
-        std::lower_bound(run.samples.begin(), run.samples.end(), v) - run.samples.begin());
-    if (t == 0) return 0;
-    const std::uint64_t first = std::max((t - 1) * stride + 1, lo), last = std::min(t * stride, run.count);
+    const auto [first, last] = split_stretch(run.samples, v, job_.plan.sample_stride, run.count, lo);
     if (first >= last) return first;
     const std::byte* stretch;
     if (cursor) {
@@ -440,18 +437,9 @@ private:
     std::uint64_t n = 0;
     for (const auto& r : runs) n += r.count;
 
-    // Slab boundaries are sampled keys, every m-th in merged order. Between two
-    // boundaries each run holds at most (its samples in between + 1) * stride
-    // records, so a slab never exceeds (m + k) * stride records.
-    std::vector<E> boundaries;
-    {
-      std::vector<E> all;
-      for (const auto& r : runs) all.insert(all.end(), r.samples.begin(), r.samples.end());
-      std::sort(all.begin(), all.end());
-      const std::uint64_t per_slab = job_.plan.slab_records / stride;
-      const std::uint64_t m = per_slab > k ? per_slab - k : 1;
-      for (std::uint64_t i = m; i < all.size(); i += m) boundaries.push_back(all[i]);
-    }
+    const std::vector<E> boundaries = slab_boundaries<E>(
+        std::span<const SpilledRun>(runs), [](const SpilledRun& r) -> const std::vector<E>& { return r.samples; },
+        job_.plan.slab_records, stride);
     const std::uint64_t capacity = std::min(n, (job_.plan.slab_records / stride + k + 1) * stride);
     job_.stats.merge_slabs += boundaries.size() + 1;
 

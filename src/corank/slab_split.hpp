@@ -1,0 +1,53 @@
+#pragma once
+// Merging sorted runs slab by slab between sampled keys, for runs that are
+// not all in memory (spilled by the CPU sort, or held for the device). Each
+// run keeps the entry of every stride-th record (samples[t] is record
+// t * stride's), in (key, position) order. Boundaries chosen among all
+// samples cut every run; where a boundary falls in a run, the samples leave
+// a stretch of fewer than stride records to read and search.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace corank {
+
+// Every m-th sample in merged order, m = slab_records / stride - k (at least
+// 1) for k runs. Between two boundaries each run holds at most (its samples
+// in between + 1) * stride records, so a slab never exceeds (m + k) * stride
+// records: at most slab_records where slab_records / stride exceeds k.
+// `samples_of(run)` gives a run's samples.
+template <class E, class Run, class SamplesOf>
+std::vector<E> slab_boundaries(std::span<const Run> runs, SamplesOf samples_of, std::uint64_t slab_records,
+                               std::uint64_t stride) {
+  std::vector<E> all;
+  for (const Run& r : runs) {
+    const std::vector<E>& s = samples_of(r);
+    all.insert(all.end(), s.begin(), s.end());
+  }
+  std::sort(all.begin(), all.end());
+  const std::uint64_t per_slab = slab_records / stride, k = runs.size();
+  const std::uint64_t m = per_slab > k ? per_slab - k : 1;
+  std::vector<E> boundaries;
+  for (std::uint64_t i = m; i < all.size(); i += m) boundaries.push_back(all[i]);
+  return boundaries;
+}
+
+// Where a run of `count` records splits at v: its records [first, last) are
+// to be read and searched for the first not below v. Where first >= last the
+// split is `first`, without a read. `lo` is the split at the previous
+// (lower) boundary.
+struct Stretch {
+  std::uint64_t first, last;
+};
+
+template <class E>
+Stretch split_stretch(const std::vector<E>& samples, const E& v, std::uint64_t stride, std::uint64_t count,
+                      std::uint64_t lo) {
+  const auto t = static_cast<std::uint64_t>(std::lower_bound(samples.begin(), samples.end(), v) - samples.begin());
+  if (t == 0) return {lo, lo};  // the run's first record is not below v
+  // Record (t - 1) * stride is below v, record t * stride (if any) is not.
+  return {std::max((t - 1) * stride + 1, lo), std::min(t * stride, count)};
+}
+
+}  // namespace corank
