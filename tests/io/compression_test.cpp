@@ -80,6 +80,22 @@ TEST_P(CompressionTest, RoundTripBySuffix) {
   }
 }
 
+// Threads cannot fill byte ranges of a compressed output: reserve_range()
+// declines and leaves the sink to go on.
+TEST_P(CompressionTest, NoRangeOfACompressedOutput) {
+  const std::string data = sample(300000);
+  const std::string path = dir_.file(std::string("ranged") + codec().suffix);
+  {
+    OutputFile out(path, opt());
+    EXPECT_FALSE(out.can_reserve_range());
+    out.sink().write(data.data(), 1000);
+    EXPECT_FALSE(out.reserve_range());
+    out.sink().write(data.data() + 1000, data.size() - 1000);
+    out.commit();
+  }
+  EXPECT_EQ(read_all(*open_source(path, opt())), data);
+}
+
 TEST_P(CompressionTest, DetectedByMagicOnAPipe) {
   const std::string data = sample(300000);
   IoOptions o = opt();

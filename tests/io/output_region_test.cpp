@@ -1,5 +1,5 @@
 // OutputFile in a region of an existing file (IoOptions::output_region): every
-// write path (the sink, positional writes, the mapping) lands at the region's
+// write path (the sink, a reserved range, the mapping) lands at the region's
 // offset, bytes outside it stay as they were, the file is neither truncated
 // nor removed, and read_back() yields exactly the region.
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <optional>
 #include <string>
 
 #include "corank/io/error.hpp"
@@ -75,17 +76,21 @@ TEST_F(OutputRegionTest, SinkWritesLandAtTheOffsetAndNothingElseChanges) {
     }
 }
 
-TEST_F(OutputRegionTest, PositionalWritesContinueAfterTheSinkInsideTheRegion) {
+TEST_F(OutputRegionTest, ReservedRangeContinuesAfterTheSinkInsideTheRegion) {
   const std::string data = pattern(300001, 5);
-  const std::uint64_t off = 12345, head = 777;
+  const std::uint64_t off = 12345, head = 777, split = 100000;
   RegionFile f(dir_.file("shared"), off, data, 4096);
   {
     OutputFile out(f.path, region_options(off, data.size()));
+    ASSERT_TRUE(out.can_reserve_range());
     out.sink().write(data.data(), head);
-    out.sink().finish();
-    ASSERT_GE(out.positional_fd(), 0);
-    EXPECT_EQ(out.positional_offset(), off + head);
-    pwrite_full(out.positional_fd(), data.data() + head, data.size() - head, out.positional_offset(), f.path);
+    const std::optional<FileRange> range = out.reserve_range();
+    ASSERT_TRUE(range);
+    // Two writers at offsets of their own, counted from the range's start.
+    const auto back = range->sink_at(split - head);
+    back->write(data.data() + split, data.size() - split);
+    const auto front = range->sink_at(0);
+    front->write(data.data() + head, split - head);
     out.commit();
   }
   EXPECT_EQ(slurp(f.path), f.expected);

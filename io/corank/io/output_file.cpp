@@ -157,6 +157,12 @@ void OutputFile::open_region(const OutputRegion& region, const IoOptions& opt) {
   positional_ = true;
 }
 
+std::optional<FileRange> OutputFile::reserve_range() {
+  if (!can_reserve_range()) return std::nullopt;
+  sink_->finish();
+  return FileRange(fd_, region_.offset + sink_->bytes_written(), target_);
+}
+
 std::unique_ptr<ByteSource> OutputFile::read_back(const IoOptions& opt) const {
   if (temp_path_.empty()) throw IoError("read failed", target_, "the output cannot be read back");
   IoOptions o = opt;

@@ -18,14 +18,15 @@
 //    existing regular file of at least offset + size bytes, which its creator
 //    commits or removes (corank-mpi's shared output, a region per rank, all
 //    written at once). Every write path below lands from `offset` on, while
-//    its callers keep counting from 0 (positional writers start at
-//    positional_offset()); the file is never truncated, renamed or removed,
-//    and nothing outside the region is written (the mapping refuses writes
-//    past its end). Uncompressed only, and through the page cache, never
-//    O_DIRECT: a page that two regions share has one copy, which direct writes
-//    of one writer would bypass and the other's write-back then undo. The
-//    writer fills the whole region (corank-mpi checks the count); commit()
-//    finishes and fsyncs, nothing more.
+//    its callers keep counting from 0 (the range from reserve_range() starts
+//    at the region's offset plus the sink's bytes); the file is never
+//    truncated, renamed or removed, and nothing outside the region is written
+//    (the mapping refuses writes past its end). Uncompressed only, and
+//    through the page cache, never O_DIRECT: a page that two regions share
+//    has one copy, which direct writes of one writer would bypass and the
+//    other's write-back then undo. The writer fills the whole region
+//    (corank-mpi checks the count); commit() finishes and fsyncs, nothing
+//    more.
 // The sink writes behind through the I/O engine (write_behind_sink.hpp) and
 // compresses when the target ends in .gz .bz2 .xz .zst (or per
 // IoOptions::output_codec).
@@ -35,11 +36,13 @@
 //   out.commit();             // finish + fsync + rename; without it, nothing appears
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "corank/io/options.hpp"
+#include "corank/io/positional_file.hpp"
 #include "corank/io/source.hpp"
 
 namespace corank::io {
@@ -60,15 +63,16 @@ public:
   // Flushes, fsyncs (unless IoOptions::sync_output is off) and renames the
   // temporary file over the target.
   void commit();
-  // For writers that fill disjoint byte ranges on several threads: the
-  // temporary file's (or the region's) descriptor when the output is one
-  // written uncompressed, else -1 (also for a device or FIFO target).
-  // Positional writes go past what the sink holds: call sink().finish() first
-  // and write from positional_offset() on; commit() syncs them with the rest.
-  int positional_fd() const noexcept { return positional_ ? fd_ : -1; }
-  // Where the file's next byte after the sink's goes: sink().bytes_written(),
-  // plus the region's offset in a region.
-  std::uint64_t positional_offset() const { return region_.offset + sink_->bytes_written(); }
+  // Whether reserve_range() applies: the output is the temporary file (or
+  // the region) written uncompressed, not standard output, a device or a FIFO.
+  bool can_reserve_range() const noexcept { return positional_ && fd_ >= 0; }
+  // For writers that fill disjoint byte ranges on several threads: finishes
+  // the sink and returns the rest of the file from where the sink's bytes end
+  // (in a region, from its offset plus those bytes); nullopt where
+  // !can_reserve_range(), the sink left as it was. Nothing more may go through
+  // sink() after it; commit() syncs what the range's writers wrote with the
+  // rest.
+  std::optional<FileRange> reserve_range();
   // Maps the first `bytes` of the temporary file for writers on several
   // threads, where that beats the sink: an uncompressed regular file on a
   // memory file system (tmpfs, such as /dev/shm), where the kernel serializes

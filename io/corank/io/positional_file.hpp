@@ -6,11 +6,13 @@
 // --compress-temp a run is a series of compressed streams (zstd or gzip), under
 // --compress-program one stream that PROG wrote. Binary records' runs go
 // through the engines instead (run_file.hpp). Also here: allocating a file
-// ahead of threads that fill it at once.
+// ahead of threads that fill it at once, and FileRange, the bytes of a file
+// that such threads fill.
 #include <fcntl.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -21,6 +23,7 @@
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/options.hpp"
 #include "corank/io/program_codec.hpp"
 #include "corank/io/source.hpp"
 
@@ -76,6 +79,70 @@ inline bool allocate_range(int fd, std::uint64_t at, std::uint64_t n, const std:
   if (errno == EOPNOTSUPP || errno == ENOSYS || errno == EINVAL) return false;
   throw_io_error("write failed", name, errno);
 }
+
+// The bytes of one file from a start offset on, which threads fill at offsets
+// of their own: a spilled text run, or the rest of the output
+// (OutputFile::reserve_range). Does not own the descriptor, which must outlive
+// the range and everything it hands out. Offsets given to its methods count
+// from the range's start.
+class FileRange {
+public:
+  // `name` is the file's name for error messages.
+  FileRange(int fd, std::uint64_t start, std::string name) : fd_(fd), start_(start), name_(std::move(name)) {}
+
+  // A writable shared mapping of some of the range; unmapped when destroyed.
+  // Empty where the file could not be mapped.
+  class Mapping {
+  public:
+    Mapping() = default;
+    Mapping(Mapping&& other) noexcept
+        : map_(std::exchange(other.map_, nullptr)), map_bytes_(std::exchange(other.map_bytes_, 0)),
+          lead_(other.lead_) {}
+    Mapping& operator=(Mapping&& other) noexcept {
+      if (this != &other) {
+        unmap();
+        map_ = std::exchange(other.map_, nullptr);
+        map_bytes_ = std::exchange(other.map_bytes_, 0);
+        lead_ = other.lead_;
+      }
+      return *this;
+    }
+    ~Mapping() { unmap(); }
+    explicit operator bool() const noexcept { return map_ != nullptr; }
+    // Where the range's byte `offset` (as given to map()) is mapped.
+    char* data() const noexcept { return static_cast<char*>(map_) + lead_; }
+
+  private:
+    friend class FileRange;
+    Mapping(void* map, std::size_t map_bytes, std::size_t lead) : map_(map), map_bytes_(map_bytes), lead_(lead) {}
+    void unmap() noexcept;
+
+    void* map_ = nullptr;  // from the page boundary at or before the first byte
+    std::size_t map_bytes_ = 0, lead_ = 0;
+  };
+
+  // Allocates [offset, offset + n) ahead of writes that will fill it exactly
+  // (allocate_range); false, allocating nothing, where the file system cannot.
+  bool allocate(std::uint64_t offset, std::uint64_t n) const { return allocate_range(fd_, start_ + offset, n, name_); }
+  // Positional writes from `offset` on, through the page cache.
+  std::unique_ptr<ByteSink> sink_at(std::uint64_t offset) const {
+    return std::make_unique<PositionalSink>(fd_, start_ + offset, name_);
+  }
+  // Writes from `offset` on, behind the caller through the I/O engine per
+  // `io` (whole aligned blocks O_DIRECT, write_behind_sink.hpp): for bytes
+  // written once and not read again soon. Its finish() does not fsync.
+  std::unique_ptr<ByteSink> engine_sink_at(std::uint64_t offset, const IoOptions& io) const;
+  // Maps [offset, offset + n) for writing, shared with the file: allocate()
+  // it first, or a full file system turns a write into a SIGBUS. Empty where
+  // the file cannot be mapped.
+  Mapping map(std::uint64_t offset, std::uint64_t n) const;
+  const std::string& name() const noexcept { return name_; }
+
+private:
+  int fd_;
+  std::uint64_t start_;
+  std::string name_;
+};
 
 // A run written sequentially into fd, compressed per `temp` (IoOptions:
 // temp_codec at its fast level, or temp_program) unless neither is set.

@@ -54,13 +54,6 @@ public:
   char* claim(std::size_t n);
   void commit(std::size_t n, std::uint64_t records);
   std::size_t capacity() const noexcept { return capacity_; }
-  // Counts records that the caller wrote to the file past this writer
-  // (positional writes after finish()), so that records() and bytes() hold all.
-  void count_written_elsewhere(std::uint64_t bytes, std::uint64_t records, double seconds) {
-    bytes_ += bytes;
-    records_ += records;
-    seconds_ += seconds;
-  }
   // Writes what is buffered and waits for it; rethrows a write error.
   void finish();
   std::uint64_t records() const noexcept { return records_; }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "corank/io/write_behind_sink.hpp"
 #include "corank/loser_tree.hpp"
 #include "corank/parallel.hpp"
 #include "corank/io/positional_file.hpp"
@@ -86,8 +85,8 @@ bool can_merge_in_ranges(std::span<const SpilledRun> runs) {
   return std::all_of(runs.begin(), runs.end(), [](const SpilledRun& r) { return !r.samples.empty(); });
 }
 
-MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& format, int fd, std::uint64_t at,
-                            const char* name, const ParallelMerge& options) {
+MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& format, const io::FileRange& out,
+                            const ParallelMerge& options) {
   const std::size_t k = runs.size();
   const unsigned threads = std::max(1u, options.threads);
   // Every sample, in merged order (ties by run, then position).
@@ -133,13 +132,13 @@ MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& 
       cut[r][i] = first_not_less(runs[i], keys[i], splitters[r - 1], format);
     }
   });
-  // Where each range goes in the file: its bytes are known before merging.
-  std::vector<std::uint64_t> start(ranges + 1, at);
+  // Where each key range goes in `out`: its bytes are known before merging.
+  std::vector<std::uint64_t> start(ranges + 1, 0);
   for (std::size_t r = 0; r < ranges; ++r) {
     start[r + 1] = start[r];
     for (std::size_t i = 0; i < k; ++i) start[r + 1] += cut[r + 1][i] - cut[r][i];
   }
-  io::allocate_range(fd, at, start[ranges] - at, name);
+  out.allocate(0, start[ranges]);
   // Each thread's write-behind sink keeps four blocks in flight; all threads'
   // blocks together take at most half of `memory` (blocks of 64 KiB to 1 MiB).
   io::IoOptions write_io = options.io;
@@ -156,19 +155,16 @@ MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& 
       if (cut[r][i] < cut[r + 1][i])
         readers.push_back(
             reader_over(std::make_shared<io::PositionalSource>(runs[i].fd.get(), cut[r][i], cut[r + 1][i]), format, buffer));
-    std::unique_ptr<io::ByteSink> sink;
-    if (options.direct)
-      sink = std::make_unique<io::WriteBehindSink>(fd, name, write_io, false, start[r]);
-    else
-      sink = std::make_unique<io::PositionalSink>(fd, start[r], name);
+    const std::unique_ptr<io::ByteSink> sink =
+        options.direct ? out.engine_sink_at(start[r], write_io) : out.sink_at(start[r]);
     RecordWriter w(*sink, format.terminator(), nullptr);
-    if (options.samples) w.keep_samples(options.stride, start[r] - at, samples[r]);
+    if (options.samples) w.keep_samples(options.stride, start[r], samples[r]);
     merge_streams(readers, format, w, options.progress);
     w.finish();
     sink->finish();
     records[r] = w.records();
   });
-  MergedBytes merged{start[ranges] - at, 0};
+  MergedBytes merged{start[ranges], 0};
   for (std::size_t r = 0; r < ranges; ++r) {
     merged.records += records[r];
     if (options.samples)

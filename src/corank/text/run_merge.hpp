@@ -27,6 +27,7 @@
 #include "corank/io/codec.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/options.hpp"
+#include "corank/io/positional_file.hpp"
 #include "corank/progress.hpp"
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_writer.hpp"
@@ -56,7 +57,7 @@ struct ParallelMerge {
   unsigned threads = 1;
   std::uint64_t memory = 64 << 20;  // for the read buffers, all threads together
   // When not null: samples of the merged output, every `stride` bytes, with
-  // offsets from `at` (for a merged run that is merged again later).
+  // offsets from the range's start (for a merged run that is merged again later).
   std::vector<RunSample>* samples = nullptr;
   std::uint64_t stride = 0;
   Progress* progress = nullptr;  // advanced by the bytes merged
@@ -70,9 +71,9 @@ struct MergedBytes {
 // (a run of records all longer than RecordWriter::kMaxSampleBytes has none).
 bool can_merge_in_ranges(std::span<const SpilledRun> runs);
 
-// Merges `runs` (plain, not under -u) into fd from byte `at` on, on
-// options.threads threads; `name` is fd's name for error messages.
-MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& format, int fd, std::uint64_t at,
-                            const char* name, const ParallelMerge& options);
+// Merges `runs` (plain, not under -u) into `out` from its start on, on
+// options.threads threads.
+MergedBytes merge_in_ranges(std::span<const SpilledRun> runs, const TextFormat& format, const io::FileRange& out,
+                            const ParallelMerge& options);
 
 }  // namespace corank::text

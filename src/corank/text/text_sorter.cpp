@@ -1,8 +1,5 @@
 #include "corank/text/text_sorter.hpp"
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -100,9 +97,9 @@ public:
                            merged_in_ranges_ ? "in key ranges on all threads" : "by one loser tree"));
     out_->finish();
     progress_.finish();
-    stats_.records_out = out_->records();
-    stats_.bytes_out = out_->bytes();
-    stats_.seconds.write += out_->write_seconds();
+    stats_.records_out = out_->records() + in_range_.records;
+    stats_.bytes_out = out_->bytes() + in_range_.bytes;
+    stats_.seconds.write += out_->write_seconds() + in_range_.seconds;
     auto tc = Clock::now();
     output.commit();
     stats_.seconds.write += seconds_since(tc);
@@ -141,7 +138,7 @@ public:
     const Chunk& chunk = chunks_[chunk_];
     SpilledRun run{temps_.create_anonymous(), 0, {}};
     run.bytes = compressed_runs() ? write_compressed(chunk, run.fd.get())
-                                  : write_at(chunk, run.fd.get(), 0, "temporary file", &run.samples);
+                                  : write_at(chunk, io::FileRange(run.fd.get(), 0, "temporary file"), &run.samples);
     stats_.spill_bytes += run.bytes;
     return run;
   }
@@ -166,8 +163,8 @@ public:
   SpilledRun merge(std::span<SpilledRun> group) {
     SpilledRun merged{temps_.create_anonymous(), 0, {}};
     if (merge_in_ranges_ok(group)) {
-      merged.bytes =
-          merge_in_ranges(group, format_, merged.fd.get(), 0, "temporary file", parallel_merge(&merged.samples)).bytes;
+      const io::FileRange range(merged.fd.get(), 0, "temporary file");
+      merged.bytes = merge_in_ranges(group, format_, range, parallel_merge(&merged.samples)).bytes;
     } else {
       auto sink = io::page_cache_run_sink(merged.fd.get(), io_);
       RecordWriter w(*sink, format_.terminator(), unique_format());
@@ -187,12 +184,11 @@ public:
   void merge_into_output(std::span<SpilledRun> runs) {
     RecordWriter& out = *out_;
     io::OutputFile& output = *output_;
-    if (merge_in_ranges_ok(runs) && !opt_.debug && output.positional_fd() >= 0) {
+    if (merge_in_ranges_ok(runs) && !opt_.debug && output.can_reserve_range()) {
       out.finish();  // the header, if any, goes first
-      output.sink().finish();
-      const MergedBytes m = merge_in_ranges(runs, format_, output.positional_fd(), output.positional_offset(),
-                                            output.target().c_str(), parallel_merge(nullptr));
-      out.count_written_elsewhere(m.bytes, m.records, 0);
+      const MergedBytes m = merge_in_ranges(runs, format_, *output.reserve_range(), parallel_merge(nullptr));
+      in_range_.records += m.records;
+      in_range_.bytes += m.bytes;
       merged_in_ranges_ = true;
       return;
     }
@@ -283,15 +279,15 @@ private:
       for (const auto& e : recs) w.write(chunk.record(e));
       return;
     }
-    if (output.positional_fd() >= 0) {
+    if (output.can_reserve_range()) {
       const auto t0 = Clock::now();
       w.finish();  // the header, if any, goes first
-      output.sink().finish();
-      const int fd = output.positional_fd();
-      const std::uint64_t start = output.positional_offset();
-      std::optional<std::uint64_t> bytes = write_mapped(chunk, fd, start, output.target());
-      if (!bytes) bytes = write_at(chunk, fd, start, output.target().c_str());
-      w.count_written_elsewhere(*bytes, n, seconds_since(t0));
+      const io::FileRange range = *output.reserve_range();
+      std::optional<std::uint64_t> bytes = write_mapped(chunk, range);
+      if (!bytes) bytes = write_at(chunk, range);
+      in_range_.records += n;
+      in_range_.bytes += *bytes;
+      in_range_.seconds += seconds_since(t0);
       return;
     }
     const char terminator = format_.terminator();
@@ -326,14 +322,14 @@ private:
     }
   }
 
-  // Writes a sorted chunk to fd from byte `start` on through a shared mapping
-  // of the file, each thread copying a contiguous share of the records: the
-  // kernel serializes buffered writes to one file (its inode lock), while page
-  // faults on a mapping proceed in parallel. The range is allocated first, so
+  // Writes a sorted chunk to `range` from its start on through a shared
+  // mapping of the file, each thread copying a contiguous share of the
+  // records: the kernel serializes buffered writes to one file (its inode
+  // lock), while page faults on a mapping proceed in parallel. The range is allocated first, so
   // that a full disk is an error here rather than a SIGBUS in the copy. Returns
   // the bytes written, or nullopt, having written nothing, where the file
   // system cannot allocate ahead or map the file. Not for -u.
-  std::optional<std::uint64_t> write_mapped(const Chunk& chunk, int fd, std::uint64_t start, const std::string& name) {
+  std::optional<std::uint64_t> write_mapped(const Chunk& chunk, const io::FileRange& range) {
     const RecordEntry* r = chunk.records.data();
     const std::size_t n = chunk.records.size();
     const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, plan_.threads));
@@ -346,13 +342,10 @@ private:
     for (unsigned p = 0; p < parts; ++p) offset[p + 1] += offset[p];
     const std::uint64_t total = offset[parts];
     if (total == 0) return 0;
-    if (!io::allocate_range(fd, start, total, name)) return std::nullopt;
-    const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-    const std::uint64_t map_from = start / page * page;
-    const auto map_bytes = static_cast<std::size_t>(start + total - map_from);
-    void* map = ::mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(map_from));
-    if (map == MAP_FAILED) return std::nullopt;
-    char* base = static_cast<char*>(map) + (start - map_from);
+    if (!range.allocate(0, total)) return std::nullopt;
+    const io::FileRange::Mapping map = range.map(0, total);
+    if (!map) return std::nullopt;
+    char* base = map.data();
     const char terminator = format_.terminator();
     const char* bytes = chunk.data();
     parallel_for(parts, [&](unsigned p) {
@@ -363,22 +356,20 @@ private:
         *d++ = terminator;
       }
     });
-    ::munmap(map, map_bytes);
     return total;
   }
 
-  // Writes a sorted chunk to fd from byte `start` on; returns its bytes, and
+  // Writes a sorted chunk to `range` from its start on; returns its bytes, and
   // keeps samples of a spilled run in `samples` (see run_merge.hpp).
   // Gathering the records (a cache miss each) and copying them into the page
   // cache is the bulk of the work, so without -u every thread takes a
   // contiguous share of the records and writes it at its own offset of the file.
-  std::uint64_t write_at(const Chunk& chunk, int fd, std::uint64_t start, const char* what,
-                         std::vector<RunSample>* samples = nullptr) {
+  std::uint64_t write_at(const Chunk& chunk, const io::FileRange& range, std::vector<RunSample>* samples = nullptr) {
     const std::size_t n = chunk.records.size();
     const unsigned parts =
         format_.unique() ? 1u : static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, plan_.threads));
     std::vector<std::size_t> first(parts + 1);
-    std::vector<std::uint64_t> offset(parts + 1, start);
+    std::vector<std::uint64_t> offset(parts + 1, 0);
     for (unsigned p = 0; p <= parts; ++p) first[p] = n * p / parts;
     for (unsigned p = 0; p < parts; ++p) {
       offset[p + 1] = offset[p];
@@ -386,15 +377,15 @@ private:
     }
     std::vector<std::vector<RunSample>> part_samples(samples ? parts : 0);
     parallel_for(parts, [&](unsigned p) {
-      io::PositionalSink sink(fd, offset[p], what);
-      RecordWriter w(sink, format_.terminator(), unique_format());
-      if (samples) w.keep_samples(plan_.sample_stride, offset[p] - start, part_samples[p]);
+      const std::unique_ptr<io::ByteSink> sink = range.sink_at(offset[p]);
+      RecordWriter w(*sink, format_.terminator(), unique_format());
+      if (samples) w.keep_samples(plan_.sample_stride, offset[p], part_samples[p]);
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) w.write(chunk.record(chunk.records[i]));
       w.finish();
-      if (parts == 1) offset[1] = start + sink.bytes_written();  // -u may have dropped records
+      if (parts == 1) offset[1] = sink->bytes_written();  // -u may have dropped records
     });
     for (auto& part : part_samples) std::move(part.begin(), part.end(), std::back_inserter(*samples));
-    return offset[parts] - start;
+    return offset[parts];
   }
 
   // Writes a sorted chunk to fd compressed (--compress-temp); returns the bytes
@@ -481,6 +472,12 @@ private:
   SortStats& stats_;
   Progress progress_;
   bool merged_in_ranges_ = false;  // the last merge ran on all threads
+  // What went to the output through a range (OutputFile::reserve_range) past
+  // out_, which counts the rest.
+  struct {
+    std::uint64_t records = 0, bytes = 0;
+    double seconds = 0;
+  } in_range_;
   // The sort's input and output, set for the length of sort().
   io::TaskThread* filler_ = nullptr;
   ChunkReader* reader_ = nullptr;
