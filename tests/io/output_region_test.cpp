@@ -15,6 +15,7 @@
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
+#include "corank/io/write_behind_sink.hpp"
 #include "io_test_util.hpp"
 
 namespace corank::io::test {
@@ -91,6 +92,27 @@ TEST_F(OutputRegionTest, ReservedRangeContinuesAfterTheSinkInsideTheRegion) {
     back->write(data.data() + split, data.size() - split);
     const auto front = range->sink_at(0);
     front->write(data.data() + head, split - head);
+    out.commit();
+  }
+  EXPECT_EQ(slurp(f.path), f.expected);
+}
+
+TEST_F(OutputRegionTest, ReservedRangeIsNeverWrittenDirect) {
+  // A page the region shares with a neighbour's region must go through the
+  // page cache, even where the engine would write whole blocks O_DIRECT.
+  const std::string data = pattern(1 << 20, 7);
+  const std::uint64_t off = 1 << 16;
+  RegionFile f(dir_.file("shared"), off, data, 4096);
+  {
+    IoOptions opt = region_options(off, data.size());
+    OutputFile out(f.path, opt);
+    const std::optional<FileRange> range = out.reserve_range();
+    ASSERT_TRUE(range);
+    opt.direct = true;
+    auto sink = range->engine_sink_at(0, opt);
+    sink->write(data.data(), data.size());
+    EXPECT_FALSE(dynamic_cast<WriteBehindSink&>(*sink).direct());
+    sink->finish();
     out.commit();
   }
   EXPECT_EQ(slurp(f.path), f.expected);

@@ -160,7 +160,8 @@ void OutputFile::open_region(const OutputRegion& region, const IoOptions& opt) {
 std::optional<FileRange> OutputFile::reserve_range() {
   if (!can_reserve_range()) return std::nullopt;
   sink_->finish();
-  return FileRange(fd_, region_.offset + sink_->bytes_written(), target_);
+  // A region shares pages with its neighbours' regions: never O_DIRECT.
+  return FileRange(fd_, region_.offset + sink_->bytes_written(), target_, /*page_cache_only=*/mode_ == Mode::region);
 }
 
 std::unique_ptr<ByteSource> OutputFile::read_back(const IoOptions& opt) const {

@@ -13,7 +13,9 @@ void FileRange::Mapping::unmap() noexcept {
 }
 
 std::unique_ptr<ByteSink> FileRange::engine_sink_at(std::uint64_t offset, const IoOptions& io) const {
-  return std::make_unique<WriteBehindSink>(fd_, name_, io, false, start_ + offset);
+  IoOptions opt = io;
+  if (page_cache_only_) opt.direct = false;
+  return std::make_unique<WriteBehindSink>(fd_, name_, opt, false, start_ + offset);
 }
 
 FileRange::Mapping FileRange::map(std::uint64_t offset, std::uint64_t n) const {

@@ -87,8 +87,11 @@ inline bool allocate_range(int fd, std::uint64_t at, std::uint64_t n, const std:
 // from the range's start.
 class FileRange {
 public:
-  // `name` is the file's name for error messages.
-  FileRange(int fd, std::uint64_t start, std::string name) : fd_(fd), start_(start), name_(std::move(name)) {}
+  // `name` is the file's name for error messages. page_cache_only: never
+  // written O_DIRECT (a region of a file that other writers share pages of:
+  // their write-back would undo a direct write; output_file.hpp).
+  FileRange(int fd, std::uint64_t start, std::string name, bool page_cache_only = false)
+      : fd_(fd), start_(start), name_(std::move(name)), page_cache_only_(page_cache_only) {}
 
   // A writable shared mapping of some of the range; unmapped when destroyed.
   // Empty where the file could not be mapped.
@@ -129,8 +132,9 @@ public:
     return std::make_unique<PositionalSink>(fd_, start_ + offset, name_);
   }
   // Writes from `offset` on, behind the caller through the I/O engine per
-  // `io` (whole aligned blocks O_DIRECT, write_behind_sink.hpp): for bytes
-  // written once and not read again soon. Its finish() does not fsync.
+  // `io` (whole aligned blocks O_DIRECT unless page_cache_only,
+  // write_behind_sink.hpp): for bytes written once and not read again soon.
+  // Its finish() does not fsync.
   std::unique_ptr<ByteSink> engine_sink_at(std::uint64_t offset, const IoOptions& io) const;
   // Maps [offset, offset + n) for writing, shared with the file: allocate()
   // it first, or a full file system turns a write into a SIGBUS. Empty where
@@ -142,6 +146,7 @@ private:
   int fd_;
   std::uint64_t start_;
   std::string name_;
+  bool page_cache_only_;
 };
 
 // A run written sequentially into fd, compressed per `temp` (IoOptions:
