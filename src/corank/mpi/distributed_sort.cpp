@@ -712,7 +712,7 @@ private:
         for (std::size_t i = 0; i < inputs_->data->files(); ++i)
           if (inputs_->data->file_size(i) > 0) {
             const std::string h = csv_row_at(*inputs_, inputs_->begin[i], *f);
-            f->set_header(h);
+            f->set_header(h, inputs_->data->name(i));
             header_ = h + '\n';
             break;
           }

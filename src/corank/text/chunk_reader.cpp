@@ -182,7 +182,7 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
       if (!saw_header_) {
         header_.assign(base + scan, n - 1);
         saw_header_ = true;
-        format_.set_header(header_);  // before any prefix: keys may name columns
+        format_.set_header(header_, source_name_);  // before any prefix: keys may name columns
       }
       // The header's bytes are dropped by moving the rest of the chunk down.
       std::memmove(chunk.bytes.data() + scan, base + scan + n, chunk.used - scan - n);

@@ -106,13 +106,13 @@ CsvFormat::CsvFormat(CsvOptions options) : TextFormat('\n', options.unique), opt
   }
 }
 
-void CsvFormat::set_header(std::string_view header) {
+void CsvFormat::set_header(std::string_view header, const std::string& file) {
   const std::vector<std::string> names = parse_csv_row(header, options_.delimiter);
   for (auto& k : keys_) {
     if (!k.named) continue;
     std::uint64_t i = 0;
     while (i < names.size() && names[i] != k.name) ++i;
-    if (i == names.size()) throw UsageError("invalid key: no column named '" + k.name + "' in the header");
+    if (i == names.size()) throw UsageError("invalid key: no column named '" + k.name + "' in the header of " + file);
     k.column = i;
   }
   resolved_ = true;

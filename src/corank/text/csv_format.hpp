@@ -48,7 +48,7 @@ public:
   std::size_t record_length(const char* p, const char* end) const override;
   void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const override;
   bool has_header() const override { return options_.header; }
-  void set_header(std::string_view header) override;
+  void set_header(std::string_view header, const std::string& file) override;
   bool counts_lines() const override { return true; }
   // --debug: each key's field underlined as it is written (a quoted field's
   // text within its quotes; an empty quoted field, which is no NULL, its two

@@ -40,8 +40,9 @@ public:
   }
   // Whether the first record of every input is a header to keep apart.
   virtual bool has_header() const { return false; }
-  // Receives the first input's header before any record is compared.
-  virtual void set_header(std::string_view header) { (void)header; }
+  // Receives the first input's header, read from `file`, before any record
+  // is compared. Throws UsageError naming the file for keys it lacks.
+  virtual void set_header(std::string_view header, const std::string& file) { (void)header, (void)file; }
   // Whether check_unterminated needs line numbers (counting them costs a pass).
   virtual bool counts_lines() const { return false; }
   // Whether every terminator ends a record, so that a piece of input can be

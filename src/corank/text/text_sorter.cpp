@@ -212,11 +212,12 @@ public:
     std::string header;
     bool have_header = false;
     if (format_.has_header()) {
-      for (auto& r : readers) {
+      std::string from;
+      for (std::size_t i = 0; i < readers.size(); ++i) {
         std::string_view h;
-        if (r->next(h) && !have_header) header.assign(h), have_header = true;
+        if (readers[i]->next(h) && !have_header) header.assign(h), have_header = true, from = sources[i]->name();
       }
-      if (have_header) format_.set_header(header);
+      if (have_header) format_.set_header(header, from);
     }
     RecordWriter out(output.sink(), format_.terminator(), unique_format());
     if (opt_.debug) out.show_debug_view(format_);
@@ -522,7 +523,7 @@ TextCheckResult check_text(const std::string& path, TextFormat& format, const io
   std::uint64_t number = 0;
   if (format.has_header()) {
     if (!reader.next(rec)) return result;
-    format.set_header(rec);
+    format.set_header(rec, path);
     ++number;
   }
   std::string prev;

@@ -33,7 +33,7 @@ TEST(CsvFormat, KeysByNumberNameAndType) {
   o.header = true;
   o.keys = {"price:n:desc", "2"};
   CsvFormat f(o);
-  f.set_header("name,city,price");
+  f.set_header("name,city,price", "in.csv");
   EXPECT_LT(f.compare("a,x,10", "b,x,9"), 0);         // price descending
   EXPECT_LT(f.compare("b,\"a,b\",9", "a,b,9"), 0);     // then city "a,b" < "b"
   EXPECT_EQ(f.compare("a,x,9", "b,x,9.0"), 0);
@@ -81,7 +81,7 @@ TEST(CsvFormat, ByteOrderMarkIsNoPartOfTheFirstField) {
   o.header = true;
   o.keys = {"id:n"};
   CsvFormat f(o);
-  EXPECT_NO_THROW(f.set_header("\xEF\xBB\xBFid,name"));
+  EXPECT_NO_THROW(f.set_header("\xEF\xBB\xBFid,name", "in.csv"));
   EXPECT_LT(f.compare("2,b", "10,a"), 0);
   CsvOptions plain;
   plain.keys = {"1"};
@@ -104,7 +104,12 @@ TEST(CsvFormat, BadKeys) {
   o.header = true;
   o.keys = {"nope"};
   CsvFormat f(o);
-  EXPECT_THROW(f.set_header("a,b"), UsageError);
+  try {
+    f.set_header("a,b", "in.csv");
+    ADD_FAILURE() << "a header without the key's column was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_STREQ(e.what(), "invalid key: no column named 'nope' in the header of in.csv");
+  }
 }
 
 }  // namespace
