@@ -4,6 +4,7 @@
 // sequential input, compared with std::stable_sort. The device checks what
 // the pipeline promises it: merge slabs are sorted segments within capacity.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include "corank/device_pipeline.hpp"
 #include "corank/errors.hpp"
 #include "corank/key_entry.hpp"
+#include "corank/planner.hpp"
 #include "../record_reference.hpp"
 
 namespace corank {
@@ -263,6 +265,31 @@ TEST_F(DevicePipeline, EmptyInput) {
   EXPECT_TRUE(read_file(path("out")).empty());
   EXPECT_EQ(o.stats.runs, 0u);
   EXPECT_EQ(o.stats.records_out, 0u);
+}
+
+// Each spilled run is an open file: under a low limit on open files the runs
+// that reach it are merged early instead of failing with "Too many open files".
+TEST_F(DevicePipeline, SpilledRunsStayWithinTheOpenFileLimit) {
+  rlimit old{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &old), 0);
+  if (old.rlim_max != RLIM_INFINITY && old.rlim_max < 128) GTEST_SKIP() << "the hard limit is below 128";
+  struct Restore {
+    rlimit limit;
+    ~Restore() { ::setrlimit(RLIMIT_NOFILE, &limit); }
+  } const restore{old};
+  rlimit low = old;
+  low.rlim_cur = 128;  // max_open_runs() = 32
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  const RecordFormat format = parse_format("gensort", {});
+  const std::uint64_t n = 3000;
+  const auto in = records(format.record_size, n, true, 11);
+  std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(in.data()), in.size());
+  // 188 runs of 16 records, every one spilled (no host budget).
+  Outcome o = sort(format, {path("in")}, 16, 4, 0, false);
+  EXPECT_TRUE(read_file(path("out")) == test::reference_sort(format, in, false));
+  EXPECT_LE(o.stats.runs, max_open_runs());
+  EXPECT_GT(o.stats.merge_passes, 0u);
+  EXPECT_TRUE(fs::is_empty(path("tmp")));
 }
 
 }  // namespace
