@@ -1,0 +1,600 @@
+// RecordWriter (record_writer.hpp) and the mergers of spilled text runs
+// (run_merge.hpp): the writer's bytes, counts, -u filter, samples and claimed
+// room; runs spilled as TextSorter spills them, merged by one loser tree and
+// in key ranges by several threads, plain and compressed. The reference is
+// std::stable_sort of the runs' records concatenated in run order, under a
+// format whose ties are distinct records (-k1,1 -s), so any tie broken out of
+// run order shows.
+#include "corank/text/run_merge.hpp"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "../library_test_util.hpp"
+#include "corank/io/codec.hpp"
+#include "corank/io/compressed_stream.hpp"
+#include "corank/io/file_desc.hpp"
+#include "corank/io/positional_file.hpp"
+#include "corank/io/temp_files.hpp"
+#include "corank/text/key_spec.hpp"
+
+namespace corank::text {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Lines ordered by their first blank-separated field alone (-k1,1 -s): records
+// with the same key tie. `unique` adds -u.
+LineFormat by_first_field(bool unique = false) {
+  return LineFormat(resolve_ordering({parse_keydef("1,1")}, KeyField{}, kNoTab, /*stable=*/true, unique, '\n'));
+}
+
+// Each record followed by the terminator.
+std::string joined(const std::vector<std::string>& records, char terminator = '\n') {
+  std::string out;
+  for (const auto& r : records) out += r + terminator;
+  return out;
+}
+
+// The runs' records concatenated in run order and stably sorted: the merge
+// every merger must produce.
+std::vector<std::string> stable_merge(const std::vector<std::vector<std::string>>& runs, const TextFormat& format) {
+  std::vector<std::string> all;
+  for (const auto& run : runs) all.insert(all.end(), run.begin(), run.end());
+  std::stable_sort(all.begin(), all.end(),
+                   [&](const std::string& a, const std::string& b) { return format.compare(a, b) < 0; });
+  return all;
+}
+
+// Sorted runs of the given sizes of records "kKEY rRUN.I PAD": keys drawn from
+// `keys` values, so that runs tie often (all records tie at keys == 1); the
+// payload names the record, padded to up to `max_pad` bytes; one record in
+// `long_every` (0: none) is padded past RecordWriter::kMaxSampleBytes and any
+// reader buffer the tests use.
+std::vector<std::vector<std::string>> make_runs(std::mt19937& rng, const std::vector<std::size_t>& sizes,
+                                                unsigned keys, const TextFormat& format, std::size_t max_pad = 60,
+                                                unsigned long_every = 0) {
+  std::vector<std::vector<std::string>> runs(sizes.size());
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    for (std::size_t i = 0; i < sizes[r]; ++i) {
+      std::string rec = "k" + std::to_string(rng() % keys) + " r" + std::to_string(r) + "." + std::to_string(i) + " ";
+      const std::size_t pad = long_every && rng() % long_every == 0
+                                  ? RecordWriter::kMaxSampleBytes + 1 + rng() % 6000
+                                  : rng() % (max_pad + 1);
+      rec.append(pad, static_cast<char>('a' + rng() % 26));
+      runs[r].push_back(std::move(rec));
+    }
+    std::stable_sort(runs[r].begin(), runs[r].end(),
+                     [&](const std::string& a, const std::string& b) { return format.compare(a, b) < 0; });
+  }
+  return runs;
+}
+
+std::uint64_t file_size(int fd) {
+  struct stat st {};
+  EXPECT_EQ(::fstat(fd, &st), 0);
+  return static_cast<std::uint64_t>(st.st_size);
+}
+
+std::string read_at(int fd, std::uint64_t offset, std::uint64_t n) {
+  std::string s(static_cast<std::size_t>(n), '\0');
+  s.resize(io::pread_full(fd, s.data(), s.size(), offset, "test file"));
+  return s;
+}
+
+// The records of `bytes` (each ended by `terminator`) with their offsets.
+struct Placed {
+  std::uint64_t offset;
+  std::string_view record;
+};
+std::vector<Placed> records_of(std::string_view bytes, char terminator) {
+  std::vector<Placed> out;
+  for (std::size_t p = 0; p < bytes.size();) {
+    const std::size_t end = bytes.find(terminator, p);
+    EXPECT_NE(end, std::string_view::npos) << "unterminated record at " << p;
+    if (end == std::string_view::npos) break;
+    out.push_back({p, bytes.substr(p, end - p)});
+    p = end + 1;
+  }
+  return out;
+}
+
+// What keep_samples promises of `samples` kept over `bytes`, the output of
+// writers whose offsets count from `base`: every sample is the record (of at
+// most kMaxSampleBytes) that starts at its offset, in increasing order, and
+// every record of at most kMaxSampleBytes starts less than `stride` bytes past
+// the last sample at or before it, or is one. Where one writer wrote all of
+// `bytes` (`one_writer`), the samples are exactly the first records at or past
+// every stride bytes.
+void expect_samples(const std::vector<RunSample>& samples, std::string_view bytes, char terminator,
+                    std::uint64_t stride, std::uint64_t base = 0, bool one_writer = false) {
+  const std::vector<Placed> recs = records_of(bytes, terminator);
+  std::size_t at = 0;  // the record that samples[s] names
+  for (std::size_t s = 0; s < samples.size(); ++s) {
+    ASSERT_GE(samples[s].offset, base) << s;
+    if (s > 0) ASSERT_GT(samples[s].offset, samples[s - 1].offset) << s;
+    while (at < recs.size() && base + recs[at].offset < samples[s].offset) ++at;
+    ASSERT_LT(at, recs.size()) << "sample " << s << " past the end";
+    ASSERT_EQ(base + recs[at].offset, samples[s].offset) << "sample " << s << " is not at a record's start";
+    EXPECT_EQ(samples[s].record, recs[at].record) << "sample " << s;
+    EXPECT_LE(samples[s].record.size(), RecordWriter::kMaxSampleBytes) << s;
+  }
+  std::size_t s = 0;
+  std::uint64_t next = 0;  // where the one writer takes its next sample
+  std::vector<RunSample> want;
+  for (const Placed& r : recs) {
+    const std::uint64_t offset = base + r.offset;
+    const bool small = r.record.size() <= RecordWriter::kMaxSampleBytes;
+    if (one_writer && small && r.offset >= next) {
+      want.push_back({offset, std::string(r.record)});
+      next = r.offset + stride;
+    }
+    while (s < samples.size() && samples[s].offset <= offset) ++s;
+    if (!small) continue;
+    ASSERT_GT(s, 0u) << "no sample at or before the record at " << offset;
+    const std::uint64_t last = samples[s - 1].offset;
+    EXPECT_TRUE(last == offset || offset - last < stride)
+        << "the record at " << offset << " is " << offset - last << " bytes past the last sample (stride " << stride
+        << ")";
+  }
+  if (one_writer) {
+    ASSERT_EQ(samples.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      EXPECT_EQ(samples[i].offset, want[i].offset) << i;
+      EXPECT_EQ(samples[i].record, want[i].record) << i;
+    }
+  }
+}
+
+// ---------------------------------------------------------------- RecordWriter
+
+// Records and their terminators reach the sink in order, through buffers
+// smaller and larger than the records (a record longer than the buffer goes
+// past it); what the sink holds before finish() is a prefix of the output.
+// write_raw counts bytes, not records.
+TEST(RecordWriter, WritesRecordsAndTerminatorsInOrder) {
+  std::mt19937 rng(1);
+  std::vector<std::string> records{"", "a", ""};
+  for (int i = 0; i < 300; ++i)
+    records.push_back(std::string(rng() % 4 == 0 ? rng() % 300 : rng() % 20, static_cast<char>('a' + i % 26)));
+  records.push_back(std::string(1000, 'z'));
+  for (const char terminator : {'\n', '\0'})
+    for (const std::size_t buffer : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1000},
+                                     std::size_t{256} << 10}) {
+      SCOPED_TRACE("buffer " + std::to_string(buffer) + " terminator " + std::to_string(int{terminator}));
+      const std::string header = "HEADER";
+      const std::string want = header + joined(records, terminator);
+      std::string out;
+      io::StringSink sink(out);
+      RecordWriter w(sink, terminator, nullptr, buffer);
+      EXPECT_EQ(w.capacity(), buffer);
+      w.write_raw(header);
+      for (const auto& r : records) {
+        w.write(r);
+        ASSERT_TRUE(want.starts_with(out));
+      }
+      EXPECT_EQ(w.records(), records.size());
+      EXPECT_EQ(w.bytes(), want.size());
+      if (buffer > want.size()) EXPECT_TRUE(out.empty()) << "nothing is written before the buffer fills";
+      w.finish();
+      EXPECT_EQ(out, want);
+      EXPECT_EQ(w.bytes(), want.size());
+      w.write("after");  // a finished writer goes on
+      w.finish();
+      EXPECT_EQ(out, want + "after" + terminator);
+      EXPECT_EQ(w.records(), records.size() + 1);
+    }
+}
+
+// Under -u a record equal to the last one written is dropped, so the first of
+// each group of equal neighbours survives; equal records apart are kept.
+// Without a unique format every record is kept, and a header written raw is
+// not a record the next one is compared with.
+TEST(RecordWriter, UniqueDropsEqualNeighbours) {
+  const LineFormat unique = by_first_field(true);
+  const std::vector<std::string> records{"a 1", "a 2", "a 3", "b 1", "a 4", "c 1", "c 1", "c 2", "d 1", ""};
+  const std::vector<std::string> kept{"a 1", "b 1", "a 4", "c 1", "d 1", ""};
+  for (const std::size_t buffer : {std::size_t{4}, std::size_t{256} << 10}) {
+    std::string out;
+    io::StringSink sink(out);
+    RecordWriter w(sink, '\n', &unique, buffer);
+    w.write_raw("a header\n");
+    for (const auto& r : records) w.write(r);
+    w.finish();
+    EXPECT_EQ(out, "a header\n" + joined(kept)) << buffer;
+    EXPECT_EQ(w.records(), kept.size());
+    EXPECT_EQ(w.bytes(), out.size());
+
+    std::string all;
+    io::StringSink all_sink(all);
+    RecordWriter keep_all(all_sink, '\n', nullptr, buffer);
+    for (const auto& r : records) keep_all.write(r);
+    keep_all.finish();
+    EXPECT_EQ(all, joined(records));
+    EXPECT_EQ(keep_all.records(), records.size());
+  }
+}
+
+// keep_samples: the first record of at most kMaxSampleBytes at or past every
+// `stride` bytes, its offset counted from `base` plus the writer's bytes when
+// sampling began; records dropped by -u are not sampled.
+TEST(RecordWriter, KeepsTheFirstRecordAtOrPastEveryStride) {
+  std::mt19937 rng(2);
+  std::vector<std::string> records;
+  for (int i = 0; i < 2000; ++i) {
+    const unsigned kind = rng() % 50;
+    const std::size_t n = kind == 0   ? RecordWriter::kMaxSampleBytes + 1 + rng() % 100
+                          : kind == 1 ? RecordWriter::kMaxSampleBytes
+                                      : rng() % 120;
+    records.push_back(std::string(n, static_cast<char>('a' + rng() % 26)));
+  }
+  // A run of records too long to sample: the first short one after them is.
+  records.insert(records.begin() + 700, 5, std::string(RecordWriter::kMaxSampleBytes + 7, 'L'));
+  for (const std::uint64_t stride : {std::uint64_t{1}, std::uint64_t{100}, std::uint64_t{4096},
+                                     std::uint64_t{50000}, std::uint64_t{1} << 40})
+    for (const std::uint64_t base : {std::uint64_t{0}, std::uint64_t{12345}})
+      for (const std::size_t buffer : {std::size_t{64}, std::size_t{256} << 10}) {
+        SCOPED_TRACE("stride " + std::to_string(stride) + " base " + std::to_string(base) + " buffer " +
+                     std::to_string(buffer));
+        std::string out;
+        io::StringSink sink(out);
+        RecordWriter w(sink, '\n', nullptr, buffer);
+        std::vector<RunSample> samples;
+        w.keep_samples(stride, base, samples);
+        for (const auto& r : records) w.write(r);
+        w.finish();
+        ASSERT_EQ(out, joined(records));
+        EXPECT_FALSE(samples.empty());
+        expect_samples(samples, out, '\n', stride, base, /*one_writer=*/true);
+      }
+
+  // Sampling begun after a header and some records: offsets count them too.
+  std::string out;
+  io::StringSink sink(out);
+  RecordWriter w(sink, '\n', nullptr);
+  w.write_raw("header\n");
+  w.write("before");
+  std::vector<RunSample> samples;
+  w.keep_samples(10, 1000, samples);
+  for (const char* r : {"first", "x", "y", "zzzzzzzzzz", "after"}) w.write(r);
+  w.finish();
+  ASSERT_EQ(out, "header\nbefore\nfirst\nx\ny\nzzzzzzzzzz\nafter\n");
+  ASSERT_EQ(samples.size(), 3u);
+  EXPECT_EQ(samples[0].offset, 1000u + 14);
+  EXPECT_EQ(samples[0].record, "first");
+  EXPECT_EQ(samples[1].offset, 1000u + 24);  // the first record at or past 10 bytes on
+  EXPECT_EQ(samples[1].record, "zzzzzzzzzz");
+  EXPECT_EQ(samples[2].offset, 1000u + 35);
+  EXPECT_EQ(samples[2].record, "after");
+
+  // Under -u the survivors are sampled, at their offsets in the output.
+  const LineFormat unique = by_first_field(true);
+  std::string uout;
+  io::StringSink usink(uout);
+  RecordWriter u(usink, '\n', &unique);
+  std::vector<RunSample> usamples;
+  u.keep_samples(4, 0, usamples);
+  for (const char* r : {"a 1", "a 2", "a 3", "b 1", "b 2", "c 1", "d 1"}) u.write(r);
+  u.finish();
+  ASSERT_EQ(uout, "a 1\nb 1\nc 1\nd 1\n");
+  expect_samples(usamples, uout, '\n', 4, 0, /*one_writer=*/true);
+  EXPECT_EQ(usamples.size(), 4u);
+}
+
+// claim/commit: bytes the caller gathers into the writer's buffer are written
+// in order with the records around them, a claim that does not fit flushes
+// first, and commit counts the bytes and records given.
+TEST(RecordWriter, ClaimedRoomIsCommittedInOrder) {
+  std::string out;
+  io::StringSink sink(out);
+  RecordWriter w(sink, '\n', nullptr, 64);
+  w.write("first");
+  std::string want = "first\n";
+  const std::string batch = "aaaa\nbbbb\n";
+  char* room = w.claim(batch.size());
+  std::copy(batch.begin(), batch.end(), room);
+  w.commit(batch.size(), 2);
+  want += batch;
+  EXPECT_TRUE(out.empty());
+  // The whole buffer: what is buffered goes to the sink first.
+  const std::string full = std::string(w.capacity() - 1, 'c') + "\n";
+  room = w.claim(full.size());
+  EXPECT_EQ(out, want);
+  std::copy(full.begin(), full.end(), room);
+  w.commit(full.size(), 1);
+  want += full;
+  w.write("last");
+  want += "last\n";
+  w.finish();
+  EXPECT_EQ(out, want);
+  EXPECT_EQ(w.records(), 5u);
+  EXPECT_EQ(w.bytes(), want.size());
+}
+
+// ---------------------------------------------------------------- spilled runs
+
+class RunMergeTest : public ::testing::Test {
+protected:
+  RunMergeTest() { fs::create_directories(dir_); }
+
+  // A run of sorted `records` in an anonymous file, written as
+  // TextSorter::write_at writes one: `parts` writers, each at its own offset
+  // of the file, keeping samples every `stride` bytes with offsets in the run.
+  SpilledRun spill(const std::vector<std::string>& records, std::uint64_t stride, unsigned parts = 1) {
+    SpilledRun run{temps_.create_anonymous(), 0, {}};
+    const io::FileRange range(run.fd.get(), 0, "temporary file");
+    const std::size_t n = records.size();
+    for (unsigned p = 0; p < parts; ++p) {
+      const std::unique_ptr<io::ByteSink> sink = range.sink_at(run.bytes);
+      RecordWriter w(*sink, '\n', nullptr);
+      w.keep_samples(stride, run.bytes, run.samples);
+      for (std::size_t i = n * p / parts; i < n * (p + 1) / parts; ++i) w.write(records[i]);
+      w.finish();
+      sink->finish();
+      run.bytes += w.bytes();
+    }
+    return run;
+  }
+  std::vector<SpilledRun> spill_all(const std::vector<std::vector<std::string>>& runs, std::uint64_t stride,
+                                    unsigned parts = 1) {
+    std::vector<SpilledRun> out;
+    for (const auto& r : runs) out.push_back(spill(r, stride, parts));
+    return out;
+  }
+
+  // The runs merged by merge_streams over their run_reader()s, into a writer
+  // (under -u where `unique`) whose record count goes to *records.
+  static std::string merge_by_streams(std::span<const SpilledRun> runs, const TextFormat& format, std::size_t buffer,
+                                      const io::IoOptions& io = {}, const TextFormat* unique = nullptr,
+                                      std::uint64_t* records = nullptr) {
+    std::vector<std::unique_ptr<RecordReader>> readers;
+    for (const auto& r : runs) readers.push_back(run_reader(r, format, buffer, io));
+    std::string out;
+    io::StringSink sink(out);
+    RecordWriter w(sink, format.terminator(), unique, 1000);
+    merge_streams(readers, format, w);
+    w.finish();
+    if (records) *records = w.records();
+    return out;
+  }
+
+  const fs::path dir_ = fs::temp_directory_path() / ("corank-run-merge-" + std::to_string(::getpid()));
+  test::RemoveOnExit remove_{dir_};
+  io::TempDirectories temps_{{dir_.string()}};
+};
+
+// A spilled run reads back whole through run_reader, and its samples, kept by
+// several writers at their own offsets, point at its records.
+TEST_F(RunMergeTest, SpilledRunsReadBackWithTheirSamples) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(3);
+  const auto runs = make_runs(rng, {0, 1, 500}, 20, format, 80, 40);
+  for (const unsigned parts : {1u, 3u})
+    for (const auto& records : runs) {
+      const SpilledRun run = spill(records, 300, parts);
+      const std::string bytes = joined(records);
+      EXPECT_EQ(run.bytes, bytes.size());
+      EXPECT_EQ(file_size(run.fd.get()), bytes.size());
+      EXPECT_EQ(read_at(run.fd.get(), 0, run.bytes), bytes);
+      EXPECT_EQ(run.samples.empty(), std::none_of(records.begin(), records.end(), [](const std::string& r) {
+                  return r.size() <= RecordWriter::kMaxSampleBytes;
+                }));
+      expect_samples(run.samples, bytes, '\n', 300, 0, /*one_writer=*/parts == 1);
+      auto reader = run_reader(run, format, 64, {});
+      std::vector<std::string> back;
+      for (std::string_view r; reader->next(r);) back.emplace_back(r);
+      EXPECT_EQ(back, records);
+    }
+}
+
+// merge_streams is the stable merge: ties go to the earlier run, through
+// runs that are empty, a single run, no runs, every record tied, and records
+// far longer than the readers' buffers.
+TEST_F(RunMergeTest, MergeStreamsIsTheStableMerge) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(4);
+  const std::vector<std::vector<std::size_t>> shapes{
+      {}, {0}, {300}, {0, 0, 0}, {200, 0, 150, 1, 0, 300}, {1, 1, 1, 1, 1}, {50, 400},
+      {37, 120, 5, 0, 260, 90, 14, 200, 3, 77, 150, 0, 61, 9, 300, 44, 18}};
+  for (const unsigned keys : {1u, 3u, 50u})
+    for (const auto& sizes : shapes) {
+      const auto runs = make_runs(rng, sizes, keys, format, 60, 25);
+      const std::vector<SpilledRun> spilled = spill_all(runs, 1000);
+      const std::vector<std::string> want = stable_merge(runs, format);
+      for (const std::size_t buffer : {std::size_t{64}, std::size_t{4096}, std::size_t{1} << 20}) {
+        SCOPED_TRACE("keys " + std::to_string(keys) + " runs " + std::to_string(sizes.size()) + " buffer " +
+                     std::to_string(buffer));
+        std::uint64_t records = 0;
+        EXPECT_EQ(merge_by_streams(spilled, format, buffer, {}, nullptr, &records), joined(want));
+        EXPECT_EQ(records, want.size());
+      }
+    }
+}
+
+// Merged into a writer under -u, as TextSorter merges runs under -u: the
+// first of each group of equal records, earlier runs first, survives.
+TEST_F(RunMergeTest, MergeStreamsUnderUniqueKeepsTheFirstOfEqualRecords) {
+  const LineFormat unique = by_first_field(true);
+  std::mt19937 rng(5);
+  for (const unsigned keys : {1u, 7u, 200u}) {
+    const auto runs = make_runs(rng, {120, 0, 80, 200, 1}, keys, unique);
+    std::vector<std::string> want;
+    for (const auto& r : stable_merge(runs, unique))
+      if (want.empty() || unique.compare(want.back(), r) != 0) want.push_back(r);
+    std::uint64_t records = 0;
+    EXPECT_EQ(merge_by_streams(spill_all(runs, 500), unique, 256, {}, &unique, &records), joined(want)) << keys;
+    EXPECT_EQ(records, want.size());
+  }
+}
+
+// merge_in_ranges writes what merge_streams writes, on 1, 2 and 4 threads,
+// direct or through the page cache, from a start offset whose bytes before it
+// stay as they were, with and without samples of the merged run, which keep
+// keep_samples' promise over it. The runs tie heavily across the splitters
+// (or are all one tie), some records are too long to sample, the first
+// record of a run among them, and longer than the smallest read buffers.
+TEST_F(RunMergeTest, MergeInRangesWritesTheStableMerge) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(6);
+  constexpr std::uint64_t kStride = 256, kMergedStride = 700;
+  for (const unsigned keys : {1u, 3u, 40u})
+    for (const unsigned parts : {1u, 3u}) {
+      auto runs = make_runs(rng, {400, 1, 900, 250, 600, 30}, keys, format, 120, 60);
+      runs[2].front().append(RecordWriter::kMaxSampleBytes, 'L');  // unsampled; keys alone order (-s)
+      const std::vector<SpilledRun> spilled = spill_all(runs, kStride, parts);
+      ASSERT_TRUE(can_merge_in_ranges(spilled));
+      ASSERT_GT(spilled[2].samples.front().offset, 0u);
+      const std::string want = joined(stable_merge(runs, format));
+      std::uint64_t records = 0;
+      ASSERT_EQ(merge_by_streams(spilled, format, 4096, {}, nullptr, &records), want);
+      for (const unsigned threads : {1u, 2u, 4u})
+        for (const bool direct : {false, true})
+          for (const bool keep : {false, true})
+            for (const std::uint64_t start : {std::uint64_t{0}, std::uint64_t{5003}}) {
+              SCOPED_TRACE("keys " + std::to_string(keys) + " parts " + std::to_string(parts) + " threads " +
+                           std::to_string(threads) + " direct " + std::to_string(direct) + " samples " +
+                           std::to_string(keep) + " start " + std::to_string(start));
+              const io::FileDesc fd = temps_.create_anonymous();
+              std::string before(static_cast<std::size_t>(start), '\0');
+              for (auto& c : before) c = static_cast<char>(rng());
+              io::pwrite_full(fd.get(), before.data(), before.size(), 0, "merged");
+              std::vector<RunSample> samples;
+              const ParallelMerge options{.io = {},
+                                          .direct = direct,
+                                          .threads = threads,
+                                          // Small read buffers (4 KiB) on several threads.
+                                          .memory = threads == 1 ? std::uint64_t{64} << 20 : std::uint64_t{1} << 16,
+                                          .samples = keep ? &samples : nullptr,
+                                          .stride = kMergedStride};
+              const MergedBytes m = merge_in_ranges(spilled, format, io::FileRange(fd.get(), start, "merged"), options);
+              EXPECT_EQ(m.bytes, want.size());
+              EXPECT_EQ(m.records, records);
+              EXPECT_EQ(file_size(fd.get()), start + want.size());
+              EXPECT_EQ(read_at(fd.get(), 0, start), before);
+              EXPECT_EQ(read_at(fd.get(), start, want.size() + 1), want);
+              if (keep) {
+                EXPECT_FALSE(samples.empty());
+                expect_samples(samples, want, '\n', kMergedStride);
+              } else {
+                EXPECT_TRUE(samples.empty());
+              }
+            }
+    }
+}
+
+// A merged run, with the samples merge_in_ranges kept, merges again in
+// ranges with other runs (TextSorter's merge passes).
+TEST_F(RunMergeTest, AMergedRunMergesAgainInRanges) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(7);
+  const auto runs = make_runs(rng, {300, 500, 200, 400}, 25, format, 100, 80);
+  std::vector<SpilledRun> spilled = spill_all(runs, 200);
+  SpilledRun merged{temps_.create_anonymous(), 0, {}};
+  const io::FileRange range(merged.fd.get(), 0, "temporary file");
+  const ParallelMerge options{.threads = 3, .samples = &merged.samples, .stride = 200};
+  merged.bytes = merge_in_ranges(std::span(spilled).first(2), format, range, options).bytes;
+  std::vector<SpilledRun> second;
+  second.push_back(std::move(merged));
+  second.push_back(std::move(spilled[2]));
+  second.push_back(std::move(spilled[3]));
+  ASSERT_TRUE(can_merge_in_ranges(second));
+  const std::string want = joined(stable_merge(runs, format));
+  const io::FileDesc fd = temps_.create_anonymous();
+  const MergedBytes m = merge_in_ranges(second, format, io::FileRange(fd.get(), 0, "out"), {.threads = 4});
+  EXPECT_EQ(m.bytes, want.size());
+  EXPECT_EQ(read_at(fd.get(), 0, want.size() + 1), want);
+}
+
+// Only runs that each have samples merge in ranges: not one whose records are
+// all too long to sample, nor one written without samples.
+TEST_F(RunMergeTest, CanMergeInRangesOnlyRunsWithSamples) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(8);
+  const auto runs = make_runs(rng, {100, 50}, 10, format);
+  std::vector<SpilledRun> spilled = spill_all(runs, 64);
+  EXPECT_TRUE(can_merge_in_ranges(spilled));
+  EXPECT_TRUE(can_merge_in_ranges(std::span(spilled).first(1)));
+
+  const std::vector<std::string> long_records{"k1 " + std::string(RecordWriter::kMaxSampleBytes, 'a'),
+                                              "k2 " + std::string(RecordWriter::kMaxSampleBytes * 2, 'b')};
+  spilled.push_back(spill(long_records, 64));
+  EXPECT_TRUE(spilled.back().samples.empty());
+  EXPECT_FALSE(can_merge_in_ranges(spilled));
+  spilled.pop_back();
+
+  SpilledRun unsampled = spill(runs[0], 64);
+  unsampled.samples.clear();
+  spilled.push_back(std::move(unsampled));
+  EXPECT_FALSE(can_merge_in_ranges(spilled));
+}
+
+// Runs compressed (--compress-temp zstd or gzip) through page_cache_run_sink,
+// one of them as several compressed pieces one after another (as
+// TextSorter::write_compressed stores them), read back through run_reader
+// and merged: the stable merge. Uncompressed runs through the same sink too.
+TEST_F(RunMergeTest, CompressedRunsMerge) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(9);
+  for (const io::Codec codec : {io::Codec::zstd, io::Codec::gzip, io::Codec::none}) {
+    SCOPED_TRACE(std::string(io::codec_name(codec)));
+    io::IoOptions io;
+    io.temp_codec = codec;
+    const auto runs = make_runs(rng, {300, 0, 500, 1, 200}, 30, format, 200, 50);
+    std::vector<SpilledRun> spilled;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      SpilledRun run{temps_.create_anonymous(), 0, {}};
+      if (r == 2) {
+        // Three pieces, each compressed on its own, stored one after another.
+        for (int p = 0; p < 3; ++p) {
+          std::string packed;
+          auto sink = io::compressing_sink(std::make_unique<io::StringSink>(packed), codec, "temporary file",
+                                           io::CompressionLevel::fast);
+          RecordWriter w(*sink, '\n', nullptr);
+          const std::size_t n = runs[r].size();
+          for (std::size_t i = n * p / 3; i < n * (p + 1) / 3; ++i) w.write(runs[r][i]);
+          w.finish();
+          sink->finish();
+          io::pwrite_full(run.fd.get(), packed.data(), packed.size(), run.bytes, "temporary file");
+          run.bytes += packed.size();
+        }
+      } else {
+        auto sink = io::page_cache_run_sink(run.fd.get(), io);
+        RecordWriter w(*sink, '\n', nullptr);
+        for (const auto& rec : runs[r]) w.write(rec);
+        w.finish();
+        sink->finish();
+        run.bytes = sink->stored_bytes();
+        EXPECT_EQ(sink->bytes_written(), joined(runs[r]).size());
+      }
+      const std::string stored = read_at(run.fd.get(), 0, run.bytes + 1);
+      EXPECT_EQ(stored.size(), run.bytes);
+      if (codec == io::Codec::none) {
+        EXPECT_EQ(stored, joined(runs[r]));
+      } else if (runs[r].size() > 100) {
+        EXPECT_LT(run.bytes, joined(runs[r]).size());
+        EXPECT_EQ(io::codec_from_magic(reinterpret_cast<const unsigned char*>(stored.data()), stored.size()), codec);
+      }
+      spilled.push_back(std::move(run));
+    }
+    const std::vector<std::string> want = stable_merge(runs, format);
+    for (const std::size_t buffer : {std::size_t{64}, std::size_t{1} << 16}) {
+      std::uint64_t records = 0;
+      EXPECT_EQ(merge_by_streams(spilled, format, buffer, io, nullptr, &records), joined(want)) << buffer;
+      EXPECT_EQ(records, want.size());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace corank::text
