@@ -31,15 +31,13 @@ class DeviceSorter {
 
 public:
   explicit DeviceSorter(DeviceSortJob& job)
-      : job_(job), R_(job.format.record_size), C_(job.device.capacity()), temps_(job.options.temp_dirs) {
-    // Samples every `stride` records, so that k runs cut into slabs of at most
-    // C records: about 4k samples a slab (at most 4096 records apart), and a
-    // slab of (samples + k) * stride records at most.
-    const auto total = job.input.total_records();
-    const std::uint64_t runs = total ? std::max<std::uint64_t>(1, (*total + C_ - 1) / C_) : 16;
-    stride_ = std::clamp<std::uint64_t>(C_ / (4 * runs), 1, 4096);
-    fan_in_ = std::max<std::uint64_t>(2, C_ / (2 * stride_));
-  }
+      : job_(job),
+        R_(job.format.record_size),
+        C_(job.device.capacity()),
+        temps_(job.options.temp_dirs),
+        plan_(plan_device_merge(C_, job.input.total_records())),
+        stride_(plan_.stride),
+        fan_in_(plan_.fan_in) {}
 
   void run() {
     const auto total = job_.input.total_records();
@@ -269,7 +267,8 @@ private:
   const std::uint32_t R_;
   const std::uint64_t C_;
   io::TempDirectories temps_;
-  std::uint64_t stride_ = 1, fan_in_ = 2;
+  const DeviceMergePlan plan_;
+  const std::uint64_t stride_, fan_in_;
   OutputWriter* out_ = nullptr;  // set for the length of run()
   bool started_ = false;
   std::uint64_t kept_ = 0;   // records of the sorted chunk on the device

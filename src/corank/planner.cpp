@@ -69,6 +69,15 @@ std::size_t cheapest_runs(std::span<const std::uint64_t> sizes, std::size_t widt
   return best;
 }
 
+DeviceMergePlan plan_device_merge(std::uint64_t capacity, std::optional<std::uint64_t> total_records) {
+  const std::uint64_t C = std::max<std::uint64_t>(capacity, 1);
+  const std::uint64_t runs = total_records ? std::max<std::uint64_t>(1, (*total_records + C - 1) / C) : 16;
+  DeviceMergePlan p;
+  p.stride = std::clamp<std::uint64_t>(C / (4 * runs), 1, 4096);
+  p.fan_in = std::max<std::uint64_t>(2, C / (2 * p.stride));
+  return p;
+}
+
 std::uint64_t max_open_runs() {
   rlimit limit{};
   if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::uint64_t{1} << 20;

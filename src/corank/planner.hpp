@@ -105,6 +105,19 @@ struct TextSortPlan {
 TextSortPlan plan_text_sort(std::uint64_t budget, unsigned threads, const MemoryPlan& memory, unsigned batch_size,
                             bool compressed_runs, std::uint64_t max_runs = UINT64_MAX);
 
+// The device pipeline's plan (device_pipeline.cpp), from the device's
+// capacity C (the records one device sort holds, at least 4): runs of C records, of
+// which every `stride`-th is kept as a sample, so that k runs cut into slabs
+// of at most C records (slab_split.hpp): about 4k samples a slab, at most
+// 4096 records apart, and a slab of (samples + k) * stride records at most.
+// A merge takes fan_in runs at once, half of a slab's samples.
+struct DeviceMergePlan {
+  std::uint64_t stride = 1;
+  std::uint64_t fan_in = 2;
+};
+// total_records: the input's, nullopt where unknown (16 runs assumed).
+DeviceMergePlan plan_device_merge(std::uint64_t capacity, std::optional<std::uint64_t> total_records);
+
 // Each sorting thread holds memory of its own besides the planned arrays (its
 // stack, its malloc arena, the buffers of a range it merges): about this much.
 inline constexpr std::uint64_t kThreadBytes = std::uint64_t{1} << 20;

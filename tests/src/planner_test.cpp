@@ -156,6 +156,33 @@ TEST(Planner, RunsWithinTheOpenFileLimit) {
 
 // Runs merged early are the neighbours of the fewest bytes, the first such
 // window on ties; a window as wide as the runs starts at the first.
+TEST(Planner, DeviceSlabsFitTheDevice) {
+  const std::uint64_t capacities[] = {4, 5, 16, 100, 4096, 12345, std::uint64_t{1} << 20, std::uint64_t{3} << 30};
+  for (const std::uint64_t C : capacities) {
+    for (const std::optional<std::uint64_t> total :
+         {std::optional<std::uint64_t>(), std::optional<std::uint64_t>(0), std::optional<std::uint64_t>(1),
+          std::optional<std::uint64_t>(C), std::optional<std::uint64_t>(C + 1), std::optional<std::uint64_t>(10 * C),
+          std::optional<std::uint64_t>(1000 * C), std::optional<std::uint64_t>(std::uint64_t{1} << 40)}) {
+      const DeviceMergePlan p = plan_device_merge(C, total);
+      SCOPED_TRACE("capacity " + std::to_string(C) + " total " + (total ? std::to_string(*total) : "unknown"));
+      EXPECT_GE(p.stride, 1u);
+      EXPECT_LE(p.stride, 4096u);
+      EXPECT_GE(p.fan_in, 2u);
+      // Any merge of k <= fan_in runs cuts slabs of at most C records
+      // (slab_split.hpp: every m-th sample a boundary, m = C / stride - k,
+      // a slab at most (m + k) * stride records).
+      for (std::uint64_t k = 1; k <= p.fan_in; k = k < 8 ? k + 1 : k * 2) {
+        const std::uint64_t per_slab = C / p.stride;
+        ASSERT_GT(per_slab, k);
+        EXPECT_LE(per_slab * p.stride, C);
+      }
+      // At most about four slabs' samples per run known ahead: every run of
+      // a known input has a few samples at least.
+      if (total && *total > C) EXPECT_LE(p.stride * 4, C);
+    }
+  }
+}
+
 TEST(Planner, CheapestRunsAreNeighboursOfTheFewestBytes) {
   const std::vector<std::uint64_t> sizes{168, 168, 21, 21, 168, 21, 21, 21};
   EXPECT_EQ(cheapest_runs(sizes, 3), 5u);
