@@ -100,7 +100,10 @@ public:
 
   // With more runs than one slab merges (C / (2 * stride)), groups become one run each.
   std::size_t fan_in() const { return static_cast<std::size_t>(fan_in_); }
-  std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(max_open_runs(), SIZE_MAX)); }
+  // Spilled runs hold a file each; runs in host memory none.
+  std::size_t max_runs() const {
+    return static_cast<std::size_t>(std::min<std::uint64_t>(max_open_runs() + memory_runs_, SIZE_MAX));
+  }
   std::uint64_t bytes(const Run& r) const { return r.records->count() * R_; }
 
   // Merges `group` (consecutive runs) into one run, in memory while the budget allows.
@@ -166,6 +169,7 @@ private:
     auto run = std::make_unique<SortedRun>(count, base, R_, in_memory, temps_);
     if (in_memory) {
       memory_in_use_ += run->allocated_bytes();
+      ++memory_runs_;
     } else {
       job_.stats.spilled_runs++;
       job_.stats.spill_bytes += run->bytes();
@@ -258,7 +262,10 @@ private:
   }
 
   void release(Run& run) {
-    if (run.records && !run.records->spilled()) memory_in_use_ -= run.records->allocated_bytes();
+    if (run.records && !run.records->spilled()) {
+      memory_in_use_ -= run.records->allocated_bytes();
+      --memory_runs_;
+    }
     run.records.reset();
     run.samples = {};
   }
@@ -275,6 +282,7 @@ private:
   std::uint64_t base_ = 0;   // records in the runs so far
   std::uint64_t total_ = 0;  // records in the runs to merge
   std::uint64_t memory_in_use_ = 0;
+  std::uint64_t memory_runs_ = 0;  // runs held in host memory
   std::vector<std::byte> stretch_;
   double read_s_ = 0, write_s_ = 0;
 };

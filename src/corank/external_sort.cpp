@@ -114,19 +114,21 @@ public:
       in_[1] = allocate<std::byte>(run * R_);
       entries_ = allocate<E>(run);
       scratch_ = allocate<E>(run);
-      pending_ = reader_.run([this, run] { return read_records(in_[0].data(), run); });
+      following_ = reader_.run([this, run] { return read_records(in_[0].data(), run); }).get();
     }
-    if (!pending_.valid()) return std::nullopt;
-    count_ = pending_.get();
-    if (count_ == 0) return std::nullopt;
-    const auto total = job_.input.total_records();
-    const bool last = count_ < run || (total && job_.input.records_read() == *total);
+    // Each chunk is read while the one before is sorted, and a chunk is the
+    // last when the read after it finds nothing: a pipe's full chunk can be
+    // its last, and is then written straight out too.
+    if (following_ == 0) return std::nullopt;
+    count_ = following_;
     chunk_ = next_;
     next_ ^= 1;
     // The other buffer's chunk is written out or gathered into its run by now.
-    if (!last) pending_ = reader_.run([this, run, dst = in_[next_].data()] { return read_records(dst, run); });
+    std::future<std::uint64_t> next;
+    if (count_ == run) next = reader_.run([this, run, dst = in_[next_].data()] { return read_records(dst, run); });
     sort_run<W>(job_.norm, in_[chunk_].data(), R_, count_, 0, entries_.data(), scratch_.data(), threads_);
-    return last;
+    following_ = next.valid() ? next.get() : 0;
+    return following_ == 0;
   }
 
   void write_chunk() {
@@ -225,9 +227,12 @@ public:
     writer_.wait();
   }
 
+  // On unwinding: the write in flight ends, and the run sinks go while the
+  // writer's thread, which reaps their requests, still lives (io_engine.hpp).
   void drain() noexcept {
     writer_.drain();
     reader_.drain();
+    for (auto& s : run_sinks_) s.reset();
   }
 
 private:
@@ -531,7 +536,7 @@ private:
   // the sort: one thread for the sort's life (io/task_thread.hpp). After the
   // buffers it reads into, so that it ends first.
   io::TaskThread reader_;
-  std::future<std::uint64_t> pending_;  // the next chunk's read
+  std::uint64_t following_ = 0;  // records read for the chunk after the sorted one
   int next_out_ = 0;
   bool mapped_output_ = false;  // emit() gathers into the output's mapping
   std::uint64_t mapped_at_ = 0;  // bytes gathered into it so far

@@ -4,12 +4,15 @@
 // (device_pipeline.cpp), and text records (text/text_sorter.cpp).
 //
 //  1. Run formation. The model sorts the input chunk by chunk (reading ahead
-//     as it likes). An input that is a single chunk is written straight out:
-//     no run, no merge. Otherwise each sorted chunk becomes a run, kept in
+//     as it likes). An input that is a single chunk (as far as the model can
+//     tell: it says which chunk is the last) is written straight out: no
+//     run, no merge. Otherwise each sorted chunk becomes a run, kept in
 //     memory or spilled to a temporary file. A spilled run holds an open
-//     file, so when the sort holds max_runs() runs, the fan_in() neighbours
-//     of the fewest bytes are merged into one there and then (cheapest_runs),
-//     before the next chunk is read.
+//     file, so when the sort holds max_runs() runs, neighbouring runs of the
+//     fewest bytes are merged into one there and then (cheapest_runs), before
+//     the next chunk is sorted: fan_in() of them, but at most half of
+//     max_runs(), so that a large fan-in does not rewrite every run so far
+//     at each early merge.
 //  2. Merge passes. While more than fan_in() runs remain, consecutive groups
 //     of fan_in() runs are merged into one longer run each.
 //  3. The last merge writes the runs into the output.
@@ -78,7 +81,7 @@ void merge_cheapest(M& model, std::vector<typename M::Run>& runs) {
   std::vector<std::uint64_t> sizes;
   sizes.reserve(runs.size());
   for (const auto& r : runs) sizes.push_back(model.bytes(r));
-  const std::size_t width = std::min(model.fan_in(), runs.size());
+  const std::size_t width = std::min({model.fan_in(), std::max<std::size_t>(2, model.max_runs() / 2), runs.size()});
   const std::size_t at = cheapest_runs(sizes, width);
   auto merged = model.merge(std::span(runs).subspan(at, width));
   runs[at] = std::move(merged);

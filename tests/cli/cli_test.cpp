@@ -123,6 +123,31 @@ TEST_F(Cli, TinyBudgetUnderALowOpenFileLimit) {
   EXPECT_EQ(entries(), (std::vector<std::string>{"err", "g", "out", "tmp", "u"}));
 }
 
+// A pipe's input that fills exactly one run buffer has no run spilled: the
+// sort reads on to find the end before it decides (-v names the run length).
+TEST_F(Cli, PipeOfExactlyOneRunIsWrittenStraightOut) {
+  std::mt19937_64 rng(47);
+  std::vector<std::uint32_t> words(100000);
+  for (auto& w : words) w = static_cast<std::uint32_t>(rng());
+  write_file(path("u"), words.data(), words.size() * 4);
+  const std::string sort = corank_bin() + " --format u32 --gpu=off -S 2M -T " + path("tmp");
+  Result r = corank::test::run_shell("cat " + path("u") + " | " + sort + " -v -o " + path("out") + " -", dir_ / "err");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto at = r.err.find("runs of ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const std::size_t run = std::stoul(r.err.substr(at + 8));
+  ASSERT_LT(run, words.size()) << "the budget should make more than one run";
+  words.resize(run);
+  write_file(path("u"), words.data(), words.size() * 4);
+  r = corank::test::run_shell("cat " + path("u") + " | " + sort + " --stats " + path("stats") + " -o " + path("out") + " -",
+                              dir_ / "err");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string stats = corank::test::read_file(path("stats"));
+  EXPECT_NE(stats.find("\"spilled_runs\": 0,"), std::string::npos) << stats;
+  std::sort(words.begin(), words.end());
+  EXPECT_TRUE(read_as<std::uint32_t>(path("out")) == words);
+}
+
 template <class T>
 void check_typed(Cli& t, const std::string& fmt, const std::vector<T>& values, const std::string& in,
                  const std::string& out) {
