@@ -26,18 +26,18 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/run_file.hpp"
+#include "corank/io/segment_reader.hpp"
 #include "corank/io/task_thread.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/io/write_behind.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/kway_co_rank.hpp"
 #include "corank/kway_merge.hpp"
 #include "corank/normalize.hpp"
 #include "corank/planner.hpp"
 #include "corank/run_sort.hpp"
-#include "corank/segment_reader.hpp"
 #include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
-#include "corank/write_behind.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 
@@ -200,7 +200,7 @@ public:
     out.base = group[0].base;  // the group's records hold positions [base, base + count): bases are prefix sums
     out.fd = temps_.create_anonymous();
     auto sink = io::make_run_sink(out.fd.get(), "temporary file", job_.options.io);
-    const WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
+    const io::WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
     merge_runs(group, [&](const E* merged, std::uint64_t count, const std::byte* records) {
       // Every stride-th record of the new run, with its position in it.
       for (std::uint64_t i = (stride - out.count % stride) % stride; i < count; i += stride) {
@@ -456,8 +456,8 @@ private:
     auto merged = allocate<E>(capacity);
     std::vector<std::byte> block;
     std::vector<E> block_keys;
-    SegmentReader reader(job_.options.io, "temporary file");
-    std::vector<Segment> segments(k);
+    io::SegmentReader reader(job_.options.io, "temporary file");
+    std::vector<io::Segment> segments(k);
     // Compressed runs are read sequentially, each through its own small stream.
     std::vector<RunCursor> cursors;
     if (job_.options.io.compressed_runs()) {
@@ -483,7 +483,7 @@ private:
         const std::uint64_t len = hi[i] - lo[i];
         if (slab.count + len > capacity) throw std::logic_error("merge slab over its capacity");
         if (cursors.empty())
-          segments[i] = Segment{runs[i].fd.get(), lo[i] * R_, slab.records.data() + slab.count * R_, len * R_};
+          segments[i] = io::Segment{runs[i].fd.get(), lo[i] * R_, slab.records.data() + slab.count * R_, len * R_};
         else
           take_from_cursor(cursors[i], hi[i], slab.records.data() + slab.count * R_);
         slab.count += len;
@@ -531,7 +531,7 @@ private:
   io::HugeVector<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
   // After the buffers and sinks: a write in flight reads them, so the writer drains first.
-  WriteBehind writer_;
+  io::WriteBehind writer_;
   // Reads the input, and the spilled runs when merging, one buffer ahead of
   // the sort: one thread for the sort's life (io/task_thread.hpp). After the
   // buffers it reads into, so that it ends first.

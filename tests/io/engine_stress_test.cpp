@@ -14,10 +14,10 @@
 #include <thread>
 #include <vector>
 
-#include "corank/io/block_reader.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/read_ahead_source.hpp"
+#include "corank/io/segment_reader.hpp"
 #include "corank/io/uring_engine.hpp"
 #include "corank/io/write_behind_sink.hpp"
 #include "io_test_util.hpp"
@@ -77,7 +77,7 @@ protected:
 constexpr std::size_t kFile = std::size_t{48} << 20;
 constexpr unsigned kThreads = 6;
 
-TEST_P(EngineStress, BlockReadersIntoDroppedPagesWhileMemoryChurns) {
+TEST_P(EngineStress, SegmentReadersIntoDroppedPagesWhileMemoryChurns) {
   const std::string data = test::pattern(kFile, 11);
   test::spit(dir_.file("big"), data);
   MemoryChurn churn(std::size_t{256} << 20);
@@ -87,12 +87,13 @@ TEST_P(EngineStress, BlockReadersIntoDroppedPagesWhileMemoryChurns) {
     workers.emplace_back([&, t] {
       auto fd = FileDesc::open(dir_.file("big"), O_RDONLY);
       // Small and large blocks, shallow and deep rings: requests split and requeue.
-      BlockReader reader(fd.get(), "big", opt(std::size_t{64} << (t % 3 * 3), 2 + t % 4));
+      SegmentReader reader(opt(std::size_t{64} << (t % 3 * 3), 2 + t % 4), "big");
       Mapping dst(std::size_t{8} << 20);
       std::mt19937_64 rng(t);
       for (int round = 0; round < 24; ++round) {
         dst.drop(round % 3 == 0);
-        // Aligned reads land in dst directly; unaligned ones go through the bounce buffers.
+        // Aligned and unaligned offsets, destinations and lengths: every
+        // request lands in dst itself, on page edges or across them.
         const bool aligned = round % 2 == 0;
         std::uint64_t off = rng() % (kFile - (std::size_t{8} << 20));
         std::size_t len = 1 + rng() % (std::size_t{8} << 20);
@@ -102,13 +103,16 @@ TEST_P(EngineStress, BlockReadersIntoDroppedPagesWhileMemoryChurns) {
           len = std::max<std::size_t>(len / 4096 * 4096, 4096);
         }
         len = std::min(len, (std::size_t{8} << 20) - at);
-        // Two reads in flight at once, into the two halves.
+        // Two segments in flight at once, into the two halves.
         const std::size_t half = len / 2;
-        auto t1 = reader.start_read(off, dst.data() + at, half);
-        auto t2 = reader.start_read(off + half, dst.data() + at + half, len - half);
-        if (reader.wait(t1) != half || reader.wait(t2) != len - half ||
-            std::memcmp(dst.data() + at, data.data() + off, len) != 0)
+        const Segment segments[] = {{fd.get(), off, dst.data() + at, half},
+                                    {fd.get(), off + half, dst.data() + at + half, len - half}};
+        try {
+          reader.read(segments);
+          if (std::memcmp(dst.data() + at, data.data() + off, len) != 0) ++failures;
+        } catch (const IoError&) {
           ++failures;
+        }
       }
     });
   workers.clear();

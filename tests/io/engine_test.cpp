@@ -9,7 +9,6 @@
 #include <thread>
 #include <vector>
 
-#include "corank/io/block_reader.hpp"
 #include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
@@ -17,6 +16,7 @@
 #include "corank/io/output_file.hpp"
 #include "corank/io/read_ahead_source.hpp"
 #include "corank/io/run_file.hpp"
+#include "corank/io/segment_reader.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/io/write_behind_sink.hpp"
@@ -138,7 +138,7 @@ TEST_P(EngineTest, WriteBehindSinksFillDisjointPartsAtOnce) {
   EXPECT_EQ(::lseek(fd.get(), 0, SEEK_CUR), 0);
 }
 
-TEST_P(EngineTest, RunFileRoundTripAndBlockReads) {
+TEST_P(EngineTest, RunFileRoundTripAndSegmentReads) {
   TempDirectories temps({dir_.path()});
   for (std::uint64_t n : kSizes) {
     FileDesc fd = temps.create_anonymous();
@@ -150,30 +150,35 @@ TEST_P(EngineTest, RunFileRoundTripAndBlockReads) {
     auto src = make_run_source(fd.get(), "run", opt(), 0, sink->stored_bytes());
     EXPECT_EQ(read_all(*src, 1 << 16), data) << "size " << n;
 
-    BlockReader blocks(fd.get(), "run", opt());
+    // Positional reads, as the merge loads a slab's run segments.
+    SegmentReader reader(opt(), "run");
     std::mt19937_64 rng(n);
     std::vector<char> buf(200000 + 8192);
     for (int i = 0; i < 40; ++i) {
-      const std::uint64_t off = n ? rng() % (n + 10) : 0;
+      const std::uint64_t off = n ? rng() % (n + 1) : 0;
       const std::size_t len = static_cast<std::size_t>(rng() % 200000);
-      // Aligned and unaligned destinations, offsets and lengths.
+      // Aligned and unaligned destinations, offsets and lengths; a segment is
+      // read whole, so each ends inside the file.
       char* dst = buf.data() + (i % 2 ? 0 : 4096 - reinterpret_cast<std::uintptr_t>(buf.data()) % 4096);
       const std::uint64_t o = i % 3 == 0 ? off / 4096 * 4096 : off;
-      const std::size_t l = i % 3 == 0 ? len / 4096 * 4096 : len;
-      const std::size_t got = blocks.read_at(o, dst, l);
-      const std::size_t expect = o >= n ? 0 : static_cast<std::size_t>(std::min<std::uint64_t>(l, n - o));
-      ASSERT_EQ(got, expect) << "size " << n << " offset " << o << " len " << l;
-      ASSERT_EQ(std::memcmp(dst, data.data() + std::min<std::uint64_t>(o, n), got), 0);
+      const std::size_t l =
+          static_cast<std::size_t>(std::min<std::uint64_t>(i % 3 == 0 ? len / 4096 * 4096 : len, n - o));
+      const Segment segment{fd.get(), o, reinterpret_cast<std::byte*>(dst), l};
+      reader.read({&segment, 1});
+      ASSERT_EQ(std::memcmp(dst, data.data() + o, l), 0) << "size " << n << " offset " << o << " len " << l;
     }
+    // One byte past the end of the run is an error, not a shorter read.
+    const std::uint64_t tail = std::min<std::uint64_t>(n, 100);
+    const Segment past_end{fd.get(), n - tail, reinterpret_cast<std::byte*>(buf.data()), tail + 1};
+    EXPECT_THROW(reader.read({&past_end, 1}), IoError) << "size " << n;
     if (n > 3 * 65536) {
-      // Several reads in flight at once, waited for out of order.
+      // Several segments in flight at once, through one read.
       std::vector<std::string> outs(6, std::string(70000, '\0'));
-      std::vector<BlockReader::Ticket> t;
-      for (std::size_t i = 0; i < outs.size(); ++i) t.push_back(blocks.start_read(i * 70001, outs[i].data(), 70000));
-      for (std::size_t i = outs.size(); i-- > 0;) {
-        ASSERT_EQ(blocks.wait(t[i]), 70000u);
-        EXPECT_EQ(outs[i], data.substr(i * 70001, 70000));
-      }
+      std::vector<Segment> segments;
+      for (std::size_t i = 0; i < outs.size(); ++i)
+        segments.push_back({fd.get(), i * 70001, reinterpret_cast<std::byte*>(outs[i].data()), 70000});
+      reader.read(segments);
+      for (std::size_t i = 0; i < outs.size(); ++i) EXPECT_EQ(outs[i], data.substr(i * 70001, 70000));
     }
   }
 }

@@ -13,9 +13,9 @@
 // file, or a negative errno.
 //
 // Ownership and lifetime. An engine belongs to one thread and to one owner (a
-// reader or writer: ReadAheadSource, BlockReader, WriteBehindSink,
-// SegmentReader), which also owns the buffers its requests point into, or
-// holds the caller's memory only between a read's start and its wait. The
+// reader or writer: ReadAheadSource, WriteBehindSink, SegmentReader), which
+// also owns the buffers its requests point into, or holds the caller's memory
+// only for the length of the call that reads into it. The
 // owner declares its buffers before its engine, so that the engine is
 // destroyed first; the destructor reaps every request still in flight. An
 // owner that fails a read reaps the requests already issued before it throws,

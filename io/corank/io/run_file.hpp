@@ -1,15 +1,15 @@
 #pragma once
 // Spilled runs: written once sequentially, read back either sequentially
 // (make_run_source, the only way when runs are compressed) or by positional
-// blocks (BlockReader, block_reader.hpp; uncompressed runs only, since the
-// sparse index holds uncompressed offsets).
+// segments (SegmentReader, segment_reader.hpp; uncompressed runs only, since
+// the sparse index holds uncompressed offsets).
 //
 //   FileDesc fd = temps.create_anonymous();
 //   auto sink = make_run_sink(fd.get(), "temporary file", opt);
 //   sink->write(records, bytes);            // write-behind, several blocks in flight
 //   sink->finish();                          // required before reading back; no fsync
-//   BlockReader blocks(fd.get(), "temporary file", opt);
-//   blocks.read_at(offset, dst, n);          // or start_read()/wait() to overlap
+//   SegmentReader reader(opt, "temporary file");
+//   reader.read(segments);                   // {fd, offset, dst, n}, of any runs, all in flight at once
 //   auto src = make_run_source(fd.get(), "temporary file", opt, 0, sink->stored_bytes());
 #include <cstdint>
 #include <memory>

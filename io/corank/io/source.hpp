@@ -10,7 +10,7 @@
 //   make_fd_sink(fd)      regular file: WriteBehindSink (write_behind_sink.hpp);
 //                         otherwise plain write(2). finish() flushes and fsyncs
 //                         (unless IoOptions::sync_output is off).
-// Run files: run_file.hpp. Positional reads: block_reader.hpp.
+// Run files: run_file.hpp. Positional reads: segment_reader.hpp.
 #include <cstddef>
 #include <cstdint>
 #include <memory>

@@ -1,10 +1,15 @@
 #pragma once
 // Write-behind: hands a finished buffer to a background thread and returns, so
 // the next buffer is computed while this one is written. The thread is one
-// io::TaskThread for the writer's life: a sink's writes may still be in flight
+// TaskThread for the writer's life: a sink's writes may still be in flight
 // when its write() returns (io_engine.hpp). One write is in flight
 // at a time and writes complete in the order they were issued; a caller that
 // alternates two buffers may refill a buffer once the write after it was issued.
+//
+// Beside WriteBehindSink (write_behind_sink.hpp): that is a sink over a
+// regular file with blocks in flight in the engine; this overlaps a caller's
+// whole-buffer writes to any ByteSink, one of those included, with the
+// caller's next work.
 //
 // The write in flight uses a sink and a buffer that the caller owns. Whoever
 // owns them holds a Drain over the same scope (declared after them), so that
@@ -16,7 +21,7 @@
 #include "corank/io/source.hpp"
 #include "corank/io/task_thread.hpp"
 
-namespace corank {
+namespace corank::io {
 
 class WriteBehind {
 public:
@@ -26,7 +31,7 @@ public:
   ~WriteBehind() { drain(); }
 
   // finish_after: the sink is finished once this write is done (a run file's last write).
-  void write(io::ByteSink& sink, const std::byte* data, std::size_t n, bool finish_after = false) {
+  void write(ByteSink& sink, const std::byte* data, std::size_t n, bool finish_after = false) {
     start([&sink, data, n, finish_after] {
       sink.write(data, n);
       if (finish_after) sink.finish();
@@ -35,7 +40,7 @@ public:
   // Finishes `sink` on the writer's thread once the writes before it are done,
   // and waits: requests still in flight are reaped by the thread that
   // submitted them, which ends with the writer (io_engine.hpp).
-  void finish(io::ByteSink& sink) {
+  void finish(ByteSink& sink) {
     start([&sink] { sink.finish(); });
     wait();
   }
@@ -75,9 +80,9 @@ private:
     });
   }
 
-  io::TaskThread thread_;
+  TaskThread thread_;
   std::future<void> pending_;
   double seconds_ = 0;  // touched only by the one write in flight
 };
 
-}  // namespace corank
+}  // namespace corank::io

@@ -5,10 +5,10 @@
 // direct I/O asked for or not (the reader reads through the descriptors it is
 // given, so the answer must not change), with blocks smaller than the
 // segments and fewer requests in flight than a slab has. A segment that runs
-// past the end of its file, or a read the device fails, is an io::IoError,
+// past the end of its file, or a read the device fails, is an IoError,
 // and the reader reads on correctly afterwards (no request of the failed read
 // outlives it).
-#include "corank/segment_reader.hpp"
+#include "corank/io/segment_reader.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
@@ -36,7 +36,7 @@
 #include "corank/io/io_engine.hpp"
 #include "corank/io/temp_files.hpp"
 
-namespace corank {
+namespace corank::io {
 namespace {
 
 namespace fs = std::filesystem;
@@ -60,14 +60,14 @@ struct Engine {
 // Where the engine asked for cannot be had, why (else nullptr).
 const char* unavailable(const Engine& e) {
   if (!e.uring) return nullptr;
-  if (!io::uring_available()) return "io_uring is not available here (io_uring_queue_init failed)";
+  if (!uring_available()) return "io_uring is not available here (io_uring_queue_init failed)";
   if (const char* v = std::getenv("CORANK_IO"); v && std::strcmp(v, "pread") == 0)
     return "CORANK_IO=pread forces the pread engine";
   return nullptr;
 }
 
-io::IoOptions options(const Engine& e, std::size_t block, unsigned depth) {
-  io::IoOptions o;
+IoOptions options(const Engine& e, std::size_t block, unsigned depth) {
+  IoOptions o;
   o.use_uring = e.uring;
   o.direct = e.direct;
   o.block_size = block;
@@ -77,7 +77,7 @@ io::IoOptions options(const Engine& e, std::size_t block, unsigned depth) {
 
 // A file of the test and the bytes it holds.
 struct File {
-  io::FileDesc fd;
+  FileDesc fd;
   Bytes data;
 };
 
@@ -129,9 +129,9 @@ protected:
     files_.push_back(named_file("empty", {}));
     files_.push_back(named_file("small", random_bytes(5000, 1)));
     files_.push_back(named_file("large", random_bytes((std::uint64_t{1} << 20) + 12345, 2)));
-    io::TempDirectories temps({dir_.string()});
+    TempDirectories temps({dir_.string()});
     File run{temps.create_anonymous(), random_bytes(300001, 3)};
-    io::pwrite_full(run.fd.get(), run.data.data(), run.data.size(), 0, "run");
+    pwrite_full(run.fd.get(), run.data.data(), run.data.size(), 0, "run");
     files_.push_back(std::move(run));
   }
   void TearDown() override {
@@ -143,7 +143,7 @@ protected:
     const std::string path = (dir_ / name).string();
     std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(data.data()),
                                                 static_cast<std::streamsize>(data.size()));
-    return File{io::FileDesc::open(path, O_RDONLY), std::move(data)};
+    return File{FileDesc::open(path, O_RDONLY), std::move(data)};
   }
 
   const File& empty() const { return files_[0]; }
@@ -228,8 +228,8 @@ TEST_F(SegmentReaderTest, EmptySegmentsMakeNoRequest) {
     p.add(large(), 100, 0);
     p.add(run(), run().data.size(), 0);
     Bytes buf;
-    io::FailAfter failed_device(io::FaultPoint::read, 1);
-    io::ScopedFaultInjector scope(failed_device);
+    FailAfter failed_device(FaultPoint::read, 1);
+    ScopedFaultInjector scope(failed_device);
     reader.read(p.segments(buf));
     EXPECT_TRUE(buf == p.expected());
     EXPECT_EQ(failed_device.requests(), 0u);
@@ -237,7 +237,7 @@ TEST_F(SegmentReaderTest, EmptySegmentsMakeNoRequest) {
 }
 
 // The reader reads segments in full: one that runs past the end of its file
-// (the file shorter than its caller believes) is an io::IoError naming the
+// (the file shorter than its caller believes) is an IoError naming the
 // reader's file and why, wherever it lies among the others.
 TEST_F(SegmentReaderTest, SegmentPastTheEndOfItsFileThrows) {
   for (const Engine& e : kEngines) {
@@ -258,7 +258,7 @@ TEST_F(SegmentReaderTest, SegmentPastTheEndOfItsFileThrows) {
       try {
         reader.read(p.segments(buf));
         ADD_FAILURE() << "a short segment was read without an error";
-      } catch (const io::IoError& err) {
+      } catch (const IoError& err) {
         const std::string what = err.what();
         EXPECT_NE(what.find("run file"), std::string::npos) << what;
         EXPECT_NE(what.find("end of file"), std::string::npos) << what;
@@ -278,7 +278,7 @@ TEST_F(SegmentReaderTest, SegmentPastTheEndOfItsFileThrows) {
   }
 }
 
-// A failed device at the nth read request: an io::IoError with the device's
+// A failed device at the nth read request: an IoError with the device's
 // error and the reader's file; the device back, the reader reads on.
 TEST_F(SegmentReaderTest, FailedReadIsAnIoErrorAndTheReaderReadsOn) {
   for (const Engine& e : kEngines) {
@@ -290,12 +290,12 @@ TEST_F(SegmentReaderTest, FailedReadIsAnIoErrorAndTheReaderReadsOn) {
                    std::to_string(nth) + " fails");
       Bytes buf;
       {
-        io::FailAfter failed_device(io::FaultPoint::read, nth);
-        io::ScopedFaultInjector scope(failed_device);
+        FailAfter failed_device(FaultPoint::read, nth);
+        ScopedFaultInjector scope(failed_device);
         try {
           reader.read(plan.segments(buf));
           ADD_FAILURE() << "the read did not fail";
-        } catch (const io::IoError& err) {
+        } catch (const IoError& err) {
           const std::string what = err.what();
           EXPECT_NE(what.find("Input/output error"), std::string::npos) << what;
           EXPECT_NE(what.find("run file"), std::string::npos) << what;
@@ -310,11 +310,11 @@ TEST_F(SegmentReaderTest, FailedReadIsAnIoErrorAndTheReaderReadsOn) {
 
 // Fails every read request from the nth on; at the nth, lets the test's
 // writer thread go, which feeds the pipe a request before it waits on.
-class FailNthAndFeed final : public io::FaultInjector {
+class FailNthAndFeed final : public FaultInjector {
 public:
   explicit FailNthAndFeed(std::uint64_t n) : n_(n) {}
-  bool fail(io::FaultPoint point) noexcept override {
-    if (point != io::FaultPoint::read || ++seen_ < n_) return false;
+  bool fail(FaultPoint point) noexcept override {
+    if (point != FaultPoint::read || ++seen_ < n_) return false;
     std::lock_guard lock(m_);
     failed_ = true;
     cv_.notify_all();
@@ -346,10 +346,10 @@ TEST_F(SegmentReaderTest, FailedReadWaitsForItsRequestsInFlight) {
   if (const char* why = unavailable(e)) GTEST_SKIP() << why;
   int p[2];
   ASSERT_EQ(::pipe(p), 0);
-  const io::FileDesc pipe_out(p[0]), pipe_in(p[1]);
+  const FileDesc pipe_out(p[0]), pipe_in(p[1]);
   const Bytes fed = random_bytes(100, 8);
   Plan plan;
-  File pipe_file{io::FileDesc(::dup(pipe_out.get())), fed};
+  File pipe_file{FileDesc(::dup(pipe_out.get())), fed};
   plan.add(pipe_file, 0, fed.size());
   plan.add(large(), 0, 3 * 4096);
   Bytes buf;
@@ -357,17 +357,17 @@ TEST_F(SegmentReaderTest, FailedReadWaitsForItsRequestsInFlight) {
 
   SegmentReader reader(options(e, 4096, 4), "run file");
   FailNthAndFeed fault(2);
-  io::ScopedFaultInjector scope(fault);
+  ScopedFaultInjector scope(fault);
   // Declared after the reader, so it has fed the pipe before the reader reaps
   // on destruction, whatever happened.
   std::jthread feeder([&](std::stop_token stop) {
     fault.wait(stop);
     ASSERT_EQ(::write(pipe_in.get(), fed.data(), fed.size()), static_cast<ssize_t>(fed.size()));
   });
-  EXPECT_THROW(reader.read(segments), io::IoError);
+  EXPECT_THROW(reader.read(segments), IoError);
   EXPECT_TRUE(std::equal(fed.begin(), fed.end(), buf.begin() + kGap))
       << "read() threw while its read of the pipe was in flight";
 }
 
 }  // namespace
-}  // namespace corank
+}  // namespace corank::io
