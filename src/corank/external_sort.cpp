@@ -187,7 +187,9 @@ public:
   // that, slabs would shrink to a sample or two of each run and the reads
   // multiply (GNU sort likewise merges at most its batch size at once).
   std::size_t fan_in() const {
-    return static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / job_.plan.sample_stride / 2));
+    // (The in-memory plan keeps no samples: stride 0, and no runs to merge.)
+    const std::uint64_t stride = std::max<std::uint64_t>(1, job_.plan.sample_stride);
+    return static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / stride / 2));
   }
   std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(job_.plan.max_runs, SIZE_MAX)); }
   std::uint64_t bytes(const SpilledRun& r) const { return r.count * R_; }
