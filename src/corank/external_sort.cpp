@@ -101,9 +101,9 @@ public:
 
   std::optional<bool> next_chunk() {
     if (job_.plan.mode == SortPlan::Mode::InMemory) {
-      if (in_memory_done_ || *job_.input.total_records() == 0) return std::nullopt;
+      // One chunk: the whole input, its records_ set once it is sorted.
+      if (records_ || *job_.input.total_records() == 0) return std::nullopt;
       sort_in_memory();
-      in_memory_done_ = true;
       return true;
     }
     const std::uint64_t run = job_.plan.run_records;
@@ -319,7 +319,7 @@ private:
     mapped_output_ = job_.output.map_for_writing(n * R_);
     if (mapped_output_) note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
     // A file already in memory is sorted where it lies; anything else is read
-    // into `read_into_`, run by run, one run ahead of the sort.
+    // into in_[0], run by run, one run ahead of the sort.
     records_ = job_.input.map_whole();
     if (records_) {
       note(job_.options.verbose, job_.options.io, "input: in memory already, mapped and sorted where it lies");
@@ -529,7 +529,6 @@ private:
   std::unique_ptr<io::ByteSink> run_sinks_[2];
   const std::byte* records_ = nullptr;  // the in-memory plan's records
   std::vector<std::span<const E>> memory_runs_;
-  bool in_memory_done_ = false;
   io::HugeVector<std::byte> out_[2];
   std::uint64_t out_capacity_[2] = {0, 0};
   // After the buffers and sinks: a write in flight reads them, so the writer drains first.
