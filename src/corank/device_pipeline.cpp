@@ -53,10 +53,7 @@ public:
 
   // --- the model of drive_sort (sort_driver.hpp) ---
 
-  struct Run {
-    std::unique_ptr<SortedRun> records;
-    std::vector<E> samples;  // every stride-th record's (key, merge position)
-  };
+  using Run = IndexedRun<E>;
 
   // Reads the next C records straight into the device's staging and sorts them there.
   std::optional<bool> next_chunk() {
@@ -90,7 +87,7 @@ public:
                          static_cast<unsigned long long>(C_), static_cast<unsigned long long>(job_.stats.spilled_runs),
                          static_cast<unsigned long long>(job_.stats.spill_bytes)));
     total_ = 0;
-    for (const auto& r : runs) total_ += r.records->count();
+    for (const auto& r : runs) total_ += r.records.count();
     if (runs.size() > fan_in()) job_.progress.phase("merge pass", total_ * R_);
   }
 
@@ -104,21 +101,22 @@ public:
   std::size_t max_runs() const {
     return static_cast<std::size_t>(std::min<std::uint64_t>(max_open_runs() + memory_runs_, SIZE_MAX));
   }
-  std::uint64_t bytes(const Run& r) const { return r.records->count() * R_; }
+  std::uint64_t bytes(const Run& r) const { return r.records.count() * R_; }
 
   // Merges `group` (consecutive runs) into one run, in memory while the budget allows.
   Run merge(std::span<Run> group) {
     std::uint64_t count = 0;
-    for (const auto& r : group) count += r.records->count();
+    for (const auto& r : group) count += r.records.count();
     // Positions stay in [base, base + count): those of the group's records.
-    Run run{new_run(count, group[0].records->base()), {}};
+    Run run{new_run(count, group[0].records.base()), {}};
+    SortedRun::Writer writer(run.records, job_.options.io, job_.pool);
     std::uint64_t written = 0;
     merge_group(group, [&](const std::byte* src, std::uint64_t c) {
-      run.records->write(written, src, c, job_.pool);
-      sample(run, src, written, c);
+      writer.append(src, c);
+      sample_records(run, job_.norm, src, written, c, stride_);
       written += c;
     });
-    run.records->truncate(written);  // -u may have kept fewer
+    writer.finish();  // -u may have kept fewer
     for (auto& r : group) release(r);
     return run;
   }
@@ -163,58 +161,33 @@ private:
   }
 
   // A new run of `count` records at merge position `base`: in memory while
-  // the budget allows, else spilled.
-  std::unique_ptr<SortedRun> new_run(std::uint64_t count, std::uint64_t base) {
+  // the budget allows, else spilled (compressed under --compress-temp).
+  SortedRun new_run(std::uint64_t count, std::uint64_t base) {
     const bool in_memory = memory_in_use_ + count * R_ <= job_.host_budget;
-    auto run = std::make_unique<SortedRun>(count, base, R_, in_memory, temps_);
+    SortedRun run(count, base, R_, in_memory ? RunStore::memory : spill_store(job_.options.io), temps_);
     if (in_memory) {
-      memory_in_use_ += run->allocated_bytes();
+      memory_in_use_ += run.allocated_bytes();
       ++memory_runs_;
     } else {
       job_.stats.spilled_runs++;
-      job_.stats.spill_bytes += run->bytes();
+      job_.stats.spill_bytes += run.bytes();
     }
     return run;
-  }
-
-  // Keeps a sample of every stride-th record of [first, first + count) of a run.
-  void sample(Run& run, const std::byte* src, std::uint64_t first, std::uint64_t count) {
-    for (std::uint64_t i = (first + stride_ - 1) / stride_ * stride_; i < first + count; i += stride_) {
-      E e;
-      job_.norm.normalize(src + (i - first) * R_, e.key);
-      e.pos = run.records->base() + i;
-      run.samples.push_back(e);
-    }
   }
 
   // Downloads the device's sorted output (kept records) into a new run.
   Run store_run(std::uint64_t kept, std::uint64_t base) {
     Run run{new_run(kept, base), {}};
+    SortedRun::Writer writer(run.records, job_.options.io, job_.pool);
     job_.device.download(kept, [&](const std::byte* src, std::uint64_t first, std::uint64_t count) {
-      run.records->write(first, src, count, job_.pool);
-      sample(run, src, first, count);
+      writer.append(src, count);
+      sample_records(run, job_.norm, src, first, count, stride_);
     });
+    writer.finish();
     return run;
   }
 
   // --- merge ---
-
-  // Records of `run` below v in (key, merge position) order, at least lo.
-  // The samples narrow it to a stretch of fewer than `stride` records, which
-  // is read and searched.
-  std::uint64_t split_at(const Run& run, const E& v, std::uint64_t lo) {
-    const auto [first, last] = split_stretch(run.samples, v, stride_, run.records->count(), lo);
-    if (first >= last) return first;
-    const std::byte* p = run.records->peek(first, last - first, stretch_);
-    std::uint64_t i = first;
-    for (; i < last; ++i) {
-      E e;
-      job_.norm.normalize(p + (i - first) * R_, e.key);
-      e.pos = run.records->base() + i;
-      if (!(e < v)) break;
-    }
-    return i;
-  }
 
   // Merges `runs` slab by slab on the device; every merged slab goes to
   // sink(src, count).
@@ -222,30 +195,35 @@ private:
   void merge_group(std::span<const Run> runs, Sink&& sink) {
     const std::size_t k = runs.size();
     // Slabs of at most C records (slab_split.hpp).
-    const std::vector<E> boundaries = slab_boundaries<E>(
-        runs, [](const Run& r) -> const std::vector<E>& { return r.samples; }, C_, stride_);
+    std::vector<std::uint64_t> counts;
+    std::vector<SortedRun::Reader> readers;
+    readers.reserve(k);
+    for (const Run& r : runs) {
+      counts.push_back(r.records.count());
+      readers.emplace_back(r.records, job_.options.io);
+    }
+    SlabCut<E> cut(slab_boundaries<E>(runs, [](const Run& r) -> const std::vector<E>& { return r.samples; }, C_, stride_),
+                   std::move(counts));
+    auto split = [&](std::size_t i, const E& v, std::uint64_t lo) {
+      return split_run(runs[i], readers[i], v, lo, stride_, job_.norm);
+    };
 
-    std::vector<std::uint64_t> lo(k, 0), hi(k), ends;
+    std::vector<std::uint64_t> ends;
     bool continuing = false;
-    for (std::size_t s = 0; s <= boundaries.size(); ++s) {
-      std::uint64_t n = 0;
-      for (std::size_t i = 0; i < k; ++i) {
-        const Run& run = runs[i];
-        hi[i] = s < boundaries.size() ? split_at(run, boundaries[s], lo[i]) : run.records->count();
-        n += hi[i] - lo[i];
-      }
+    while (!cut.done()) {
+      const std::uint64_t n = cut.next(split);
       if (n > C_) throw std::logic_error("merge slab over the device's capacity");
       if (n == 0) continue;
       const auto t0 = Clock::now();
       ends.clear();
       std::uint64_t at = 0;
       for (std::size_t i = 0; i < k; ++i) {
-        const std::uint64_t len = hi[i] - lo[i];
+        const std::uint64_t from = cut.lo()[i], len = cut.hi()[i] - from;
         if (len == 0) continue;
-        const SortedRun& run = *runs[i].records;
-        const std::uint64_t from = lo[i];
+        SortedRun::Reader& reader = readers[i];
         job_.device.upload(at, len, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) {
-          run.read(from + first, max, dst, job_.pool);
+          if (from + first != reader.taken()) throw std::logic_error("a slab's segment uploaded out of order");
+          reader.take(from + first + max, dst, &job_.pool);
           return max;
         });
         at += len;
@@ -257,16 +235,15 @@ private:
       job_.device.download(kept, [&](const std::byte* src, std::uint64_t, std::uint64_t count) { sink(src, count); });
       job_.stats.merge_slabs++;
       job_.progress.advance(n * R_);
-      lo = hi;
     }
   }
 
   void release(Run& run) {
-    if (run.records && !run.records->spilled()) {
-      memory_in_use_ -= run.records->allocated_bytes();
+    if (run.records.in_memory()) {
+      memory_in_use_ -= run.records.allocated_bytes();
       --memory_runs_;
     }
-    run.records.reset();
+    run.records.release();
     run.samples = {};
   }
 
@@ -283,7 +260,6 @@ private:
   std::uint64_t total_ = 0;  // records in the runs to merge
   std::uint64_t memory_in_use_ = 0;
   std::uint64_t memory_runs_ = 0;  // runs held in host memory
-  std::vector<std::byte> stretch_;
   double read_s_ = 0, write_s_ = 0;
 };
 

@@ -10,8 +10,9 @@
 //    slots by all threads, sorted once, written from staging slots. No merge.
 //  - a larger input is cut into runs of C records, each sorted on the device
 //    and kept in host memory while the -S budget allows, else in an anonymous
-//    temporary file (sorted_run.hpp). Every stride-th record of a run is kept
-//    as a sample (key, position). The runs are merged slab by slab: sampled
+//    temporary file, compressed under --compress-temp (sorted_run.hpp, the
+//    CPU path's run store too). Every stride-th record of a run is kept as a
+//    sample (key, position). The runs are merged slab by slab: sampled
 //    keys in merged order cut the output into slabs of at most C records; a
 //    slab's k segments (one per run, cut at the first record not below the
 //    slab's boundary key) go to the device back to back and are merged there

@@ -1,8 +1,9 @@
 // Fixed-size records on the CPU threads: the record model of drive_sort
 // (sort_driver.hpp). Runs either stay in RAM (in-memory plan: one chunk, its
 // runs merged by co-rank) or are spilled to anonymous temporary files with a
-// sparse in-RAM index of their keys (external plan), merged slab by slab
-// between sampled splitters. Reads run ahead of sorting and writes run behind
+// sparse in-RAM index of their keys (external plan; the run store of
+// sorted_run.hpp, which the device's runs share), merged slab by slab between
+// sampled splitters (slab_split.hpp). Reads run ahead of sorting and writes run behind
 // it.
 #include "corank/external_sort.hpp"
 
@@ -25,7 +26,6 @@
 #include "corank/errors.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/error.hpp"
-#include "corank/io/run_file.hpp"
 #include "corank/io/segment_reader.hpp"
 #include "corank/io/task_thread.hpp"
 #include "corank/io/temp_files.hpp"
@@ -38,6 +38,7 @@
 #include "corank/run_sort.hpp"
 #include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
+#include "corank/sorted_run.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 
@@ -73,13 +74,8 @@ class Sorter {
   using E = KeyEntry<W>;
 
 public:
-  struct SpilledRun {
-    io::FileDesc fd;
-    std::uint64_t count = 0;
-    std::uint64_t base = 0;      // records in all earlier runs: pos = base + index is the merge order
-    std::vector<E> samples;      // samples[t] = entry of record t * stride, pos = base + t * stride
-  };
-  using Run = SpilledRun;
+  // A spilled run and its sparse index (sorted_run.hpp).
+  using Run = IndexedRun<E>;
 
   explicit Sorter(Job& job)
       : job_(job),
@@ -142,29 +138,26 @@ public:
 
   // Gathers the sorted chunk into a run file, written behind, and keeps every
   // stride-th key.
-  SpilledRun spill_chunk() {
+  Run spill_chunk() {
     const std::uint64_t stride = job_.plan.sample_stride;
-    SpilledRun sr;
-    sr.count = count_;
-    sr.base = base_;
+    Run run{SortedRun(count_, base_, R_, spill_store(job_.options.io), temps_), {}};
     for (std::uint64_t i = 0; i < count_; i += stride) {
-      sr.samples.push_back(entries_[i]);
-      sr.samples.back().pos = base_ + i;
+      run.samples.push_back(entries_[i]);
+      run.samples.back().pos = base_ + i;
     }
-    sr.fd = temps_.create_anonymous();
     // The sinks of the last two runs: one write is in flight at a time, so
     // once a run's write has started the run before it is written and
     // finished, and its sink (an engine, a descriptor) can go.
     auto& sink = run_sinks_[spilled_ & 1];
-    sink = io::make_run_sink(sr.fd.get(), "temporary file", job_.options.io);
+    sink = run.records.sink(job_.options.io);
     emit_run(entries_.data(), count_, in_[chunk_].data(), *sink);
     job_.stats.spill_bytes += count_ * R_;
     base_ += count_;
     ++spilled_;
-    return sr;
+    return run;
   }
 
-  void formed(std::span<const SpilledRun> runs) {
+  void formed(std::span<const Run> runs) {
     writer_.wait();  // every run is on its file (no fsync: the files die with the process)
     for (auto& b : in_) b.reset();
     entries_.reset();
@@ -192,35 +185,38 @@ public:
     return static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / stride / 2));
   }
   std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(job_.plan.max_runs, SIZE_MAX)); }
-  std::uint64_t bytes(const SpilledRun& r) const { return r.count * R_; }
+  std::uint64_t bytes(const Run& r) const { return r.records.bytes(); }
 
   // Merges `group` (consecutive runs) into one longer run.
-  SpilledRun merge(std::span<SpilledRun> group) {
+  Run merge(std::span<Run> group) {
     writer_.wait();  // the group's last run is on its file
     const std::uint64_t stride = job_.plan.sample_stride;
-    SpilledRun out;
-    out.base = group[0].base;  // the group's records hold positions [base, base + count): bases are prefix sums
-    out.fd = temps_.create_anonymous();
-    auto sink = io::make_run_sink(out.fd.get(), "temporary file", job_.options.io);
+    std::uint64_t count = 0;
+    for (const auto& r : group) count += r.records.count();
+    // The group's records hold positions [base, base + count): bases are prefix sums.
+    const std::uint64_t base = group[0].records.base();
+    Run out{SortedRun(count, base, R_, spill_store(job_.options.io), temps_), {}};
+    auto sink = out.records.sink(job_.options.io);
     const io::WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
-    merge_runs(group, [&](const E* merged, std::uint64_t count, const std::byte* records) {
+    std::uint64_t written = 0;
+    merge_runs(group, [&](const E* merged, std::uint64_t n, const std::byte* records) {
       // Every stride-th record of the new run, with its position in it.
-      for (std::uint64_t i = (stride - out.count % stride) % stride; i < count; i += stride) {
+      for (std::uint64_t i = (stride - written % stride) % stride; i < n; i += stride) {
         out.samples.push_back(merged[i]);
-        out.samples.back().pos = out.base + out.count + i;
+        out.samples.back().pos = base + written + i;
       }
-      emit_run(merged, count, records, *sink, /*last=*/false);
-      out.count += count;
+      emit_run(merged, n, records, *sink, /*last=*/false);
+      written += n;
     });
     writer_.finish(*sink);
-    for (auto& r : group) r.fd.reset();  // merged: free its space now
-    job_.stats.spill_bytes += out.count * R_;
+    for (auto& r : group) r.records.release();  // merged: free its space now
+    job_.stats.spill_bytes += written * R_;
     return out;
   }
 
-  void merge_into_output(std::span<SpilledRun> runs) {
+  void merge_into_output(std::span<Run> runs) {
     std::uint64_t n = 0;
-    for (const auto& r : runs) n += r.count;
+    for (const auto& r : runs) n += r.records.count();
     job_.progress.phase("merge", n * R_);
     merge_runs(runs, [&](E* merged, std::uint64_t count, const std::byte* records) {
       emit(merged, count, records, 0);
@@ -238,15 +234,6 @@ public:
   }
 
 private:
-  // Sequential reading of a compressed run, which has no record offsets: the
-  // records from the merge's consumption point on, read ahead only as far as a
-  // slab boundary or a slab load needs.
-  struct RunCursor {
-    std::unique_ptr<io::ByteSource> source;
-    std::vector<std::byte> buffer;  // records [begin, end) of the run
-    std::uint64_t begin = 0, end = 0;
-  };
-
   // A merge slab as loaded from the spilled runs: the runs' segments back to back,
   // in run order, with their entries; entry pos = index in `records`.
   struct Slab {
@@ -391,64 +378,30 @@ private:
     writer_.wait();
   }
 
-  // Records of run i below v, in (key, merge position) order. The sparse index
-  // narrows the answer to one stretch of fewer than `stride` records, which is
-  // read and searched: one read per run per slab boundary. `lo` is the split
-  // of the previous boundary, a lower bound. A cursor, if given, supplies the
-  // stretch for compressed runs.
-  std::uint64_t split_at(const SpilledRun& run, const E& v, std::uint64_t lo, RunCursor* cursor,
-                         std::vector<std::byte>& block, std::vector<E>& keys) {
-    const auto [first, last] = split_stretch(run.samples, v, job_.plan.sample_stride, run.count, lo);
-    if (first >= last) return first;
-    const std::byte* stretch;
-    if (cursor) {
-      fill_cursor(*cursor, last);
-      stretch = cursor->buffer.data() + (first - cursor->begin) * R_;
-    } else {
-      block.resize((last - first) * R_);
-      io::pread_full(run.fd.get(), block.data(), block.size(), first * R_, "temporary file");
-      stretch = block.data();
-    }
-    keys.resize(last - first);
-    normalize_records(job_.norm, stretch, R_, 0, last - first, run.base + first, keys.data());
-    return first + static_cast<std::uint64_t>(std::lower_bound(keys.begin(), keys.end(), v) - keys.begin());
-  }
-
-  // Reads the cursor's run on to record `upto`.
-  void fill_cursor(RunCursor& c, std::uint64_t upto) {
-    if (upto <= c.end) return;
-    const std::size_t have = c.buffer.size();
-    c.buffer.resize(have + (upto - c.end) * R_);
-    const std::size_t got = c.source->read(c.buffer.data() + have, (upto - c.end) * R_);
-    if (got != (upto - c.end) * R_) throw io::IoError("read failed", "temporary file", "run ended early");
-    c.end = upto;
-  }
-
-  // Moves records [c.begin, upto) of the cursor's run to dst.
-  void take_from_cursor(RunCursor& c, std::uint64_t upto, std::byte* dst) {
-    fill_cursor(c, upto);
-    const std::size_t n = (upto - c.begin) * R_;
-    if (n == 0) return;
-    std::memcpy(dst, c.buffer.data(), n);
-    c.buffer.erase(c.buffer.begin(), c.buffer.begin() + static_cast<std::ptrdiff_t>(n));
-    c.begin = upto;
-  }
-
   // Merges `runs` (consecutive in merge order) slab by slab: deliver(entries,
   // count, records) gets each slab's merged entries, whose pos indexes the
   // slab's `records`.
   template <class Deliver>
-  void merge_runs(std::span<SpilledRun> runs, Deliver&& deliver) {
+  void merge_runs(std::span<Run> runs, Deliver&& deliver) {
     const std::size_t k = runs.size();
     const std::uint64_t stride = job_.plan.sample_stride;
     std::uint64_t n = 0;
-    for (const auto& r : runs) n += r.count;
-
-    const std::vector<E> boundaries = slab_boundaries<E>(
-        std::span<const SpilledRun>(runs), [](const SpilledRun& r) -> const std::vector<E>& { return r.samples; },
-        job_.plan.slab_records, stride);
+    std::vector<std::uint64_t> counts;
+    // Each run read front to back: compressed runs each through a small
+    // stream of their own, plain ones by segments (below).
+    std::vector<SortedRun::Reader> readers;
+    readers.reserve(k);
+    for (const auto& r : runs) {
+      n += r.records.count();
+      counts.push_back(r.records.count());
+      readers.emplace_back(r.records, job_.options.io);
+    }
+    SlabCut<E> cut(slab_boundaries<E>(std::span<const Run>(runs),
+                                      [](const Run& r) -> const std::vector<E>& { return r.samples; },
+                                      job_.plan.slab_records, stride),
+                   std::move(counts));
     const std::uint64_t capacity = std::min(n, (job_.plan.slab_records / stride + k + 1) * stride);
-    job_.stats.merge_slabs += boundaries.size() + 1;
+    job_.stats.merge_slabs += cut.slabs();
 
     Slab slabs[2];
     for (auto& s : slabs) {
@@ -456,58 +409,47 @@ private:
       s.entries = allocate<E>(capacity);
     }
     auto merged = allocate<E>(capacity);
-    std::vector<std::byte> block;
-    std::vector<E> block_keys;
-    io::SegmentReader reader(job_.options.io, "temporary file");
-    std::vector<io::Segment> segments(k);
-    // Compressed runs are read sequentially, each through its own small stream.
-    std::vector<RunCursor> cursors;
-    if (job_.options.io.compressed_runs()) {
-      io::IoOptions small = job_.options.io;
-      small.block_size = std::size_t{256} << 10;
-      small.queue_depth = 2;
-      for (auto& r : runs) cursors.push_back(RunCursor{io::make_run_source(r.fd.get(), "temporary file", small), {}, 0, 0});
-    }
+    // The plain runs' segments of a slab are read all at once, every request
+    // of every run in flight together.
+    io::SegmentReader segment_reader(job_.options.io, "temporary file");
+    std::vector<io::Segment> segments;
+    auto split = [&](std::size_t i, const E& v, std::uint64_t lo) {
+      return split_run(runs[i], readers[i], v, lo, stride, job_.norm);
+    };
 
-    // Loads slab `index` (between boundaries index-1 and index) into `slab`.
-    std::vector<std::uint64_t> lo(k, 0);
-    auto load = [&](std::size_t index, Slab& slab) {
-      std::vector<std::uint64_t> hi(k);
-      for (std::size_t i = 0; i < k; ++i)
-        hi[i] = index < boundaries.size()
-                    ? split_at(runs[i], boundaries[index], lo[i], cursors.empty() ? nullptr : &cursors[i], block,
-                               block_keys)
-                    : runs[i].count;
+    // Loads the next slab into `slab`.
+    auto load = [&](Slab& slab) {
+      slab.count = cut.next(split);
+      if (slab.count > capacity) throw std::logic_error("merge slab over its capacity");
       auto t0 = Clock::now();
-      slab.count = 0;
-      slab.segments.assign(k, {});
-      for (std::size_t i = 0; i < k; ++i) {
-        const std::uint64_t len = hi[i] - lo[i];
-        if (slab.count + len > capacity) throw std::logic_error("merge slab over its capacity");
-        if (cursors.empty())
-          segments[i] = io::Segment{runs[i].fd.get(), lo[i] * R_, slab.records.data() + slab.count * R_, len * R_};
-        else
-          take_from_cursor(cursors[i], hi[i], slab.records.data() + slab.count * R_);
-        slab.count += len;
-      }
-      if (cursors.empty()) reader.read(segments);
-      read_seconds_ += seconds_since(t0);
+      segments.clear();
       std::uint64_t off = 0;
       for (std::size_t i = 0; i < k; ++i) {
-        const std::uint64_t len = hi[i] - lo[i];
+        std::byte* dst = slab.records.data() + off * R_;
+        if (auto segment = readers[i].take_later(cut.hi()[i], dst))
+          segments.push_back(*segment);
+        else
+          readers[i].take(cut.hi()[i], dst);
+        off += cut.hi()[i] - cut.lo()[i];
+      }
+      segment_reader.read(segments);
+      read_seconds_ += seconds_since(t0);
+      slab.segments.assign(k, {});
+      off = 0;
+      for (std::size_t i = 0; i < k; ++i) {
+        const std::uint64_t len = cut.hi()[i] - cut.lo()[i];
         normalize_records(job_.norm, slab.records.data(), R_, off, off + len, 0, slab.entries.data());
         slab.segments[i] = std::span<const E>(slab.entries.data() + off, len);
         off += len;
       }
-      lo = std::move(hi);
     };
 
     const io::TaskThread::Drain loads_done(reader_);  // no load outlives the slabs
-    std::future<void> loading = reader_.run([&] { load(0, slabs[0]); });
-    for (std::size_t s = 0; s <= boundaries.size(); ++s) {
+    std::future<void> loading = reader_.run([&] { load(slabs[0]); });
+    for (std::size_t s = 0; s < cut.slabs(); ++s) {
       loading.get();
       Slab& slab = slabs[s % 2];
-      if (s < boundaries.size()) loading = reader_.run([&, s] { load(s + 1, slabs[(s + 1) % 2]); });
+      if (!cut.done()) loading = reader_.run([&, s] { load(slabs[(s + 1) % 2]); });
       // The slab's records stay in place until deliver has gathered them.
       merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.data(), threads_);
       deliver(merged.data(), slab.count, slab.records.data());

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace corank {
@@ -49,5 +50,41 @@ Stretch split_stretch(const std::vector<E>& samples, const E& v, std::uint64_t s
   // Record (t - 1) * stride is below v, record t * stride (if any) is not.
   return {std::max((t - 1) * stride + 1, lo), std::min(t * stride, count)};
 }
+
+// Walks the slabs of k runs in order: each next() cuts the next slab, run
+// i's records [lo()[i], hi()[i]), split(i, v, lo) giving where run i splits
+// at boundary v (at least lo); the last slab runs to every run's end.
+//
+//   SlabCut<E> cut(boundaries, counts);
+//   while (!cut.done()) { std::uint64_t n = cut.next(split); ... cut.lo(), cut.hi() ... }
+template <class E>
+class SlabCut {
+public:
+  SlabCut(std::vector<E> boundaries, std::vector<std::uint64_t> counts)
+      : boundaries_(std::move(boundaries)), counts_(std::move(counts)), lo_(counts_.size(), 0), hi_(lo_) {}
+
+  std::size_t slabs() const noexcept { return boundaries_.size() + 1; }
+  bool done() const noexcept { return next_ == slabs(); }
+
+  // Cuts the next slab; returns its records.
+  template <class Split>
+  std::uint64_t next(Split&& split) {
+    lo_ = hi_;
+    std::uint64_t n = 0;
+    for (std::size_t i = 0; i < counts_.size(); ++i) {
+      hi_[i] = next_ < boundaries_.size() ? split(i, boundaries_[next_], lo_[i]) : counts_[i];
+      n += hi_[i] - lo_[i];
+    }
+    ++next_;
+    return n;
+  }
+  const std::vector<std::uint64_t>& lo() const noexcept { return lo_; }
+  const std::vector<std::uint64_t>& hi() const noexcept { return hi_; }
+
+private:
+  std::vector<E> boundaries_;
+  std::vector<std::uint64_t> counts_, lo_, hi_;
+  std::size_t next_ = 0;
+};
 
 }  // namespace corank

@@ -207,6 +207,17 @@ TEST_F(GpuCli, SpilledRunsOutputEqualsCpu) {
       }
 }
 
+// --compress-temp: the device's spilled runs are compressed, and read back
+// front to back by the merge; the output is the CPU's.
+TEST_F(GpuCli, CompressedSpilledRunsOutputEqualsCpu) {
+  for (const auto& c : kCases)
+    for (const char* extra : {" --compress-temp", " --compress-temp=gzip -u"}) {
+      write_input(c.record_size, 100000, true);
+      expect_same_output(std::string(c.format) + " -S 256K --gpu-memory 2M" + extra);
+      EXPECT_GT(stat("\"spilled_runs\": "), 0.0) << stats_json();
+    }
+}
+
 // Very small device budgets: hundreds of runs, merged in passes where one
 // slab cannot take them all.
 TEST_F(GpuCli, ManySmallRuns) {

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 
 #include "corank/device_pipeline.hpp"
 #include "corank/errors.hpp"
+#include "corank/io/codec.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/planner.hpp"
 #include "../record_reference.hpp"
@@ -152,6 +154,8 @@ protected:
     options.unique = unique;
     options.temp_dirs = {path("tmp")};
     options.io.direct = false;
+    options.io.temp_codec = temp_codec_;
+    options.io.temp_program = temp_program_;
     const KeyNormalizer norm(format);
     Outcome o{{}, HostRecordDevice(format, capacity, slot), {}};
     RecordSource source = buffers.empty() ? RecordSource(inputs, format.record_size, options.io)
@@ -166,6 +170,8 @@ protected:
   }
 
   fs::path dir_;
+  io::Codec temp_codec_ = io::Codec::none;  // --compress-temp's codec for spilled runs
+  std::string temp_program_;                 // --compress-program's
 };
 
 TEST_F(DevicePipeline, EveryPlanEqualsAStableSort) {
@@ -207,6 +213,66 @@ TEST_F(DevicePipeline, EveryPlanEqualsAStableSort) {
         }
       }
     }
+  }
+}
+
+// Under --compress-temp the spilled runs are compressed and read back front
+// to back through every merge, merge passes included: the output is the
+// stable sort, as with plain runs, and no run file is left.
+TEST_F(DevicePipeline, CompressedSpilledRunsEqualAStableSort) {
+  const RecordFormat format = parse_format("gensort", {});
+  const std::uint32_t R = format.record_size;
+  const std::uint64_t n = 3000;
+  for (bool dups : {false, true}) {
+    const auto in = records(R, n, dups, 31);
+    std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(in.data()), in.size());
+    for (io::Codec codec : {io::Codec::zstd, io::Codec::gzip}) {
+      temp_codec_ = codec;
+      for (bool unique : {false, true}) {
+        const auto want = test::reference_sort(format, in, unique);
+        // Runs spilled and merged once; more runs than a slab merges (merge passes).
+        for (std::uint64_t capacity : {700u, 16u}) {
+          SCOPED_TRACE(std::string(io::codec_name(codec)) + " dups " + std::to_string(dups) + " -u " +
+                       std::to_string(unique) + " capacity " + std::to_string(capacity));
+          Outcome o = sort(format, {path("in")}, capacity, 5, 0, unique);
+          EXPECT_TRUE(read_file(path("out")) == want);
+          EXPECT_EQ(o.stats.records_out, want.size() / R);
+          EXPECT_EQ(o.stats.runs, (n + capacity - 1) / capacity);
+          EXPECT_GT(o.stats.spilled_runs, 0u);
+          EXPECT_TRUE(fs::is_empty(path("tmp")));
+        }
+      }
+    }
+  }
+}
+
+// Under --compress-program every spilled run goes through the program once
+// and comes back through `PROG -d` once, in the merge that reads it; a
+// program that logs each start counts them.
+TEST_F(DevicePipeline, SpilledRunsGoThroughTheCompressProgramAndBack) {
+  if (std::system("command -v gzip > /dev/null") != 0) GTEST_SKIP() << "no gzip command";
+  const std::string prog = path("pack"), log = path("pack.log");
+  std::ofstream(prog) << "#!/bin/sh\nif [ \"$1\" = -d ]; then echo d >> " << log
+                      << "; exec gzip -dc; fi\necho c >> " << log << "\nexec gzip -c -1\n";
+  fs::permissions(prog, fs::perms::owner_all);
+  temp_program_ = prog;
+  const RecordFormat format = parse_format("gensort", {});
+  const std::uint64_t n = 3000;
+  const auto in = records(format.record_size, n, true, 41);
+  std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(in.data()), in.size());
+  const auto want = test::reference_sort(format, in, false);
+  // One merge of 10 runs; more runs than a slab merges (merge passes).
+  for (std::uint64_t capacity : {300u, 40u}) {
+    SCOPED_TRACE("capacity " + std::to_string(capacity));
+    fs::remove(log);
+    Outcome o = sort(format, {path("in")}, capacity, 64, 0, false);
+    EXPECT_TRUE(read_file(path("out")) == want);
+    std::ifstream f(log);
+    const std::string starts((std::istreambuf_iterator<char>(f)), {});
+    EXPECT_EQ(std::count(starts.begin(), starts.end(), 'c'), static_cast<long>(o.stats.spilled_runs));
+    EXPECT_EQ(std::count(starts.begin(), starts.end(), 'd'), static_cast<long>(o.stats.spilled_runs));
+    if (capacity == 40) EXPECT_GT(o.stats.spilled_runs, o.stats.runs);  // merge passes wrote runs too
+    EXPECT_TRUE(fs::is_empty(path("tmp")));
   }
 }
 
