@@ -208,13 +208,19 @@ private:
       return split_run(runs[i], readers[i], v, lo, stride_, job_.norm);
     };
 
+    // The runs split, and compressed runs decompress, at once: one thread each.
+    auto each_run = [&](std::size_t runs, auto&& f) {
+      job_.pool.run(static_cast<unsigned>(runs), [&](unsigned i) { f(i); });
+    };
+
     std::vector<std::uint64_t> ends;
     bool continuing = false;
     while (!cut.done()) {
-      const std::uint64_t n = cut.next(split);
+      const auto t0 = Clock::now();
+      const std::uint64_t n = cut.next(split, each_run);
       if (n > C_) throw std::logic_error("merge slab over the device's capacity");
       if (n == 0) continue;
-      const auto t0 = Clock::now();
+      each_run(k, [&](std::size_t i) { readers[i].prefetch(cut.hi()[i]); });
       ends.clear();
       std::uint64_t at = 0;
       for (std::size_t i = 0; i < k; ++i) {

@@ -34,6 +34,7 @@
 #include "corank/kway_co_rank.hpp"
 #include "corank/kway_merge.hpp"
 #include "corank/normalize.hpp"
+#include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/run_sort.hpp"
 #include "corank/slab_split.hpp"
@@ -149,7 +150,7 @@ public:
     // once a run's write has started the run before it is written and
     // finished, and its sink (an engine, a descriptor) can go.
     auto& sink = run_sinks_[spilled_ & 1];
-    sink = run.records.sink(job_.options.io);
+    sink = run.records.sink(job_.options.io, threads_);
     emit_run(entries_.data(), count_, in_[chunk_].data(), *sink);
     job_.stats.spill_bytes += count_ * R_;
     base_ += count_;
@@ -196,7 +197,7 @@ public:
     // The group's records hold positions [base, base + count): bases are prefix sums.
     const std::uint64_t base = group[0].records.base();
     Run out{SortedRun(count, base, R_, spill_store(job_.options.io), temps_), {}};
-    auto sink = out.records.sink(job_.options.io);
+    auto sink = out.records.sink(job_.options.io, threads_);
     const io::WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
     std::uint64_t written = 0;
     merge_runs(group, [&](const E* merged, std::uint64_t n, const std::byte* records) {
@@ -417,11 +418,16 @@ private:
       return split_run(runs[i], readers[i], v, lo, stride, job_.norm);
     };
 
-    // Loads the next slab into `slab`.
+    // Loads the next slab into `slab`. The runs split, and compressed runs
+    // decompress, at once: one thread each.
+    auto each_run = [](std::size_t runs, auto&& f) {
+      parallel_for(static_cast<unsigned>(runs), [&](unsigned i) { f(i); });
+    };
     auto load = [&](Slab& slab) {
-      slab.count = cut.next(split);
-      if (slab.count > capacity) throw std::logic_error("merge slab over its capacity");
       auto t0 = Clock::now();
+      slab.count = cut.next(split, each_run);
+      if (slab.count > capacity) throw std::logic_error("merge slab over its capacity");
+      each_run(k, [&](std::size_t i) { readers[i].prefetch(cut.hi()[i]); });
       segments.clear();
       std::uint64_t off = 0;
       for (std::size_t i = 0; i < k; ++i) {

@@ -57,6 +57,7 @@ Stretch split_stretch(const std::vector<E>& samples, const E& v, std::uint64_t s
 //
 //   SlabCut<E> cut(boundaries, counts);
 //   while (!cut.done()) { std::uint64_t n = cut.next(split); ... cut.lo(), cut.hi() ... }
+// (next(split, each) splits the runs at once where `each` runs them so.)
 template <class E>
 class SlabCut {
 public:
@@ -66,17 +67,27 @@ public:
   std::size_t slabs() const noexcept { return boundaries_.size() + 1; }
   bool done() const noexcept { return next_ == slabs(); }
 
-  // Cuts the next slab; returns its records.
-  template <class Split>
-  std::uint64_t next(Split&& split) {
+  // Cuts the next slab; returns its records. each(k, f) runs f(0) .. f(k-1)
+  // one after another or at once: different runs split independently.
+  template <class Split, class Each>
+  std::uint64_t next(Split&& split, Each&& each) {
     lo_ = hi_;
-    std::uint64_t n = 0;
-    for (std::size_t i = 0; i < counts_.size(); ++i) {
-      hi_[i] = next_ < boundaries_.size() ? split(i, boundaries_[next_], lo_[i]) : counts_[i];
-      n += hi_[i] - lo_[i];
+    if (next_ < boundaries_.size()) {
+      const E& v = boundaries_[next_];
+      each(counts_.size(), [&](std::size_t i) { hi_[i] = split(i, v, lo_[i]); });
+    } else {
+      hi_ = counts_;
     }
     ++next_;
+    std::uint64_t n = 0;
+    for (std::size_t i = 0; i < counts_.size(); ++i) n += hi_[i] - lo_[i];
     return n;
+  }
+  template <class Split>
+  std::uint64_t next(Split&& split) {
+    return next(split, [](std::size_t k, auto&& f) {
+      for (std::size_t i = 0; i < k; ++i) f(i);
+    });
   }
   const std::vector<std::uint64_t>& lo() const noexcept { return lo_; }
   const std::vector<std::uint64_t>& hi() const noexcept { return hi_; }

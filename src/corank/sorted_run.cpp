@@ -35,7 +35,7 @@ void SortedRun::release() noexcept {
 }
 
 SortedRun::Writer::Writer(SortedRun& run, const io::IoOptions& opt, io::WorkerPool& pool) : run_(run), pool_(pool) {
-  if (run.store_ == RunStore::compressed) sink_ = run.sink(opt);
+  if (run.store_ == RunStore::compressed) sink_ = run.sink(opt, pool.size());
 }
 
 void SortedRun::Writer::append(const std::byte* src, std::uint64_t n) {
@@ -83,9 +83,9 @@ const std::byte* SortedRun::peek(std::uint64_t first, std::uint64_t n, std::vect
   return buf.data();
 }
 
-std::unique_ptr<io::ByteSink> SortedRun::sink(const io::IoOptions& opt) {
+std::unique_ptr<io::ByteSink> SortedRun::sink(const io::IoOptions& opt, unsigned threads) {
   if (store_ == RunStore::memory) throw std::logic_error("a run in memory has no sink");
-  if (store_ == RunStore::compressed) return io::make_run_sink(file_.get(), kTemp, opt);
+  if (store_ == RunStore::compressed) return io::make_run_sink(file_.get(), kTemp, opt, threads);
   io::IoOptions plain = opt;
   plain.temp_codec = io::Codec::none;
   plain.temp_program.clear();

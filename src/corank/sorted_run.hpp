@@ -99,9 +99,9 @@ public:
   };
 
   // A sink that writes the run's records from its first on through opt's I/O
-  // engine, compressing them in a compressed store. finish() it before the
-  // run is read; it does not outlive the run.
-  std::unique_ptr<io::ByteSink> sink(const io::IoOptions& opt);
+  // engine, compressing them in a compressed store on `threads` threads at
+  // once. finish() it before the run is read; it does not outlive the run.
+  std::unique_ptr<io::ByteSink> sink(const io::IoOptions& opt, unsigned threads = 1);
 
   // Reads a run front to back for a merge.
   class Reader {
@@ -112,6 +112,12 @@ public:
     // Records [first, last) of the run, first at or after the records taken
     // so far; valid until the next call.
     const std::byte* stretch(std::uint64_t first, std::uint64_t last);
+    // Reads a compressed run on to record `upto` now, ahead of the stretch()
+    // and take() that need it, so that several runs decompress at once (one
+    // thread each); nothing for the other stores.
+    void prefetch(std::uint64_t upto) {
+      if (source_) fill(upto);
+    }
     // Copies the records from those taken so far up to record `upto` to dst,
     // on the pool's threads where one is given and the store reads by ranges.
     void take(std::uint64_t upto, std::byte* dst, io::WorkerPool* pool = nullptr);

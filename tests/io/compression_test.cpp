@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <thread>
 
 #include "corank/io/compressed_stream.hpp"
@@ -14,6 +15,7 @@
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/output_file.hpp"
+#include "corank/io/positional_file.hpp"
 #include "corank/io/run_file.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/temp_files.hpp"
@@ -191,6 +193,57 @@ TEST_P(CompressionTest, CompressedRunFile) {
   EXPECT_EQ(read_all(*r1), a);
   auto r2 = make_run_source(fd.get(), "run", o, s1->stored_bytes(), s2->stored_bytes());
   EXPECT_EQ(read_all(*r2), b);
+}
+
+// A run compressed on several threads, in pieces of its own streams written
+// in order, reads back as one stream, whatever the sizes of the writes (some
+// inside a batch, some of many batches at once); the pieces are really there,
+// and a pool of one thread writes one stream.
+TEST_P(CompressionTest, RunCompressedOnSeveralThreadsReadsBackAsOneStream) {
+  IoOptions o = opt();
+  o.temp_codec = codec().codec;
+  TempDirectories temps({dir_.path()});
+  const std::string data = sample(600000);
+  // Stream starts: the codec's magic bytes.
+  const std::string magic = codec().codec == Codec::gzip    ? std::string("\x1f\x8b\x08", 3)
+                            : codec().codec == Codec::bzip2 ? std::string("BZh")
+                            : codec().codec == Codec::xz    ? std::string("\xfd" "7zXZ", 5)
+                                                            : std::string("\x28\xb5\x2f\xfd", 4);
+  auto streams = [&](const std::string& packed) {
+    std::size_t n = 0;
+    for (std::size_t at = packed.find(magic); at != std::string::npos; at = packed.find(magic, at + 1)) ++n;
+    return n;
+  };
+  for (unsigned threads : {1u, 3u, 8u}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    FileDesc fd = temps.create_anonymous();
+    std::string packed;
+    auto sink = parallel_compressing_sink(std::make_unique<StringSink>(packed), o.temp_codec, "run", threads, 10000);
+    std::mt19937 rng(threads);
+    for (std::size_t at = 0; at < data.size();) {
+      const std::size_t n = std::min<std::size_t>(data.size() - at, rng() % 2 ? rng() % 5000 : rng() % 200000);
+      sink->write(data.data() + at, n);
+      at += n;
+    }
+    sink->finish();
+    EXPECT_EQ(sink->bytes_written(), data.size());
+    EXPECT_EQ(sink->stored_bytes(), packed.size());
+    if (threads == 1)
+      EXPECT_EQ(streams(packed), 1u);
+    else
+      EXPECT_GE(streams(packed), data.size() / 10000);  // one stream a piece
+    pwrite_full(fd.get(), packed.data(), packed.size(), 0, "run");
+    auto back = make_run_source(fd.get(), "run", o);
+    EXPECT_EQ(read_all(*back), data);
+  }
+  // make_run_sink compresses on the threads it is given, to the same bytes.
+  FileDesc fd = temps.create_anonymous();
+  auto sink = make_run_sink(fd.get(), "run", o, 4);
+  sink->write(data.data(), data.size());
+  sink->finish();
+  EXPECT_LT(sink->stored_bytes(), data.size());
+  auto back = make_run_source(fd.get(), "run", o, 0, sink->stored_bytes());
+  EXPECT_EQ(read_all(*back), data);
 }
 
 TEST_P(CompressionTest, WriteFailureInsideCompressorIsReported) {

@@ -7,6 +7,7 @@
 // A stream that is corrupt, truncated or not of the codec throws
 // IoError("read failed", name, "corrupt or truncated gzip stream") and friends
 // from read(); partial output is never passed off as the whole.
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -27,6 +28,15 @@ std::unique_ptr<ByteSource> decompressing_source(std::unique_ptr<ByteSource> inn
 // bytes, stored_bytes() compressed ones.
 std::unique_ptr<ByteSink> compressing_sink(std::unique_ptr<ByteSink> inner, Codec codec, std::string name,
                                            CompressionLevel level = CompressionLevel::normal);
+
+// Like compressing_sink, on `threads` threads: the bytes are cut into pieces
+// of piece_bytes, each compressed as a stream of its own, `threads` pieces at
+// once, and the streams are written to inner in order. Its output decompresses
+// as the one stream of compressing_sink's does; the ratio is a little lower.
+// With one thread, compressing_sink itself.
+std::unique_ptr<ByteSink> parallel_compressing_sink(std::unique_ptr<ByteSink> inner, Codec codec, std::string name,
+                                                    unsigned threads, std::size_t piece_bytes = std::size_t{4} << 20,
+                                                    CompressionLevel level = CompressionLevel::fast);
 
 // A source that reads its first bytes ahead to tell the codec by magic bytes,
 // then yields all of them (the peeked ones first). Keeps inner's size().

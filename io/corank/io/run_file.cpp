@@ -8,10 +8,10 @@
 
 namespace corank::io {
 
-std::unique_ptr<ByteSink> make_run_sink(int fd, std::string name, const IoOptions& opt) {
+std::unique_ptr<ByteSink> make_run_sink(int fd, std::string name, const IoOptions& opt, unsigned threads) {
   if (!opt.temp_program.empty()) return program_compressing_sink(fd, opt.temp_program, std::move(name));
   auto raw = std::make_unique<WriteBehindSink>(fd, name, opt, false);
-  return compressing_sink(std::move(raw), opt.temp_codec, std::move(name), CompressionLevel::fast);
+  return parallel_compressing_sink(std::move(raw), opt.temp_codec, std::move(name), threads);
 }
 
 std::unique_ptr<ByteSource> make_run_source(int fd, std::string name, const IoOptions& opt, std::uint64_t offset,

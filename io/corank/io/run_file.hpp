@@ -21,9 +21,11 @@
 namespace corank::io {
 
 // Writes a run to fd (not owned) from its current offset, compressed with
-// opt.temp_codec (fast levels), or by opt.temp_program when set. finish() flushes without fsync: run files die
-// with the process. stored_bytes() is the run's length in the file.
-std::unique_ptr<ByteSink> make_run_sink(int fd, std::string name, const IoOptions& opt);
+// opt.temp_codec (fast levels) on `threads` threads at once
+// (parallel_compressing_sink), or by opt.temp_program when set. finish()
+// flushes without fsync: run files die with the process. stored_bytes() is
+// the run's length in the file.
+std::unique_ptr<ByteSink> make_run_sink(int fd, std::string name, const IoOptions& opt, unsigned threads = 1);
 
 // Reads [offset, offset + length) of fd (not owned) with read-ahead,
 // decompressing opt.temp_codec; length nullopt: to the end of the file. Under
