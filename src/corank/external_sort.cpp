@@ -3,8 +3,8 @@
 // runs merged by co-rank) or are spilled to anonymous temporary files with a
 // sparse in-RAM index of their keys (external plan; the run store of
 // sorted_run.hpp, which the device's runs share), merged slab by slab between
-// sampled splitters (slab_split.hpp). Reads run ahead of sorting and writes run behind
-// it.
+// sampled splitters (slab_split.hpp). Reads run ahead of sorting and writes
+// run behind it.
 #include "corank/external_sort.hpp"
 
 #include <algorithm>
@@ -24,7 +24,6 @@
 #include "corank/io/huge_vector.hpp"
 #include "corank/checksum.hpp"
 #include "corank/errors.hpp"
-#include "corank/io/file_desc.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/segment_reader.hpp"
 #include "corank/io/task_thread.hpp"
