@@ -7,8 +7,9 @@
 //    back: written by ranges (write) or front to back (sink), read by ranges
 //    (read, peek);
 //  - compressed in one (RunStore::compressed, --compress-temp and
-//    --compress-program): written front to back only (sink), read front to
-//    back only (Reader).
+//    --compress-program): written front to back only (sink, compressing on
+//    the threads it is given), read front to back only (Reader).
+// A Writer writes any store front to back.
 // Record i of a run has merge position base + i: bases are prefix sums of the
 // runs' lengths, so positions break ties in input order.
 //
