@@ -202,7 +202,8 @@ private:
       counts.push_back(r.records.count());
       readers.emplace_back(r.records, job_.options.io);
     }
-    SlabCut<E> cut(slab_boundaries<E>(runs, [](const Run& r) -> const std::vector<E>& { return r.samples; }, C_, stride_),
+    SlabCut<E> cut(slab_boundaries<E>(runs, [](const Run& r) -> const std::vector<E>& { return r.samples; },
+                                      slab_records(runs), stride_),
                    std::move(counts));
     auto split = [&](std::size_t i, const E& v, std::uint64_t lo) {
       return split_run(runs[i], readers[i], v, lo, stride_, job_.norm);
@@ -242,6 +243,20 @@ private:
       job_.stats.merge_slabs++;
       job_.progress.advance(n * R_);
     }
+  }
+
+  // Records a merge slab aims at: the device's capacity, unless a run is
+  // compressed. A compressed run is read front to back, so its segment of a
+  // slab waits in host memory (its reader's buffer) from the slab's cut until
+  // its upload: slabs then aim at a quarter of the host budget, 16 MiB to
+  // 256 MiB, rather than at the device's gigabytes.
+  std::uint64_t slab_records(std::span<const Run> runs) const {
+    const bool compressed = std::any_of(runs.begin(), runs.end(),
+                                        [](const Run& r) { return r.records.store() == RunStore::compressed; });
+    if (!compressed) return C_;
+    const std::uint64_t bytes = std::clamp<std::uint64_t>(job_.host_budget / 4, std::uint64_t{16} << 20,
+                                                          std::uint64_t{256} << 20);
+    return std::clamp<std::uint64_t>(bytes / R_, 1, C_);
   }
 
   void release(Run& run) {

@@ -417,26 +417,29 @@ private:
       return split_run(runs[i], readers[i], v, lo, stride, job_.norm);
     };
 
-    // Loads the next slab into `slab`. The runs split, and compressed runs
-    // decompress, at once: one thread each.
+    // Loads the next slab into `slab`. The runs split at once, one thread
+    // each; plain runs' segments are read together on one ring, and
+    // compressed runs decompress into the slab at once, one thread each.
     auto each_run = [](std::size_t runs, auto&& f) {
       parallel_for(static_cast<unsigned>(runs), [&](unsigned i) { f(i); });
     };
+    std::vector<std::byte*> later(k);  // where a compressed run's segment goes (null: read on the ring)
     auto load = [&](Slab& slab) {
       auto t0 = Clock::now();
       slab.count = cut.next(split, each_run);
       if (slab.count > capacity) throw std::logic_error("merge slab over its capacity");
-      each_run(k, [&](std::size_t i) { readers[i].prefetch(cut.hi()[i]); });
       segments.clear();
       std::uint64_t off = 0;
       for (std::size_t i = 0; i < k; ++i) {
         std::byte* dst = slab.records.data() + off * R_;
-        if (auto segment = readers[i].take_later(cut.hi()[i], dst))
-          segments.push_back(*segment);
-        else
-          readers[i].take(cut.hi()[i], dst);
+        auto segment = readers[i].take_later(cut.hi()[i], dst);
+        if (segment) segments.push_back(*segment);
+        later[i] = segment ? nullptr : dst;
         off += cut.hi()[i] - cut.lo()[i];
       }
+      each_run(k, [&](std::size_t i) {
+        if (later[i]) readers[i].take(cut.hi()[i], later[i]);
+      });
       segment_reader.read(segments);
       read_seconds_ += seconds_since(t0);
       slab.segments.assign(k, {});

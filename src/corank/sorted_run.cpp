@@ -103,6 +103,10 @@ SortedRun::Reader::Reader(const SortedRun& run, const io::IoOptions& opt) : run_
 void SortedRun::Reader::fill(std::uint64_t upto) {
   if (upto <= end_) return;
   const std::uint32_t R = run_.R_;
+  if (head_ > 0 && head_ >= buffer_.size() / 2) {  // drop what was taken, at most a copy of what is left
+    buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(head_));
+    head_ = 0;
+  }
   const std::size_t have = buffer_.size();
   buffer_.resize(have + (upto - end_) * R);
   const std::size_t got = source_->read(buffer_.data() + have, (upto - end_) * R);
@@ -114,7 +118,7 @@ const std::byte* SortedRun::Reader::stretch(std::uint64_t first, std::uint64_t l
   if (first < taken_) throw std::logic_error("a run reader went back");
   if (!source_) return run_.peek(first, last - first, buffer_);
   fill(last);
-  return buffer_.data() + (first - taken_) * run_.R_;
+  return buffer_.data() + head_ + (first - taken_) * run_.R_;
 }
 
 void SortedRun::Reader::take(std::uint64_t upto, std::byte* dst, io::WorkerPool* pool) {
@@ -123,9 +127,20 @@ void SortedRun::Reader::take(std::uint64_t upto, std::byte* dst, io::WorkerPool*
   const std::uint32_t R = run_.R_;
   if (n == 0) return;
   if (source_) {
-    fill(upto);
-    std::memcpy(dst, buffer_.data(), n * R);
-    buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(n * R));
+    // What the buffer holds, then the rest straight from the stream.
+    const std::uint64_t buffered = std::min(upto, end_) - taken_;
+    if (buffered) std::memcpy(dst, buffer_.data() + head_, buffered * R);
+    head_ += buffered * R;
+    if (head_ == buffer_.size()) {
+      buffer_.clear();
+      head_ = 0;
+    }
+    if (upto > end_) {
+      const std::size_t want = (upto - end_) * R;
+      if (source_->read(dst + buffered * R, want) != want)
+        throw io::IoError("read failed", kTemp, "run ended early");
+      end_ = upto;
+    }
   } else if (pool) {
     run_.read(taken_, n, dst, *pool);
   } else if (run_.store_ == RunStore::memory) {

@@ -113,9 +113,9 @@ public:
     // Records [first, last) of the run, first at or after the records taken
     // so far; valid until the next call.
     const std::byte* stretch(std::uint64_t first, std::uint64_t last);
-    // Reads a compressed run on to record `upto` now, ahead of the stretch()
-    // and take() that need it, so that several runs decompress at once (one
-    // thread each); nothing for the other stores.
+    // Reads a compressed run on to record `upto` now, into the reader's
+    // buffer, ahead of the stretch() and take() that need it, so that several
+    // runs decompress at once (one thread each); nothing for the other stores.
     void prefetch(std::uint64_t upto) {
       if (source_) fill(upto);
     }
@@ -133,8 +133,14 @@ public:
     void fill(std::uint64_t upto);
 
     const SortedRun& run_;
-    std::unique_ptr<io::ByteSource> source_;  // a compressed run's decompressed records
-    std::vector<std::byte> buffer_;           // compressed: records [taken_, end_); plain file: the last stretch
+    // A compressed run's decompressed records. A merge may read it from any
+    // of the process's pool threads, one at a time: they live as long as the
+    // process, as io_engine.hpp asks of a thread with reads in flight.
+    std::unique_ptr<io::ByteSource> source_;
+    // Compressed: records [taken_, end_), from byte head_ on (taken records
+    // are dropped in bulk, not one take at a time); plain file: the last stretch.
+    std::vector<std::byte> buffer_;
+    std::size_t head_ = 0;
     std::uint64_t taken_ = 0, end_ = 0;
   };
 

@@ -236,6 +236,17 @@ TEST_P(CompressionTest, RunCompressedOnSeveralThreadsReadsBackAsOneStream) {
     auto back = make_run_source(fd.get(), "run", o);
     EXPECT_EQ(read_all(*back), data);
   }
+  // Nothing written is one empty stream, which reads back as nothing.
+  {
+    FileDesc fd = temps.create_anonymous();
+    std::string packed;
+    auto sink = parallel_compressing_sink(std::make_unique<StringSink>(packed), o.temp_codec, "run", 4, 10000);
+    sink->finish();
+    EXPECT_EQ(streams(packed), 1u);
+    pwrite_full(fd.get(), packed.data(), packed.size(), 0, "run");
+    auto back = make_run_source(fd.get(), "run", o);
+    EXPECT_EQ(read_all(*back), "");
+  }
   // make_run_sink compresses on the threads it is given, to the same bytes.
   FileDesc fd = temps.create_anonymous();
   auto sink = make_run_sink(fd.get(), "run", o, 4);

@@ -44,9 +44,12 @@ public:
     }
   }
 
+  // Nothing written is still one (empty) stream, as compressing_sink's. A
+  // finished sink holds no buffers: a sorter may keep finished sinks about.
   void finish() override {
-    if (!pending_.empty()) compress(pending_.data(), pending_.size());
-    pending_.clear();
+    if (!pending_.empty() || written_ == 0) compress(pending_.data(), pending_.size());
+    std::vector<std::byte>().swap(pending_);
+    for (auto& p : packed_) std::string().swap(p);
     inner_->finish();
   }
 
@@ -56,12 +59,12 @@ public:
 private:
   // Compresses [p, p + n) in pieces on the pool's threads, then writes them in order.
   void compress(const std::byte* p, std::size_t n) {
-    const auto pieces = static_cast<unsigned>((n + piece_ - 1) / piece_);
+    const auto pieces = std::max(1u, static_cast<unsigned>((n + piece_ - 1) / piece_));
     pool_.run(pieces, [&](unsigned t) {
       packed_[t].clear();
       auto sink = compressing_sink(std::make_unique<StringSink>(packed_[t]), codec_, name_, level_);
       const std::size_t at = t * piece_;
-      sink->write(p + at, std::min(piece_, n - at));
+      if (n > at) sink->write(p + at, std::min(piece_, n - at));
       sink->finish();
     });
     for (unsigned t = 0; t < pieces; ++t) inner_->write(packed_[t].data(), packed_[t].size());

@@ -150,12 +150,14 @@ private:
 };
 
 // A run written sequentially into fd, compressed per `temp` (IoOptions:
-// temp_codec at its fast level on `threads` threads at once, or
-// temp_program) unless neither is set. stored_bytes() is the run's length in
-// the file.
-inline std::unique_ptr<ByteSink> page_cache_run_sink(int fd, const IoOptions& temp, unsigned threads = 1) {
+// temp_codec at its fast level on `threads` threads at once, in pieces of
+// piece_bytes, or temp_program) unless neither is set. stored_bytes() is the
+// run's length in the file.
+inline std::unique_ptr<ByteSink> page_cache_run_sink(int fd, const IoOptions& temp, unsigned threads = 1,
+                                                     std::size_t piece_bytes = std::size_t{4} << 20) {
   if (!temp.temp_program.empty()) return program_compressing_sink(fd, temp.temp_program, "temporary file");
-  return parallel_compressing_sink(std::make_unique<PositionalSink>(fd), temp.temp_codec, "temporary file", threads);
+  return parallel_compressing_sink(std::make_unique<PositionalSink>(fd), temp.temp_codec, "temporary file", threads,
+                                   piece_bytes);
 }
 
 // The run of `bytes` bytes in fd, decompressed per `temp` (a program reads

@@ -166,7 +166,7 @@ public:
       const io::FileRange range(merged.fd.get(), 0, "temporary file");
       merged.bytes = merge_in_ranges(group, format_, range, parallel_merge(&merged.samples)).bytes;
     } else {
-      auto sink = io::page_cache_run_sink(merged.fd.get(), io_, plan_.threads);
+      auto sink = io::page_cache_run_sink(merged.fd.get(), io_, plan_.threads, plan_.piece_bytes);
       RecordWriter w(*sink, format_.terminator(), unique_format());
       std::vector<std::unique_ptr<RecordReader>> readers;
       for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
