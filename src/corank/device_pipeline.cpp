@@ -110,11 +110,9 @@ public:
     // Positions stay in [base, base + count): those of the group's records.
     Run run{new_run(count, group[0].records.base()), {}};
     SortedRun::Writer writer(run.records, job_.options.io, job_.pool);
-    std::uint64_t written = 0;
     merge_group(group, [&](const std::byte* src, std::uint64_t c) {
+      sample_records(run, job_.norm, src, writer.appended(), c, stride_);
       writer.append(src, c);
-      sample_records(run, job_.norm, src, written, c, stride_);
-      written += c;
     });
     writer.finish();  // -u may have kept fewer
     for (auto& r : group) release(r);

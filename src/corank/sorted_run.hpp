@@ -89,6 +89,7 @@ public:
   public:
     Writer(SortedRun& run, const io::IoOptions& opt, io::WorkerPool& pool);
     void append(const std::byte* src, std::uint64_t n);
+    std::uint64_t appended() const noexcept { return written_; }
     // Required before the run is read; the run ends after the records appended.
     void finish();
 

@@ -8,8 +8,10 @@
 // IoError("read failed", name, "corrupt or truncated gzip stream") and friends
 // from read(); partial output is never passed off as the whole.
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "corank/io/codec.hpp"
 #include "corank/io/source.hpp"
@@ -28,6 +30,13 @@ std::unique_ptr<ByteSource> decompressing_source(std::unique_ptr<ByteSource> inn
 // bytes, stored_bytes() compressed ones.
 std::unique_ptr<ByteSink> compressing_sink(std::unique_ptr<ByteSink> inner, Codec codec, std::string name,
                                            CompressionLevel level = CompressionLevel::normal);
+
+// Compresses n pieces at once, one per thread of the process's pool: fill(t,
+// sink) writes piece t into a compressing sink of its own, whose stream is
+// then packed[t] (packed holds at least n strings). Streams one after another
+// decompress as one, so the caller may store packed[0..n) in order.
+void compress_pieces(unsigned n, Codec codec, CompressionLevel level, const std::string& name,
+                     std::vector<std::string>& packed, const std::function<void(unsigned, ByteSink&)>& fill);
 
 // Like compressing_sink, on `threads` threads: the bytes are cut into pieces
 // of piece_bytes, each compressed as a stream of its own, `threads` pieces at

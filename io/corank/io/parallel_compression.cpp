@@ -1,4 +1,5 @@
-// parallel_compressing_sink (compressed_stream.hpp): the bytes written are cut
+// compress_pieces and parallel_compressing_sink (compressed_stream.hpp). The
+// sink: the bytes written are cut
 // into pieces, a batch of `threads` pieces is compressed at once, each piece
 // its own stream on its own thread, and the batch's streams are written to
 // the inner sink in order. Streams one after another decompress as one, so
@@ -10,6 +11,7 @@
 
 #include "corank/io/compressed_stream.hpp"
 #include "corank/io/positional_file.hpp"
+#include "corank/io/thread_pool.hpp"
 #include "corank/io/worker_pool.hpp"
 
 namespace corank::io {
@@ -20,8 +22,8 @@ class ParallelCompressingSink final : public ByteSink {
 public:
   ParallelCompressingSink(std::unique_ptr<ByteSink> inner, Codec codec, std::string name, unsigned threads,
                           std::size_t piece_bytes, CompressionLevel level)
-      : inner_(std::move(inner)), codec_(codec), name_(std::move(name)), level_(level), pool_(threads),
-        piece_(std::max<std::size_t>(piece_bytes, 1)), batch_(piece_ * pool_.size()), packed_(pool_.size()) {}
+      : inner_(std::move(inner)), codec_(codec), name_(std::move(name)), level_(level),
+        piece_(std::max<std::size_t>(piece_bytes, 1)), batch_(piece_ * threads), packed_(threads) {}
 
   void write(const void* src, std::size_t n) override {
     auto p = static_cast<const std::byte*>(src);
@@ -57,15 +59,12 @@ public:
   std::uint64_t stored_bytes() const override { return inner_->stored_bytes(); }
 
 private:
-  // Compresses [p, p + n) in pieces on the pool's threads, then writes them in order.
+  // Compresses [p, p + n) in pieces at once, then writes them in order.
   void compress(const std::byte* p, std::size_t n) {
     const auto pieces = std::max(1u, static_cast<unsigned>((n + piece_ - 1) / piece_));
-    pool_.run(pieces, [&](unsigned t) {
-      packed_[t].clear();
-      auto sink = compressing_sink(std::make_unique<StringSink>(packed_[t]), codec_, name_, level_);
+    compress_pieces(pieces, codec_, level_, name_, packed_, [&](unsigned t, ByteSink& sink) {
       const std::size_t at = t * piece_;
-      if (n > at) sink->write(p + at, std::min(piece_, n - at));
-      sink->finish();
+      if (n > at) sink.write(p + at, std::min(piece_, n - at));
     });
     for (unsigned t = 0; t < pieces; ++t) inner_->write(packed_[t].data(), packed_[t].size());
   }
@@ -74,7 +73,6 @@ private:
   Codec codec_;
   std::string name_;
   CompressionLevel level_;
-  WorkerPool pool_;
   const std::size_t piece_, batch_;
   std::vector<std::string> packed_;  // one piece's stream each
   std::vector<std::byte> pending_;   // bytes short of a batch
@@ -82,6 +80,16 @@ private:
 };
 
 }  // namespace
+
+void compress_pieces(unsigned n, Codec codec, CompressionLevel level, const std::string& name,
+                     std::vector<std::string>& packed, const std::function<void(unsigned, ByteSink&)>& fill) {
+  ThreadPool::shared().run(n, [&](unsigned t) {
+    packed[t].clear();
+    auto sink = compressing_sink(std::make_unique<StringSink>(packed[t]), codec, name, level);
+    fill(t, *sink);
+    sink->finish();
+  });
+}
 
 std::unique_ptr<ByteSink> parallel_compressing_sink(std::unique_ptr<ByteSink> inner, Codec codec, std::string name,
                                                     unsigned threads, std::size_t piece_bytes,

@@ -422,15 +422,13 @@ private:
     std::uint64_t stored = 0;
     for (std::size_t first = 0; first < pieces; first += packed.size()) {
       const auto batch = static_cast<unsigned>(std::min(packed.size(), pieces - first));
-      parallel_for(batch, [&](unsigned t) {
-        packed[t].clear();
-        auto sink = io::compressing_sink(std::make_unique<io::StringSink>(packed[t]), io_.temp_codec, "temporary file",
-                                         io::CompressionLevel::fast);
-        RecordWriter w(*sink, format_.terminator(), unique_format());
-        for (std::size_t i = cut[first + t]; i < cut[first + t + 1]; ++i) w.write(chunk.record(recs[i]));
-        w.finish();
-        sink->finish();
-      });
+      io::compress_pieces(batch, io_.temp_codec, io::CompressionLevel::fast, "temporary file", packed,
+                          [&](unsigned t, io::ByteSink& sink) {
+                            RecordWriter w(sink, format_.terminator(), unique_format());
+                            for (std::size_t i = cut[first + t]; i < cut[first + t + 1]; ++i)
+                              w.write(chunk.record(recs[i]));
+                            w.finish();
+                          });
       for (unsigned t = 0; t < batch; ++t) {
         io::pwrite_full(fd, packed[t].data(), packed[t].size(), stored, "temporary file");
         stored += packed[t].size();
