@@ -2,15 +2,16 @@
 
 #include <getopt.h>
 
+#include <algorithm>
 #include <cctype>
-#include <cstring>
-#include <initializer_list>
+#include <cstdlib>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "corank/cli/gnu_arguments.hpp"
+#include "corank/cli/option_table.hpp"
 #include "corank/errors.hpp"
-#include "corank/format.hpp"
 #include "corank/io/codec.hpp"
 #include "corank/text/key_spec.hpp"
 
@@ -18,154 +19,10 @@ namespace corank::cli {
 
 namespace {
 
-// Long options without a short form get codes past the byte range.
-enum : int {
-  kBatchSize = 256, kCheck, kCompressProgram, kCompressTemp, kDebug, kDelimiter, kFiles0From, kFormat, kGpu,
-  kGpuMemory, kHeader, kHelp, kIoEngine, kNoFsync, kNoProgress, kNull, kNulls, kParallel, kProgress, kRandomSource,
-  kSort, kStats, kTimeYear, kVerify, kVersion
-};
-
-// GNU sort's short options; the leading '-' hands operands over in order, which
-// the obsolete +POS keys need.
-constexpr char kShortOptions[] = "-bcCdfghik:mMno:rRsS:t:T:uVvz";
-
-const option kLongOptions[] = {
-    {"batch-size", required_argument, nullptr, kBatchSize},
-    {"buffer-size", required_argument, nullptr, 'S'},
-    {"check", optional_argument, nullptr, kCheck},
-    {"compress-program", required_argument, nullptr, kCompressProgram},
-    {"compress-temp", optional_argument, nullptr, kCompressTemp},
-    {"debug", no_argument, nullptr, kDebug},
-    {"delimiter", required_argument, nullptr, kDelimiter},
-    {"dictionary-order", no_argument, nullptr, 'd'},
-    {"field-separator", required_argument, nullptr, 't'},
-    {"files0-from", required_argument, nullptr, kFiles0From},
-    {"format", required_argument, nullptr, kFormat},
-    {"general-numeric-sort", no_argument, nullptr, 'g'},
-    {"gpu", required_argument, nullptr, kGpu},
-    {"gpu-memory", required_argument, nullptr, kGpuMemory},
-    {"header", no_argument, nullptr, kHeader},
-    {"help", no_argument, nullptr, kHelp},
-    {"human-numeric-sort", no_argument, nullptr, 'h'},
-    {"ignore-case", no_argument, nullptr, 'f'},
-    {"ignore-leading-blanks", no_argument, nullptr, 'b'},
-    {"ignore-nonprinting", no_argument, nullptr, 'i'},
-    {"io-engine", required_argument, nullptr, kIoEngine},
-    {"key", required_argument, nullptr, 'k'},
-    {"merge", no_argument, nullptr, 'm'},
-    {"month-sort", no_argument, nullptr, 'M'},
-    {"no-fsync", no_argument, nullptr, kNoFsync},
-    {"no-progress", no_argument, nullptr, kNoProgress},
-    {"null", required_argument, nullptr, kNull},
-    {"nulls", required_argument, nullptr, kNulls},
-    {"numeric-sort", no_argument, nullptr, 'n'},
-    {"output", required_argument, nullptr, 'o'},
-    {"parallel", required_argument, nullptr, kParallel},
-    {"progress", no_argument, nullptr, kProgress},
-    {"random-sort", no_argument, nullptr, 'R'},
-    {"random-source", required_argument, nullptr, kRandomSource},
-    {"reverse", no_argument, nullptr, 'r'},
-    {"sort", required_argument, nullptr, kSort},
-    {"stable", no_argument, nullptr, 's'},
-    {"stats", required_argument, nullptr, kStats},
-    {"temporary-directory", required_argument, nullptr, 'T'},
-    {"time-year", required_argument, nullptr, kTimeYear},
-    {"unique", no_argument, nullptr, 'u'},
-    {"verbose", no_argument, nullptr, 'v'},
-    {"verify", no_argument, nullptr, kVerify},
-    {"version", no_argument, nullptr, kVersion},
-    {"version-sort", no_argument, nullptr, 'V'},
-    {"zero-terminated", no_argument, nullptr, 'z'},
-    {nullptr, 0, nullptr, 0}};
-
 // How GNU names an option in messages: "-S" when given short, "--buffer-size" when long.
 std::string option_name(int code, int long_index) {
   if (long_index >= 0) return std::string("--") + kLongOptions[long_index].name;
   return std::string("-") + static_cast<char>(code);
-}
-
-// GNU's argmatch: the value or an unambiguous prefix of it. Values with the
-// same meaning (`same` equal) are listed on one line in the message, as GNU does.
-struct Choice {
-  const char* value;
-  int same;
-};
-std::string match_argument(const std::string& option, const std::string& arg, std::initializer_list<Choice> valid) {
-  const Choice* hit = nullptr;
-  bool ambiguous = false;
-  for (const Choice& c : valid) {
-    if (arg == c.value) return c.value;
-    if (!arg.empty() && std::string_view(c.value).starts_with(arg)) {
-      ambiguous |= hit != nullptr && hit->same != c.same;
-      if (!hit) hit = &c;
-    }
-  }
-  if (hit && !ambiguous) return hit->value;
-  std::string msg = (hit ? "ambiguous argument '" : "invalid argument '") + arg + "' for '" + option + "'";
-  msg += "\nValid arguments are:";
-  const Choice* prev = nullptr;
-  for (const Choice& c : valid) {
-    msg += prev && prev->same == c.same ? ", '" : "\n  - '";
-    msg += c.value;
-    msg += "'";
-    prev = &c;
-  }
-  throw BadCommandLine(msg);
-}
-
-// SIZE arguments with GNU sort's checks and messages: digits, then at most one
-// suffix letter (b K M G T, %); "invalid -S argument 'X'" or "invalid suffix
-// in -S argument 'X'".
-std::uint64_t parse_size_argument(const std::string& option, const std::string& text, bool bare_is_kib) {
-  const std::string quoted = option + " argument '" + text + "'";
-  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) throw UsageError("invalid " + quoted);
-  std::size_t i = 0;
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-  if (text.size() - i > 1 || (i < text.size() && std::strchr("bkKmMgGtT%", text[i]) == nullptr))
-    throw UsageError("invalid suffix in " + quoted);
-  try {
-    return parse_size(text, bare_is_kib);
-  } catch (const UsageError&) {
-    throw UsageError(quoted + " too large");
-  }
-}
-
-// A count such as --parallel or --batch-size: digits only, saturating.
-std::uint64_t parse_count_argument(const std::string& option, const std::string& text) {
-  if (text.empty()) throw UsageError("invalid " + option + " argument ''");
-  std::uint64_t v = 0;
-  for (char c : text) {
-    if (!std::isdigit(static_cast<unsigned char>(c))) throw UsageError("invalid " + option + " argument '" + text + "'");
-    v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX : v * 10 + static_cast<unsigned>(c - '0');
-  }
-  return v;
-}
-
-// The letter of --sort=WORD (time, T, is corank's; GNU's -T is the
-// temporary directory, so the word is the global form of the key letter).
-char sort_word_letter(const std::string& word) {
-  const std::string w =
-      match_argument("--sort", word,
-                     {{"general-numeric", 0}, {"human-numeric", 1}, {"month", 2}, {"numeric", 3}, {"random", 4},
-                      {"time", 5}, {"version", 6}});
-  return w == "general-numeric" ? 'g' : w == "human-numeric" ? 'h' : w == "month" ? 'M'
-         : w == "numeric" ? 'n' : w == "random" ? 'R' : w == "time" ? 'T' : 'V';
-}
-
-// GNU runs --compress-program's PROG to compress temporary files and `PROG -d`
-// to read them back. For the programs whose format corank writes itself (by
-// name or path) it uses the built-in codec instead, in the process; any other
-// PROG is run as GNU runs it (io/program_codec.hpp).
-std::optional<io::Codec> codec_for_program(const std::string& prog) {
-  const std::string name = prog.substr(prog.rfind('/') == std::string::npos ? 0 : prog.rfind('/') + 1);
-  const std::pair<const char*, io::Codec> known[] = {
-      {"zstd", io::Codec::zstd},   {"pzstd", io::Codec::zstd},  {"zstdmt", io::Codec::zstd},
-      {"gzip", io::Codec::gzip},   {"pigz", io::Codec::gzip},   {"bzip2", io::Codec::bzip2},
-      {"pbzip2", io::Codec::bzip2}, {"lbzip2", io::Codec::bzip2}, {"xz", io::Codec::xz},
-      {"pxz", io::Codec::xz}};
-  for (const auto& [n, codec] : known)
-    if (name == n) return codec;
-  return std::nullopt;
 }
 
 bool is_obsolete_end(const char* arg) {
@@ -314,138 +171,6 @@ Invocation parse_args(int argc, char** argv) {
   r.field_separator = tab;
   r.io.verbose = r.verbose;
   return inv;
-}
-
-std::string help_text() {
-  return R"(Usage: corank [OPTION]... [FILE]...
-  or:  corank [OPTION]... --files0-from=F
-Write the sorted concatenation of all FILE(s) to standard output: text lines
-as GNU sort sorts them in the C locale, CSV/TSV rows by column, or fixed-size
-binary records (Sort Benchmark gensort records, typed arrays, records with keys
-at byte offsets), in memory or through temporary files when the input is
-larger than the memory budget, on the GPU when one pays.
-
-With no FILE, or when FILE is -, read standard input.
-
-Mandatory arguments to long options are mandatory for short options too.
-Ordering options (text formats):
-  -b, --ignore-leading-blanks  ignore leading blanks
-  -d, --dictionary-order      consider only blanks and alphanumeric characters
-  -f, --ignore-case           fold lower case to upper case characters
-  -g, --general-numeric-sort  compare according to general numerical value
-  -i, --ignore-nonprinting    consider only printable characters
-  -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
-  -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
-  -n, --numeric-sort          compare according to string numerical value
-  -R, --random-sort           shuffle, but group identical keys together
-      --random-source=FILE    get the seed of -R's order from FILE
-  -r, --reverse               reverse the result of comparisons (every format)
-      --sort=WORD             sort according to WORD: general-numeric -g,
-                                human-numeric -h, month -M, numeric -n,
-                                random -R, version -V, time (the key letter T)
-      --time-year=YEAR        the year of syslog timestamps under time keys
-                                (default: the current year, UTC)
-  -V, --version-sort          natural sort of (version) numbers within text
-
-Other options:
-      --batch-size=NMERGE     merge at most NMERGE runs at once (text formats)
-  -c, --check, --check=diagnose-first
-                              check for sorted input; do not sort
-  -C, --check=quiet, --check=silent
-                              like -c, but do not report the first bad line
-      --compress-program=PROG  compress temporaries with PROG; decompress them
-                                with PROG -d (zstd, gzip, bzip2, xz and their
-                                parallel forms are built in: PROG is not run)
-      --compress-temp[=CODEC]  compress temporaries with zstd (default), gzip,
-                                bzip2 or xz
-      --debug                 annotate the part of the line used to sort, and
-                                warn about questionable usage (text formats)
-      --files0-from=F         read input from the files specified by
-                                NUL-terminated names in file F;
-                                if F is - then read names from standard input
-  -k, --key=KEYDEF            sort via a key; KEYDEF gives location and type
-  -m, --merge                 merge already sorted files; do not sort
-  -o, --output=FILE           write result to FILE instead of standard output;
-                                FILE may be an input
-  -s, --stable                stabilize sort by disabling last-resort
-                                comparison (binary formats are always stable)
-  -S, --buffer-size=SIZE      use SIZE for the main memory buffer (default 50%)
-  -t, --field-separator=SEP   use SEP instead of non-blank to blank transition
-  -T, --temporary-directory=DIR  use DIR for temporaries, not $TMPDIR or /tmp;
-                                multiple options specify multiple directories
-      --parallel=N            change the number of sorts run concurrently to N
-                                (default: every core)
-  -u, --unique                output only the first of an equal run
-  -z, --zero-terminated       line delimiter is NUL, not newline
-      --help        display this help and exit
-      --version     output version information and exit
-
-Formats and corank's options:
-      --format=FMT            lines (default), csv, tsv, jsonl (one JSON
-                                object per line), gensort, fixed:R,
-                                u32, u64, i32, i64, f32, f64
-      --delimiter=C           CSV field delimiter (default , for csv, tab for tsv)
-      --header                CSV: the first row is a header, kept first; keys
-                                may name its columns
-      --nulls=WHERE           CSV, JSON lines: NULLs sort last (default) or
-                                first, under every key and direction
-      --null=STRING           CSV: an unquoted field equal to STRING is NULL
-                                too (an unquoted empty field always is)
-      --verify                binary formats: re-read the output before
-                                committing it: in order, the input's records
-      --gpu=WHEN              sort on the GPU: auto (default: when one works and
-                                the input is large enough), on, off
-      --gpu-memory=SIZE       use at most SIZE of GPU memory
-      --progress              show progress on standard error (default: when
-                                it is a terminal); --no-progress: never
-      --stats=FILE            write statistics (inputs, options, records, runs,
-                                stage times) as JSON to FILE (- for standard
-                                output, when the output goes elsewhere)
-      --io-engine=ENGINE      file I/O: auto (io_uring if it works), uring,
-                                or pread
-      --no-fsync              do not fsync the output before renaming it into
-                                place (as durable as GNU sort's output)
-  -v, --verbose               say what the sorter plans and does on stderr
-
-KEYDEF means what the format needs (highest priority first):
-  lines     F[.C][OPTS][,F[.C][OPTS]] for start and stop position, where F is
-            a field number and C a character position in the field; both are
-            origin 1, and the stop position defaults to the line's end. OPTS is
-            one or more single-letter ordering options [bdfghiMnRrTV], which
-            override global ordering options for that key; T (corank's)
-            compares timestamps as UTC instants: ISO 8601, Common Log Format
-            (-k4,5T), syslog (-k1,3T), epoch numbers; unparsable ones first.
-            The obsolete form +POS1 [-POS2] (origin 0) is accepted as GNU sort
-            accepts it.
-  csv, tsv  COLUMN[:TYPE][:desc]: COLUMN is a number from 1 or a header name;
-            TYPE is ordering letters as for lines (default: text), or n
-            (exact numbers, exponents too), decimal, date (YYYY-MM-DD) or time;
-            unparsable decimals, dates and times sort first. Unquoted empty
-            fields and missing columns are NULL
-  jsonl     PATH[:TYPE][:desc]: PATH names a field, dots for nested ones
-            (user.id); TYPE as for CSV; without one, strings < numbers <
-            false < true < arrays < objects. Missing fields and null are NULL;
-            a line that is not a JSON object is an error
-  binary    OFFSET:LENGTH[:TYPE][:desc]: TYPE is bytes (default, memcmp
-            order), u8 u16 u32 u64 i8 i16 i32 i64 (little-endian), u16be ...
-            i64be (big-endian), f32 f64 (f32be f64be; IEEE total order)
-
-Without -s or -u, lines whose keys are equal are ordered by their whole bytes
-(GNU's last-resort comparison); with -s they keep their input order; -u keeps
-the first line of each run of equal keys. Binary formats always sort stably.
-
-SIZE may be followed by the following multiplicative suffixes:
-% 1% of memory, b 1, K 1024 (default), and so on for M, G, T.
-
-Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
-
-Examples:
-  corank -t, -k2,2n -k1,1 -o out.txt in.txt
-  corank --format csv --header --key price:n:desc --key name -o out.csv in.csv
-  corank -k4,5T -o by-time.log access.log
-  corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
-  corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
-)";
 }
 
 }  // namespace corank::cli

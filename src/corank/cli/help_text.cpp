@@ -1,0 +1,139 @@
+#include "corank/cli/args.hpp"
+
+// --help: GNU sort's options first, in its words, then corank's. packaging/
+// builds the man page from it (help2man).
+namespace corank::cli {
+
+std::string help_text() {
+  return R"(Usage: corank [OPTION]... [FILE]...
+  or:  corank [OPTION]... --files0-from=F
+Write the sorted concatenation of all FILE(s) to standard output: text lines
+as GNU sort sorts them in the C locale, CSV/TSV rows by column, or fixed-size
+binary records (Sort Benchmark gensort records, typed arrays, records with keys
+at byte offsets), in memory or through temporary files when the input is
+larger than the memory budget, on the GPU when one pays.
+
+With no FILE, or when FILE is -, read standard input.
+
+Mandatory arguments to long options are mandatory for short options too.
+Ordering options (text formats):
+  -b, --ignore-leading-blanks  ignore leading blanks
+  -d, --dictionary-order      consider only blanks and alphanumeric characters
+  -f, --ignore-case           fold lower case to upper case characters
+  -g, --general-numeric-sort  compare according to general numerical value
+  -i, --ignore-nonprinting    consider only printable characters
+  -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
+  -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
+  -n, --numeric-sort          compare according to string numerical value
+  -R, --random-sort           shuffle, but group identical keys together
+      --random-source=FILE    get the seed of -R's order from FILE
+  -r, --reverse               reverse the result of comparisons (every format)
+      --sort=WORD             sort according to WORD: general-numeric -g,
+                                human-numeric -h, month -M, numeric -n,
+                                random -R, version -V, time (the key letter T)
+      --time-year=YEAR        the year of syslog timestamps under time keys
+                                (default: the current year, UTC)
+  -V, --version-sort          natural sort of (version) numbers within text
+
+Other options:
+      --batch-size=NMERGE     merge at most NMERGE runs at once (text formats)
+  -c, --check, --check=diagnose-first
+                              check for sorted input; do not sort
+  -C, --check=quiet, --check=silent
+                              like -c, but do not report the first bad line
+      --compress-program=PROG  compress temporaries with PROG; decompress them
+                                with PROG -d (zstd, gzip, bzip2, xz and their
+                                parallel forms are built in: PROG is not run)
+      --compress-temp[=CODEC]  compress temporaries with zstd (default), gzip,
+                                bzip2 or xz
+      --debug                 annotate the part of the line used to sort, and
+                                warn about questionable usage (text formats)
+      --files0-from=F         read input from the files specified by
+                                NUL-terminated names in file F;
+                                if F is - then read names from standard input
+  -k, --key=KEYDEF            sort via a key; KEYDEF gives location and type
+  -m, --merge                 merge already sorted files; do not sort
+  -o, --output=FILE           write result to FILE instead of standard output;
+                                FILE may be an input
+  -s, --stable                stabilize sort by disabling last-resort
+                                comparison (binary formats are always stable)
+  -S, --buffer-size=SIZE      use SIZE for the main memory buffer (default 50%)
+  -t, --field-separator=SEP   use SEP instead of non-blank to blank transition
+  -T, --temporary-directory=DIR  use DIR for temporaries, not $TMPDIR or /tmp;
+                                multiple options specify multiple directories
+      --parallel=N            change the number of sorts run concurrently to N
+                                (default: every core)
+  -u, --unique                output only the first of an equal run
+  -z, --zero-terminated       line delimiter is NUL, not newline
+      --help        display this help and exit
+      --version     output version information and exit
+
+Formats and corank's options:
+      --format=FMT            lines (default), csv, tsv, jsonl (one JSON
+                                object per line), gensort, fixed:R,
+                                u32, u64, i32, i64, f32, f64
+      --delimiter=C           CSV field delimiter (default , for csv, tab for tsv)
+      --header                CSV: the first row is a header, kept first; keys
+                                may name its columns
+      --nulls=WHERE           CSV, JSON lines: NULLs sort last (default) or
+                                first, under every key and direction
+      --null=STRING           CSV: an unquoted field equal to STRING is NULL
+                                too (an unquoted empty field always is)
+      --verify                binary formats: re-read the output before
+                                committing it: in order, the input's records
+      --gpu=WHEN              sort on the GPU: auto (default: when one works and
+                                the input is large enough), on, off
+      --gpu-memory=SIZE       use at most SIZE of GPU memory
+      --progress              show progress on standard error (default: when
+                                it is a terminal); --no-progress: never
+      --stats=FILE            write statistics (inputs, options, records, runs,
+                                stage times) as JSON to FILE (- for standard
+                                output, when the output goes elsewhere)
+      --io-engine=ENGINE      file I/O: auto (io_uring if it works), uring,
+                                or pread
+      --no-fsync              do not fsync the output before renaming it into
+                                place (as durable as GNU sort's output)
+  -v, --verbose               say what the sorter plans and does on stderr
+
+KEYDEF means what the format needs (highest priority first):
+  lines     F[.C][OPTS][,F[.C][OPTS]] for start and stop position, where F is
+            a field number and C a character position in the field; both are
+            origin 1, and the stop position defaults to the line's end. OPTS is
+            one or more single-letter ordering options [bdfghiMnRrTV], which
+            override global ordering options for that key; T (corank's)
+            compares timestamps as UTC instants: ISO 8601, Common Log Format
+            (-k4,5T), syslog (-k1,3T), epoch numbers; unparsable ones first.
+            The obsolete form +POS1 [-POS2] (origin 0) is accepted as GNU sort
+            accepts it.
+  csv, tsv  COLUMN[:TYPE][:desc]: COLUMN is a number from 1 or a header name;
+            TYPE is ordering letters as for lines (default: text), or n
+            (exact numbers, exponents too), decimal, date (YYYY-MM-DD) or time;
+            unparsable decimals, dates and times sort first. Unquoted empty
+            fields and missing columns are NULL
+  jsonl     PATH[:TYPE][:desc]: PATH names a field, dots for nested ones
+            (user.id); TYPE as for CSV; without one, strings < numbers <
+            false < true < arrays < objects. Missing fields and null are NULL;
+            a line that is not a JSON object is an error
+  binary    OFFSET:LENGTH[:TYPE][:desc]: TYPE is bytes (default, memcmp
+            order), u8 u16 u32 u64 i8 i16 i32 i64 (little-endian), u16be ...
+            i64be (big-endian), f32 f64 (f32be f64be; IEEE total order)
+
+Without -s or -u, lines whose keys are equal are ordered by their whole bytes
+(GNU's last-resort comparison); with -s they keep their input order; -u keeps
+the first line of each run of equal keys. Binary formats always sort stably.
+
+SIZE may be followed by the following multiplicative suffixes:
+% 1% of memory, b 1, K 1024 (default), and so on for M, G, T.
+
+Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
+
+Examples:
+  corank -t, -k2,2n -k1,1 -o out.txt in.txt
+  corank --format csv --header --key price:n:desc --key name -o out.csv in.csv
+  corank -k4,5T -o by-time.log access.log
+  corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
+  corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
+)";
+}
+
+}  // namespace corank::cli
