@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <deque>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "corank/cli/gnu_abbreviations.hpp"
 #include "corank/cli/gnu_arguments.hpp"
 #include "corank/cli/option_table.hpp"
 #include "corank/errors.hpp"
@@ -43,12 +45,24 @@ Invocation parse_args(int argc, char** argv) {
   args.push_back(nullptr);
   // POSIXLY_CORRECT turns the obsolete +POS keys off, as it does in GNU sort.
   const bool obsolete_keys = std::getenv("POSIXLY_CORRECT") == nullptr;
+  std::deque<std::string> spelled_out;  // the elements that replace GNU's abbreviations in args
   optind = 0;  // a full reinitialization, so tests may parse several times
   opterr = 1;
   for (;;) {
+    // With the leading '-' of kShortOptions getopt takes the elements in
+    // order, so args[optind] is the one it reads next, unless it is in the
+    // middle of a cluster of letters, which does not start with "--".
+    if (const int at = std::max(optind, 1); at < argc) {  // optind 0: getopt starts at 1
+      char*& next = args[static_cast<std::size_t>(at)];
+      if (auto full = spell_out_gnu_abbreviation(next, kLongOptions)) next = spelled_out.emplace_back(*full).data();
+    }
     int long_index = -1;
     const int c = getopt_long(argc, args.data(), kShortOptions, kLongOptions, &long_index);
-    if (c == -1) break;
+    if (c == -1) {
+      // After "--" getopt leaves the operands at optind; GNU sorts them.
+      for (; optind < argc; ++optind) r.inputs.emplace_back(args[static_cast<std::size_t>(optind)]);
+      break;
+    }
     const std::string arg = optarg ? optarg : "";
     switch (c) {
       case 1:  // an operand, or an obsolete key +POS1 [-POS2]

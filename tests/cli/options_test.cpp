@@ -1,0 +1,203 @@
+// The command line as GNU sort reads it, checked against the GNU sort on this
+// machine: every abbreviation of GNU's long options means what it means there,
+// corank's own options take the prefixes GNU leaves free, and operands after
+// "--" are sorted.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cli_test_util.hpp"
+#include "corank/cli/args.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using corank::test::corank_bin;
+using corank::test::read_file;
+using corank::test::Result;
+using corank::test::run_shell;
+using corank::test::write_file;
+
+// GNU sort 9.4's long options (coreutils src/sort.c, long_options[]; 9.1's are
+// the same) and whether each takes an argument: 0 none, 1 required, 2 optional.
+struct GnuOption {
+  std::string_view name;
+  int has_arg;
+};
+constexpr GnuOption kGnuSortLongOptions[] = {
+    {"ignore-leading-blanks", 0}, {"check", 2}, {"compress-program", 1}, {"debug", 0}, {"dictionary-order", 0},
+    {"ignore-case", 0}, {"files0-from", 1}, {"general-numeric-sort", 0}, {"ignore-nonprinting", 0}, {"key", 1},
+    {"merge", 0}, {"month-sort", 0}, {"numeric-sort", 0}, {"human-numeric-sort", 0}, {"version-sort", 0},
+    {"random-sort", 0}, {"random-source", 1}, {"sort", 1}, {"output", 1}, {"reverse", 0}, {"stable", 0},
+    {"batch-size", 1}, {"buffer-size", 1}, {"field-separator", 1}, {"temporary-directory", 1}, {"unique", 0},
+    {"zero-terminated", 0}, {"parallel", 1}, {"help", 0}, {"version", 0}};
+
+// The prefixes of GNU's options that GNU resolves: those of one option only,
+// and each full name.
+std::vector<std::pair<std::string, GnuOption>> gnu_abbreviations() {
+  std::vector<std::pair<std::string, GnuOption>> out;
+  for (const GnuOption& o : kGnuSortLongOptions)
+    for (std::size_t n = 1; n <= o.name.size(); ++n) {
+      const std::string_view prefix = o.name.substr(0, n);
+      int owners = 0;
+      for (const GnuOption& other : kGnuSortLongOptions) owners += other.name.starts_with(prefix);
+      if (owners == 1 || n == o.name.size()) out.emplace_back(std::string(prefix), o);
+    }
+  return out;
+}
+
+// Commands run in the test's directory, so that file names are short.
+class Options : public corank::test::CorankTest {
+protected:
+  Result gnu(const std::string& args) { return in_dir("LC_ALL=C sort " + args, "gnu.err"); }
+  Result run(const std::string& args) { return in_dir(fs::absolute(corank_bin()).string() + " " + args, "corank.err"); }
+
+  // GNU's stderr as corank words it: its name for sort's.
+  static std::string as_corank(std::string text) {
+    auto replace_all = [&](const std::string& from, const std::string& to) {
+      for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += to.size())
+        text.replace(at, from.size(), to);
+    };
+    replace_all("Try 'sort --help'", "Try 'corank --help'");
+    if (text.starts_with("sort: ")) text.replace(0, 4, "corank");
+    return text;
+  }
+
+  Result in_dir(const std::string& cmd, const char* err) { return run_shell("cd " + dir_.string() + " && " + cmd, dir_ / err); }
+};
+
+// The first line of what parse_args says of `args` (corank's argv after the
+// program's name): getopt's own, or its error's as the program prints it.
+std::string parse_error(const std::vector<std::string>& args) {
+  std::vector<std::string> storage{"corank"};
+  storage.insert(storage.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::FILE* captured = std::tmpfile();
+  std::fflush(stderr);
+  const int saved = ::dup(STDERR_FILENO);
+  ::dup2(::fileno(captured), STDERR_FILENO);
+  std::string message;
+  try {
+    (void)corank::cli::parse_args(static_cast<int>(argv.size()) - 1, argv.data());
+  } catch (const std::exception& e) {
+    if (*e.what()) message = "corank: " + std::string(e.what()) + "\n";
+  }
+  std::fflush(stderr);
+  ::dup2(saved, STDERR_FILENO);
+  ::close(saved);
+  std::rewind(captured);
+  std::string getopt_said;
+  for (int c; (c = std::fgetc(captured)) != EOF;) getopt_said.push_back(static_cast<char>(c));
+  std::fclose(captured);
+  const std::string said = getopt_said + message;
+  return said.substr(0, said.find('\n') + 1);
+}
+
+// Each abbreviation names its option in the message of a misuse: an argument
+// given to an option that takes none, none given to one that needs it, a bad
+// value for --check. GNU's message names the option in full, so the two
+// programs agree only where they read the same option. GNU sort runs every
+// probe in one shell; corank's parser runs in this process.
+TEST_F(Options, GnusAbbreviationsNameGnusOptions) {
+  const auto abbreviations = gnu_abbreviations();
+  ASSERT_GT(abbreviations.size(), 200u);
+  std::vector<std::vector<std::string>> probes;
+  std::string script;
+  for (const auto& [prefix, option] : abbreviations) {
+    probes.push_back(option.has_arg == 0   ? std::vector<std::string>{"in", "--" + prefix + "=x"}
+                     : option.has_arg == 1 ? std::vector<std::string>{"in", "--" + prefix}
+                                           : std::vector<std::string>{"--" + prefix + "=bogus", "in"});
+    script += "LC_ALL=C sort";
+    for (const std::string& a : probes.back()) script += " " + a;
+    script += " </dev/null 2>&1; echo @@\n";
+  }
+  write_file(path("in"), "b\na\n");
+  write_file(path("probes.sh"), script);
+  ASSERT_EQ(in_dir("bash probes.sh > gnu.out", "gnu.err").status, 0);
+  const std::string gnu_said = read_file(path("gnu.out"));
+  std::size_t at = 0;
+  for (const auto& probe : probes) {
+    const std::size_t end = gnu_said.find("@@\n", at);
+    ASSERT_NE(end, std::string::npos) << "GNU sort answered fewer probes";
+    const std::string said = gnu_said.substr(at, end - at);
+    const std::string want = as_corank(said.substr(0, said.find('\n') + 1));
+    at = end + 3;
+    SCOPED_TRACE(probe[0] + " " + probe[1]);
+    ASSERT_TRUE(want.starts_with("corank: ")) << want;
+    EXPECT_EQ(parse_error(probe), want);
+  }
+}
+
+// The abbreviations of coreutils' tests/sort/sort.pl and of the reports, at
+// work: the output is GNU's.
+TEST_F(Options, GnusAbbreviationsSortAsGnuSorts) {
+  std::string sevens;
+  for (int i = 0; i < 11; ++i) sevens += "7\n";
+  write_file(path("sevens"), sevens + "1\n");
+  write_file(path("fields"), "b,10 x\na,9 y\nc,10 x\na,9 y\n");
+  for (const std::string args : {"--p=1 -S32b -u sevens", "-u -k2,2 --p=1 -S32b fields", "--nu -t, -k2 fields",
+                                  "--st -t, -k2,2 fields", "--t=tmp -S32b --co=gzip fields", "--rev --uni fields",
+                                  "--ke=2 --field=, fields", "--so=n -t, -k2 fields", "--z sevens"}) {
+    SCOPED_TRACE(args);
+    const Result g = gnu("-T tmp " + args + " > want");
+    ASSERT_EQ(g.status, 0) << g.err;
+    const Result r = run("-T tmp " + args + " > got");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("got")), read_file(path("want")));
+  }
+  // --de and --he: GNU's --debug and --help.
+  Result r = run("--de -k1,1 sevens > got");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(read_file(path("got")).find("7\n_\n"), std::string::npos);
+  r = run("--he > got");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(read_file(path("got")).starts_with("Usage: corank")) << read_file(path("got"));
+}
+
+// corank's own options take a prefix that GNU leaves free, or their full name;
+// one that abbreviates two of them gets getopt's message.
+TEST_F(Options, OwnOptionsTakeThePrefixesGnuLeavesFree) {
+  write_file(path("in"), "b\na\n");
+  Result r = run("--stat stats.json --prog --compress-t=gz -o out in");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(read_file(path("stats.json")).find("\"records_in\": 2"), std::string::npos);
+  EXPECT_NE(r.err.find("100%"), std::string::npos) << r.err;  // the progress line
+  EXPECT_EQ(read_file(path("out")), "a\nb\n");
+  EXPECT_EQ(run("--stats=stats2.json in > out").status, 0);
+  EXPECT_TRUE(fs::exists(path("stats2.json")));
+  const std::pair<const char*, const char*> ambiguous[] = {
+      {"--no-", "'--no-fsync' '--no-progress'"},
+      {"--nul=x", "'--null' '--nulls'"},
+      {"--s=x", "'--sort' '--stable' '--stats'"},
+      {"--ver", "'--verbose' '--verify' '--version' '--version-sort'"},
+  };
+  for (const auto& [arg, possibilities] : ambiguous) {
+    r = run(std::string(arg) + " in");
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "corank: option '" + std::string(arg) + "' is ambiguous; possibilities: " + possibilities +
+                         "\nTry 'corank --help' for more information.\n");
+  }
+}
+
+// Everything after "--" is an operand, even "-" or what looks like an option.
+TEST_F(Options, OperandsAfterDoubleDashAreSorted) {
+  write_file(path("in"), "b\na\n");
+  write_file(path("-n"), "10\n9\n");
+  for (const std::string args : {"-- in", "-r -- in -n", "-n -- -n - in", "-- -"}) {
+    SCOPED_TRACE(args);
+    const Result g = gnu(args + " < in > want");
+    ASSERT_EQ(g.status, 0) << g.err;
+    const Result r = run(args + " < in > got");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("got")), read_file(path("want")));
+  }
+}
+
+}  // namespace
