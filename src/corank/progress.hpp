@@ -2,7 +2,7 @@
 // A one-line progress display on stderr: phase, percent, bytes, throughput, ETA.
 // Redrawn at most five times a second, each drawing covering the last one
 // whole (a shorter line is padded with blanks, so no stale digits remain);
-// silent when disabled.
+// each fits the terminal's width, so that it never wraps; silent when disabled.
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +15,23 @@ namespace corank {
 // What redraws `line` over a drawing `previous_width` characters wide on the
 // same terminal line: a carriage return, the line, and blanks over the rest.
 std::string redraw_sequence(std::string_view line, std::size_t previous_width);
+
+// What one drawing shows.
+struct ProgressFigures {
+  std::string_view phase;
+  std::uint64_t done = 0;
+  std::uint64_t total = 0;  // 0: unknown
+  double seconds = 0;       // since the phase began
+};
+
+// The line for `figures`, shorter than `columns`: as the width shrinks the
+// bar narrows and goes, then the throughput, the byte counts, the program's
+// name and the ETA, in that order; the phase and the percent (the bytes done
+// where the total is unknown) go last.
+std::string progress_line(const ProgressFigures& figures, std::size_t columns);
+
+// The width of the terminal on `fd` (TIOCGWINSZ), else $COLUMNS, else 80.
+std::size_t terminal_columns(int fd);
 
 class Progress {
 public:
