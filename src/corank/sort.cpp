@@ -11,6 +11,7 @@
 #include "corank/format.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
+#include "corank/stopwatch.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/jsonl_format.hpp"
@@ -206,6 +207,7 @@ SortStats sort(const SortRequest& r) {
 }
 
 CheckReport check(const SortRequest& r) {
+  const Clock::time_point t0 = Clock::now();
   validate(r);
   if (!r.input_buffers.empty()) throw UsageError("-c checks a file, not input buffers");
   if (r.inputs.size() > 1) throw UsageError("extra operand '" + r.inputs[1] + "' not allowed with -c");
@@ -215,6 +217,8 @@ CheckReport check(const SortRequest& r) {
     const CheckResult c = check_sorted(path, parse_format(r.format, r.keys), r.reverse, r.unique, r.io);
     report.sorted = c.sorted;
     if (!c.sorted) report.diagnostic = path + ": disorder at record " + std::to_string(c.first_disorder);
+    report.disorder_record = c.sorted ? 0 : c.first_disorder + 1;
+    report.seconds = seconds_since(t0);
     return report;
   }
   auto format = text_format(r);
@@ -222,6 +226,8 @@ CheckReport check(const SortRequest& r) {
   report.sorted = c.sorted;
   report.terminator = format->terminator();
   if (!c.sorted) report.diagnostic = path + ":" + std::to_string(c.record_number) + ": disorder: " + c.record;
+  report.disorder_record = c.sorted ? 0 : c.record_number;
+  report.seconds = seconds_since(t0);
   return report;
 }
 

@@ -96,6 +96,8 @@ struct CheckReport {
   // "FILE:LINE: disorder: TEXT" for text, "FILE: disorder at record N" for binary.
   std::string diagnostic;
   char terminator = '\n';  // what ends the diagnostic: the record's own terminator (NUL under -z)
+  std::uint64_t disorder_record = 0;  // 1-based number of the first record out of order (0: sorted)
+  double seconds = 0;                 // the check's wall time
 };
 
 // -c / -C: whether the one input (request.inputs[0], or standard input) is in
@@ -108,5 +110,9 @@ std::vector<std::string> debug_warnings(const SortRequest& request);
 // The --stats document: the request's inputs and options, the version, and
 // what the sort did (records, runs, per-stage times, GPU share).
 std::string stats_to_json(const SortStats& stats, const SortRequest& request);
+
+// The --stats document of a check (-c, -C): the same inputs and options, then
+// whether the input is sorted, where the first disorder is, and the time taken.
+std::string check_stats_to_json(const CheckReport& report, const SortRequest& request);
 
 }  // namespace corank

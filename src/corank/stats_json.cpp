@@ -11,14 +11,12 @@ namespace corank {
 
 namespace {
 
+using nlohmann::ordered_json;
+
 const char* gpu_mode_name(GpuMode m) { return m == GpuMode::On ? "on" : m == GpuMode::Off ? "off" : "auto"; }
 
-}  // namespace
-
-std::string stats_to_json(const SortStats& s, const SortRequest& r) {
-  using nlohmann::ordered_json;
-  const double rate = s.seconds.total > 0 ? static_cast<double>(s.bytes_in) / s.seconds.total : 0.0;
-  ordered_json options = {
+ordered_json options_json(const SortRequest& r) {
+  return {
       {"format", r.format},         {"keys", r.keys},
       {"ordering", r.ordering},     {"reverse", r.reverse},
       {"stable", r.stable},         {"unique", r.unique},
@@ -30,11 +28,30 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
       {"nulls", r.nulls_first ? "first" : "last"},
       {"null_string", r.null_string ? ordered_json(*r.null_string) : ordered_json(nullptr)},
       {"time_year", r.time_year}};
+}
+
+std::vector<std::string> inputs_json(const SortRequest& r) {
+  return r.inputs.empty() ? std::vector<std::string>{"-"} : r.inputs;
+}
+
+// One member per line, values compact: readable, and a line-based grep of a
+// member ("seconds": {...}) sees all of it.
+std::string dump(const ordered_json& doc) {
+  std::string out = "{\n";
+  for (auto it = doc.begin(); it != doc.end(); ++it)
+    out += "  " + ordered_json(it.key()).dump() + ": " + it.value().dump() + (std::next(it) == doc.end() ? "\n" : ",\n");
+  return out + "}\n";
+}
+
+}  // namespace
+
+std::string stats_to_json(const SortStats& s, const SortRequest& r) {
+  const double rate = s.seconds.total > 0 ? static_cast<double>(s.bytes_in) / s.seconds.total : 0.0;
   ordered_json doc = {
       {"corank_version", version()},
-      {"inputs", r.inputs.empty() ? std::vector<std::string>{"-"} : r.inputs},
+      {"inputs", inputs_json(r)},
       {"output", r.output},
-      {"options", options},
+      {"options", options_json(r)},
       {"mode", s.mode},
       {"backend", s.backend},
       {"threads", s.threads},
@@ -66,12 +83,20 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
         {"overlapped", s.gpu_seconds.overlapped()}}},
       {"gpu_bytes", {{"h2d", s.gpu_seconds.h2d_bytes}, {"d2h", s.gpu_seconds.d2h_bytes}}},
       {"throughput_bytes_per_second", rate}};
-  // One member per line, values compact: readable, and a line-based grep of a
-  // member ("seconds": {...}) sees all of it.
-  std::string out = "{\n";
-  for (auto it = doc.begin(); it != doc.end(); ++it)
-    out += "  " + ordered_json(it.key()).dump() + ": " + it.value().dump() + (std::next(it) == doc.end() ? "\n" : ",\n");
-  return out + "}\n";
+  return dump(doc);
+}
+
+std::string check_stats_to_json(const CheckReport& c, const SortRequest& r) {
+  ordered_json disorder = nullptr;
+  if (!c.sorted) disorder = {{"record_number", c.disorder_record}, {"diagnostic", c.diagnostic}};
+  const ordered_json doc = {{"corank_version", version()},
+                            {"inputs", inputs_json(r)},
+                            {"options", options_json(r)},
+                            {"mode", "check"},
+                            {"sorted", c.sorted},
+                            {"disorder", disorder},
+                            {"seconds", {{"total", c.seconds}}}};
+  return dump(doc);
 }
 
 }  // namespace corank

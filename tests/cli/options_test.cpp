@@ -1,10 +1,11 @@
 // The command line as GNU sort reads it, checked against the GNU sort on this
 // machine: every abbreviation of GNU's long options means what it means there,
 // corank's own options take the prefixes GNU leaves free, and operands after
-// "--" are sorted.
+// "--" are sorted. And --stats with -c and -C.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -198,6 +199,46 @@ TEST_F(Options, OperandsAfterDoubleDashAreSorted) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(read_file(path("got")), read_file(path("want")));
   }
+}
+
+// -c and -C write the check's statistics: sorted or not, and where the first
+// disorder is (GNU's own diagnostic for text lines).
+TEST_F(Options, CheckWritesItsStatistics) {
+  write_file(path("sorted"), "a\nb\nb\n");
+  write_file(path("unsorted"), "a\nc\nb\nd\n");
+  Result r = run("-c --stats stats.json sorted");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string s = read_file(path("stats.json"));
+  EXPECT_NE(s.find("\"mode\": \"check\""), std::string::npos) << s;
+  EXPECT_NE(s.find("\"sorted\": true"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"disorder\": null"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"inputs\": [\"sorted\"]"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"seconds\": {\"total\":"), std::string::npos) << s;
+  const Result g = gnu("-c unsorted");
+  ASSERT_EQ(g.status, 1);
+  ASSERT_TRUE(g.err.starts_with("sort: unsorted:3: disorder: b\n")) << g.err;
+  for (const char* check : {"-c", "-C", "--check=quiet"}) {
+    SCOPED_TRACE(check);
+    r = run(std::string(check) + " --stats - unsorted > stats.json");
+    EXPECT_EQ(r.status, 1) << r.err;
+    s = read_file(path("stats.json"));
+    EXPECT_NE(s.find("\"sorted\": false"), std::string::npos) << s;
+    EXPECT_NE(s.find("\"disorder\": {\"record_number\":3,\"diagnostic\":\"unsorted:3: disorder: b\"}"),
+              std::string::npos)
+        << s;
+  }
+  // -u: equal neighbours are disorder, the third line here.
+  r = run("-cu --stats stats.json sorted");
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(read_file(path("stats.json")).find("\"record_number\":3,"), std::string::npos);
+  // Binary records: the 1-based number of the first one smaller than the one before.
+  const std::uint32_t words[] = {1, 5, 9, 7, 8};
+  write_file(path("words"), words, sizeof words);
+  r = run("-c --format u32 --stats stats.json words");
+  EXPECT_EQ(r.status, 1);
+  s = read_file(path("stats.json"));
+  EXPECT_NE(s.find("\"record_number\":4,"), std::string::npos) << s;
+  EXPECT_NE(s.find("\"format\":\"u32\""), std::string::npos) << s;
 }
 
 }  // namespace

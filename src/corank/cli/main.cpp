@@ -81,9 +81,8 @@ std::vector<std::string> files0_names(const std::string& from) {
   return names;
 }
 
-void write_stats(const Invocation& inv, const SortStats& stats) {
+void write_stats(const Invocation& inv, const std::string& doc) {
   if (inv.stats_file.empty()) return;
-  const std::string doc = stats_to_json(stats, inv.request);
   if (inv.stats_file == "-") {
     if (std::fwrite(doc.data(), 1, doc.size(), stdout) != doc.size() || std::fflush(stdout) != 0)
       throw io::IoError("write failed", "standard output", errno);
@@ -104,6 +103,7 @@ int run(Invocation& inv) {
   check_stats_file(inv);
   if (inv.action == Action::Check || inv.action == Action::CheckQuiet) {
     const CheckReport c = check(r);
+    write_stats(inv, check_stats_to_json(c, r));
     if (c.sorted) return kExitOk;
     if (inv.action == Action::Check) {
       std::fprintf(stderr, "corank: %s", c.diagnostic.c_str());
@@ -118,7 +118,7 @@ int run(Invocation& inv) {
     std::fprintf(stderr, "corank: sorted %llu records (%s, %llu runs) in %.3f s\n",
                  static_cast<unsigned long long>(stats.records_in), stats.mode.c_str(),
                  static_cast<unsigned long long>(stats.runs), stats.seconds.total);
-  write_stats(inv, stats);
+  write_stats(inv, stats_to_json(stats, r));
   return kExitOk;
 }
 
