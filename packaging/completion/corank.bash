@@ -10,7 +10,7 @@ _corank_values() {
     --io-engine) echo "auto uring pread" ;;
     --sort) echo "general-numeric human-numeric month numeric random version time" ;;
     --nulls) echo "first last" ;;
-    --compress-temp) echo "zstd gzip" ;;
+    --compress-temp) echo "zstd gzip bzip2 xz" ;;
     --compress-program) echo "zstd gzip bzip2 xz pzstd pigz lz4" ;;
     --check) echo "diagnose-first quiet silent" ;;
     *) return 1 ;;
@@ -20,7 +20,7 @@ _corank_values() {
 _corank() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev="" eq=0
   ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
-  # COMP_WORDBREAKS splits --opt=value into "--opt" "=" "value".
+  # COMP_WORDBREAKS splits --OPTION=VALUE into "--OPTION" "=" "VALUE".
   if [[ $cur == "=" ]]; then
     cur="" eq=1
   elif [[ $prev == "=" ]] && ((COMP_CWORD > 1)); then
@@ -48,7 +48,8 @@ _corank() {
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return 0 ;;
-    -k | --key | -S | --buffer-size | --parallel | -t | --field-separator | --delimiter | --gpu-memory | --batch-size)
+    -k | --key | -S | --buffer-size | --parallel | -t | --field-separator | --delimiter | --gpu-memory | --batch-size | \
+      --null | --time-year)
       return 0 ;;  # free-form values
   esac
 

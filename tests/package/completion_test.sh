@@ -55,7 +55,7 @@ expect "corank --gpu = o" "off on"                  # --gpu=o, as bash splits it
 expect "corank --io-engine " "auto pread uring"
 contains "corank --sort " "version"
 expect "corank --nulls " "first last"
-expect "corank --compress-temp = " "gzip zstd"
+expect "corank --compress-temp = " "bzip2 gzip xz zstd"
 expect "corank --compress-temp d" "data1.txt dir1 dir2"  # an input file
 expect "corank -T d" "dir1 dir2"
 expect "corank --temporary-directory = d" "dir1 dir2"
