@@ -1,7 +1,8 @@
 // The command line as GNU sort reads it, checked against the GNU sort on this
 // machine: every abbreviation of GNU's long options means what it means there,
 // corank's own options take the prefixes GNU leaves free, and operands after
-// "--" are sorted. And --stats with -c and -C.
+// "--" are sorted; inputs and output are checked before sorting, in GNU's
+// words. And --stats with -c and -C.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -198,6 +199,23 @@ TEST_F(Options, OperandsAfterDoubleDashAreSorted) {
     const Result r = run(args + " < in > got");
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(read_file(path("got")), read_file(path("want")));
+  }
+}
+
+// As GNU sort does, every input is found readable and the output possible
+// before anything is sorted; the messages are GNU's. Nothing is created.
+TEST_F(Options, InputsAndOutputAreCheckedFirst) {
+  write_file(path("in"), "b\na\n");
+  for (const std::string args : {"no-file", "-o no-file no-file", "-o no/such/file in", "-o '' in", "in no-file -o out",
+                                 "''", "-o in/x in", "-c no-file", "in -o out ''"}) {
+    SCOPED_TRACE(args);
+    const Result g = gnu(args + " < in > /dev/null");
+    const Result r = run(args + " < in > /dev/null");
+    EXPECT_EQ(g.status, 2);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, as_corank(g.err));
+    EXPECT_FALSE(fs::exists(path("out")));
+    EXPECT_FALSE(fs::exists(path("no-file")));
   }
 }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "corank/cli/args.hpp"
+#include "corank/cli/startup_checks.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
@@ -111,6 +112,8 @@ int run(Invocation& inv) {
     }
     return kExitDisorder;
   }
+  check_inputs(r.inputs);
+  check_output(r.output);
   if (r.debug)
     for (const std::string& w : debug_warnings(r)) std::fprintf(stderr, "corank: %s\n", w.c_str());
   const SortStats stats = sort(r);
