@@ -59,15 +59,15 @@ for o in "${options[@]}"; do
   got=$(_corank_values "$o" | words)
   [[ $got == "$values" ]] || fail "bash completes $o with '$got', corank takes '$values'"
   # zsh: the last (...) on the line declaring --OPTION=.
-  got=$(grep -E -- "$o=" "$zsh_file" | grep -oE '\([^()]*\)' | tail -n 1 | tr -d '()\\' | words)
+  got=$(grep -E -- "$o=" "$zsh_file" | grep -oE '\([^()]*\)' | tail -n 1 | sed 's/[()\\]//g' | words)
   [[ $got == "$values" ]] || fail "zsh completes $o with '$got', corank takes '$values'"
 done
 
 # No option in either file that corank lacks.
 for file in "$bash_file" "$zsh_file"; do
-  for o in $(grep -oE -- '--[a-z0-9][-a-z0-9]*' "$file" | sort -u); do
+  while IFS= read -r o; do
     [[ -n ${is_option[$o]:-} ]] || fail "$(basename "$file") names $o, which corank --help lacks"
-  done
+  done < <(grep -oE -- '--[a-z0-9][-a-z0-9]*' "$file" | sort -u)
 done
 
 if ((failures)); then
