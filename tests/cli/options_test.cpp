@@ -154,6 +154,11 @@ TEST_F(Options, GnusAbbreviationsSortAsGnuSorts) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(read_file(path("got")), read_file(path("want")));
   }
+  // An option's argument is never read as an abbreviation: -o --p names a file.
+  ASSERT_EQ(gnu("-o --p sevens").status, 0);
+  fs::rename(path("--p"), path("want"));
+  ASSERT_EQ(run("-o --p sevens").status, 0);
+  EXPECT_EQ(read_file(path("--p")), read_file(path("want")));
   // --de and --he: GNU's --debug and --help.
   Result r = run("--de -k1,1 sevens > got");
   ASSERT_EQ(r.status, 0) << r.err;
