@@ -1,8 +1,12 @@
 #pragma once
 // corank's options as getopt_long sees them: GNU sort's short letters and
 // every long option, GNU's and corank's own. A new option is a code here (when
-// it has no letter), a row in kLongOptions, a case in parse_args (args.cpp)
-// and a line in help_text (help_text.cpp).
+// it has no letter), a row in kLongOptions, a case in parse_args (args.cpp), a
+// line in help_text (help_text.cpp) and its place in the shell completions
+// (packaging/completion; the package.completion_options test holds them to
+// --help, and to the values match_argument lists). A new option's name may
+// begin as one of GNU sort's does: GNU's keeps the shorter prefixes
+// (gnu_abbreviations.hpp).
 #include <getopt.h>
 
 namespace corank::cli {
