@@ -9,6 +9,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 pkgs=(build-essential cmake pkg-config liburing-dev libboost-iostreams-dev libcli11-dev
       libgtest-dev libsimdjson-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
+      libcctz-dev tzdata python3  # time zones of time keys; the log corpus test's reference order
       gzip bzip2 xz-utils zstd lz4 coreutils help2man dpkg-dev file libopenmpi-dev openmpi-bin
       postgresql)  # the bulk-load example's test starts a server of its own
 missing=()

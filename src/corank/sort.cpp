@@ -18,6 +18,7 @@
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
+#include "corank/text/time_inputs.hpp"
 #include "corank/text/typed_key.hpp"
 #include "corank/text_format_of.hpp"
 
@@ -40,7 +41,9 @@ void reject_text_options(const SortRequest& r) {
       {r.header, "--header"},
       {r.nulls_first, "--nulls"},
       {r.null_string.has_value(), "--null"},
-      {r.time_year != 0, "--time-year"}};
+      {r.time_year != 0, "--time-year"},
+      {!r.time_zone.empty(), "--time-zone"},
+      {!r.time_format.empty(), "--time-format"}};
   for (const auto& [set, name] : text_only)
     if (set)
       throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, jsonl), not '" + r.format + "'");
@@ -72,33 +75,55 @@ bool uses_random(const SortRequest& r) {
   return false;
 }
 
-text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt) {
+// Whether a line key finds its time anywhere (parse_keydef's positionless T).
+bool has_time_search_key(const SortRequest& r) {
+  if (r.format != "lines") return false;
+  return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
+    return !k.empty() && k[0] != '+' && !(k[0] >= '0' && k[0] <= '9') && k.find('T') != std::string::npos;
+  });
+}
+
+// How time keys read timestamps; `read_inputs`: complete the rules with what
+// the input files say (their formats, their modification times).
+std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool read_inputs) {
+  if (r.time_year < 0 || r.time_year > 9999) throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
+  if (r.time_year_month > 12 || (r.time_year_month && !r.time_year))
+    throw UsageError("invalid --time-year month '" + std::to_string(r.time_year_month) + "'");
+  text::TimeSettings t;
+  t.zone = r.time_zone;
+  t.format = r.time_format;
+  t.year = r.time_year;
+  t.year_month = r.time_year_month;
+  return text::time_rules_for(t, r.inputs, read_inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n', r.io,
+                              r.verbose);
+}
+
+text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false) {
   text::KeyField g;
   std::string letters = r.ordering;
   if (r.reverse) letters += 'r';
   if (text::apply_ordering_letters(letters, g, text::BlankSide::Both) != letters.size())
     throw UsageError("invalid ordering letters '" + r.ordering + "'");
   g.random_salt = salt;
-  g.syslog_year = r.time_year;
+  g.time_rules = time_rules(r, read_inputs);
   return g;
 }
 
-text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt) {
+text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false) {
   std::vector<text::KeyField> keys;
   for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
   const int tab = r.field_separator ? text::parse_tab(*r.field_separator) : text::kNoTab;
-  text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt), tab, r.stable, r.unique,
+  text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt, read_inputs), tab, r.stable, r.unique,
                                                 r.zero_terminated ? '\0' : '\n');
   text::seed_random_keys(o.keys, salt);
   return o;
 }
 
-std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt) {
-  if (r.time_year < 0 || r.time_year > 9999) throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
+std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt, bool read_inputs) {
   if (r.format == "lines") {
     if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
     if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv or jsonl");
-    return std::make_unique<text::LineFormat>(line_ordering(r, salt));
+    return std::make_unique<text::LineFormat>(line_ordering(r, salt, read_inputs));
   }
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (r.zero_terminated) throw UsageError("-z applies to --format lines");
@@ -108,7 +133,7 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
     if (r.null_string) throw UsageError("--null applies to --format csv or tsv (JSON has null)");
     text::JsonlOptions o;
     o.keys = r.keys;
-    o.global = global_ordering(r, salt);
+    o.global = global_ordering(r, salt, read_inputs);
     o.unique = r.unique;
     o.nulls = nulls;
     return std::make_unique<text::JsonlFormat>(std::move(o));
@@ -122,7 +147,7 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
   }
   o.header = r.header;
   o.keys = r.keys;
-  o.global = global_ordering(r, salt);
+  o.global = global_ordering(r, salt, read_inputs);
   o.stable = r.stable;
   o.unique = r.unique;
   o.nulls = nulls;
@@ -133,7 +158,7 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
 // The text format, with checks of the options that only some text formats take.
 std::unique_ptr<text::TextFormat> text_format(const SortRequest& r) {
   if (r.verify) throw UsageError("--verify applies to binary formats");
-  auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0);
+  auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0, true);
   if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines, csv, tsv and jsonl");
   return format;
 }
@@ -179,7 +204,7 @@ text::TextSortOptions text_options(const SortRequest& r) {
 
 std::unique_ptr<text::TextFormat> text_format_of(const SortRequest& r) {
   validate(r);
-  return make_text_format(r, uses_random(r) ? random_salt(r) : 0);
+  return make_text_format(r, uses_random(r) ? random_salt(r) : 0, true);
 }
 
 bool is_text_format(std::string_view f) { return f == "lines" || f == "csv" || f == "tsv" || f == "jsonl"; }
@@ -190,7 +215,7 @@ void validate(const SortRequest& r) {
     throw UsageError("a sort reads either input files or input buffers, not both");
   if (is_text_format(r.format)) {
     if (!r.input_buffers.empty()) throw UsageError("input buffers apply to binary formats");
-    (void)make_text_format(r, 0);  // parses every key
+    (void)make_text_format(r, 0, false);  // parses every key
     if (r.verify) throw UsageError("--verify applies to binary formats");
     return;
   }

@@ -33,7 +33,8 @@ struct SortRequest {
   // lines, csv, tsv, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
   std::string format = "lines";
   // Keys, highest priority first: GNU KEYDEFs for lines (or the obsolete form
-  // "+POS1" / "+POS1 -POS2", as one string), COLUMN[:TYPE][:desc]
+  // "+POS1" / "+POS1 -POS2", as one string; or "T", the time found anywhere
+  // in the line, in the format detected per input file: --time), COLUMN[:TYPE][:desc]
   // for CSV/TSV, PATH[:TYPE][:desc] for JSON lines (a dotted field path),
   // OFFSET:LENGTH[:TYPE][:desc] for fixed-size records.
   std::vector<std::string> keys;
@@ -59,8 +60,19 @@ struct SortRequest {
   // and a CSV text that is NULL besides the unquoted empty field.
   bool nulls_first = false;
   std::optional<std::string> null_string;
-  // Time keys: the year of syslog timestamps, which carry none; 0: the current UTC year.
+  // Time keys (T, :time; text/time_rules.hpp). Timestamps without a year
+  // (syslog's) take one from a reference date: time_year (and
+  // time_year_month, 1-12; 0: December, so every month is in time_year), or
+  // with time_year 0 the newest modification time of the inputs (the current
+  // date for standard input); a month after the reference's falls in the year
+  // before it.
   int time_year = 0;
+  unsigned time_year_month = 0;
+  // The IANA zone of timestamps without a UTC offset; "": UTC.
+  std::string time_zone;
+  // A strftime-style pattern (text/time_pattern.hpp) that time keys read
+  // instead of the known formats; "": those.
+  std::string time_format;
 
   bool merge_only = false;  // -m: the inputs are sorted already (text formats)
   bool debug = false;       // --debug: underline each output line's keys (lines)

@@ -6,7 +6,7 @@
 #include "corank/text/field_finder.hpp"
 #include "corank/text/line_comparator.hpp"
 #include "corank/text/numeric_compare.hpp"
-#include "corank/text/time_value.hpp"
+#include "corank/text/time_rules.hpp"
 
 namespace corank::text {
 
@@ -53,9 +53,16 @@ void append_mark(const LineOrdering& o, std::string_view line, const KeyField* k
     beg = span.begin;
     lim = span.end;
     if (key->time) {
-      std::size_t end = 0;
-      const bool valid = parse_time(std::string_view(beg, static_cast<std::size_t>(lim - beg)), syslog_year(*key), &end).has_value();
+      // The timestamp read, and the offset after the key that it took.
+      std::size_t at = 0, end = 0;
+      const std::string_view after = span.end < text + line.size()
+                                         ? std::string_view(span.end, static_cast<std::size_t>(text + line.size() - span.end))
+                                         : std::string_view{};
+      const bool valid = key_instant(time_rules_of(*key), key->time_search,
+                                     std::string_view(beg, static_cast<std::size_t>(lim - beg)), after, &at, &end)
+                             .has_value();
       while (beg < lim && is_blank(static_cast<unsigned char>(*beg))) ++beg;
+      if (valid) beg = span.begin + at;
       lim = valid ? span.begin + end : beg;
     } else if (key->month || key->any_numeric()) {
       while (beg < lim && is_blank(static_cast<unsigned char>(*beg))) ++beg;

@@ -71,6 +71,14 @@ std::size_t apply_ordering_letters(std::string_view s, KeyField& key, BlankSide 
 
 KeyField parse_keydef(std::string_view spec) {
   KeyField key;
+  if (!spec.empty() && !is_digit(static_cast<unsigned char>(spec[0]))) {
+    // corank's positionless time key: ordering letters only, T among them.
+    if (apply_ordering_letters(spec, key, BlankSide::Both) == spec.size() && key.time) {
+      key.time_search = true;
+      return key;
+    }
+    key = KeyField{};
+  }
   std::size_t i = 0;
   key.sword = parse_count(spec, i, "invalid number at field start");
   if (key.sword-- == 0) bad_spec(spec, "field number is zero");
@@ -176,10 +184,11 @@ LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global
       k = global;
       k.sword = sw, k.schar = sc, k.eword = ew, k.echar = ec;
       k.obsolete_form = obsolete;
+      k.time_search = false;
     }
   }
   if (keys.empty() && !global.is_default()) keys.push_back(global);  // positions: the whole line
-  for (auto& k : keys) k.syslog_year = global.syslog_year;  // a setting, not a letter
+  for (auto& k : keys) k.time_rules = global.time_rules;  // a setting, not a letter
   for (const auto& k : keys) check_compatible(k);
   o.keys = std::move(keys);
   o.tab = tab;

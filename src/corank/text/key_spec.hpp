@@ -4,6 +4,7 @@
 // with no ordering letters of its own inherits the global ones, and global
 // options with no -k make one key that spans the whole line.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,6 +13,8 @@
 #include "corank/text/char_classes.hpp"
 
 namespace corank::text {
+
+class TimeRules;
 
 inline constexpr std::uint64_t kNoPosition = UINT64_MAX;
 inline constexpr int kNoTab = -1;  // fields are separated by runs of blanks
@@ -33,7 +36,11 @@ struct KeyField {
   // R: the seed of the hash that orders keys; the same seed gives the same order.
   std::uint64_t random_salt = 0;
   bool obsolete_form = false;  // given as +POS1 [-POS2] (--debug warns about it)
-  int syslog_year = 0;  // the year of T's syslog timestamps; 0: the current UTC year
+  // T without field positions ("-k T", --time): the whole line, its timestamp
+  // found wherever it is; with positions, the key starts with it.
+  bool time_search = false;
+  // How T reads timestamps (time_rules.hpp); null: UTC, the known formats, this year.
+  std::shared_ptr<const TimeRules> time_rules;
 
   bool any_numeric() const noexcept { return numeric || general_numeric || human_numeric; }
   // GNU's default_key_compare: no ordering letter other than r.
@@ -51,7 +58,8 @@ enum class BlankSide { Start, End, Both };
 // Applies the ordering letters at the front of s to key; returns how many it used.
 std::size_t apply_ordering_letters(std::string_view s, KeyField& key, BlankSide side);
 
-// Parses a KEYDEF: F[.C][OPTS][,F[.C][OPTS]]. Throws UsageError naming the spec.
+// Parses a KEYDEF: F[.C][OPTS][,F[.C][OPTS]], or OPTS alone with T among
+// them (a time key without positions: time_search). Throws UsageError naming the spec.
 KeyField parse_keydef(std::string_view spec);
 
 // The obsolete key form of POSIX 1992, which GNU sort still accepts: +POS1
@@ -80,6 +88,7 @@ struct LineOrdering {
 
 // Applies GNU's inheritance and compatibility rules: keys without letters take
 // `global`'s; with no keys, a non-default `global` becomes a whole-line key.
+// Every key takes `global`'s time_rules (a setting, not a letter).
 // Throws UsageError("options '-nM' are incompatible") like GNU; T is one more
 // kind of value, incompatible with n g h M V d i as they are with each other.
 LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global, int tab, bool stable, bool unique,

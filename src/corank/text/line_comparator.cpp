@@ -7,6 +7,7 @@
 
 #include "corank/text/field_finder.hpp"
 #include "corank/text/numeric_compare.hpp"
+#include "corank/text/time_rules.hpp"
 #include "corank/text/time_value.hpp"
 #include "corank/text/version_compare.hpp"
 
@@ -87,6 +88,12 @@ std::uint64_t load_be(const unsigned char* p) noexcept {
   return __builtin_bswap64(v);  // std::byteswap is C++23
 }
 
+// The bytes of the line after a key.
+std::string_view rest(std::string_view line, const KeySpan& k) noexcept {
+  const char* end = line.data() + line.size();
+  return k.end && k.end < end ? std::string_view(k.end, static_cast<std::size_t>(end - k.end)) : std::string_view{};
+}
+
 Prefix make_prefix(const unsigned char* p, bool reverse) noexcept {
   Prefix r;
   for (int i = 0; i < 4; ++i) r.w[i] = load_be(p + 8 * i);
@@ -96,11 +103,14 @@ Prefix make_prefix(const unsigned char* p, bool reverse) noexcept {
 
 }  // namespace
 
-int syslog_year(const KeyField& key) noexcept { return key.syslog_year ? key.syslog_year : current_utc_year(); }
+const TimeRules& time_rules_of(const KeyField& key) noexcept {
+  return key.time_rules ? *key.time_rules : TimeRules::defaults();
+}
 
 LineComparator::LineComparator(LineOrdering ordering) : o_(std::move(ordering)) {}
 
-int compare_key_text(const KeyField& key, std::string_view a, std::string_view b) {
+int compare_key_text(const KeyField& key, std::string_view a, std::string_view b, std::string_view after_a,
+                     std::string_view after_b) {
   if (transforms_first(key)) {
     thread_local std::string ba, bb;
     a = transformed(a, key, ba);
@@ -121,7 +131,9 @@ int compare_key_text(const KeyField& key, std::string_view a, std::string_view b
     const int ma = month_of(a), mb = month_of(b);
     diff = (ma > mb) - (ma < mb);
   } else if (key.time) {
-    diff = compare_time(a, b, syslog_year(key));
+    const TimeRules& rules = time_rules_of(key);
+    diff = compare_instants(key_instant(rules, key.time_search, a, after_a),
+                            key_instant(rules, key.time_search, b, after_b));
   } else if (key.version) {
     diff = compare_version(a, b);
   } else if (key.ignore || key.fold) {
@@ -154,6 +166,7 @@ int compare_key_text(const KeyField& key, std::string_view a, std::string_view b
 
 int LineComparator::compare_key(const KeyField& key, std::string_view line_a, std::string_view line_b) const {
   const KeySpan ka = find_key(line_a, key, o_.tab), kb = find_key(line_b, key, o_.tab);
+  if (key.time) return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()}, rest(line_a, ka), rest(line_b, kb));
   return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()});
 }
 
@@ -172,7 +185,7 @@ int LineComparator::compare(std::string_view a, std::string_view b) const {
   return o_.reverse ? -d : d;
 }
 
-Prefix key_prefix(const KeyField& key, std::string_view k) {
+Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view after) {
   unsigned char p[kPrefixBytes] = {};
   thread_local std::string buf;
   if (transforms_first(key)) k = transformed(k, key, buf);
@@ -202,7 +215,7 @@ Prefix key_prefix(const KeyField& key, std::string_view k) {
   } else if (key.month) {
     p[0] = static_cast<unsigned char>(month_of(k));
   } else if (key.time) {
-    encode_time(parse_time(k, syslog_year(key)), p);  // unparsable: all zeros, the lowest
+    encode_time(key_instant(time_rules_of(key), key.time_search, k, after), p);  // unparsable: all zeros, the lowest
   } else if (key.version) {
     // No cheap order-preserving code: every pair goes to the full comparison.
   } else {
@@ -219,7 +232,7 @@ Prefix key_prefix(const KeyField& key, std::string_view k) {
 Prefix LineComparator::prefix(std::string_view line) const {
   if (!o_.keys.empty()) {
     const KeySpan span = find_key(line, o_.keys.front(), o_.tab);
-    return key_prefix(o_.keys.front(), {span.begin, span.size()});
+    return key_prefix(o_.keys.front(), {span.begin, span.size()}, rest(line, span));
   }
   unsigned char p[kPrefixBytes] = {};
   if (!line.empty()) std::memcpy(p, line.data(), std::min(line.size(), kPrefixBytes));  // an empty view may have no data

@@ -32,12 +32,15 @@ struct Prefix {
   }
 };
 
-// One key's comparison, on the key's bytes as found in the record (-r included).
-int compare_key_text(const KeyField& key, std::string_view a, std::string_view b);
+// One key's comparison, on the key's bytes as found in the record (-r
+// included). `after_a`/`after_b`: what follows each key in its record, where
+// a time key may find the UTC offset its end cut off (time_rules.hpp).
+int compare_key_text(const KeyField& key, std::string_view a, std::string_view b, std::string_view after_a = {},
+                     std::string_view after_b = {});
 // The prefix of one key's bytes (-r included).
-Prefix key_prefix(const KeyField& key, std::string_view key_bytes);
-// The year T gives syslog timestamps under `key`.
-int syslog_year(const KeyField& key) noexcept;
+Prefix key_prefix(const KeyField& key, std::string_view key_bytes, std::string_view after = {});
+// How T reads timestamps under `key`.
+const TimeRules& time_rules_of(const KeyField& key) noexcept;
 
 class LineComparator {
 public:

@@ -85,7 +85,8 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
   tk.key.reverse = tk.key.reverse != desc;
   tk.key.reverse = tk.key.reverse != global.reverse;
   tk.key.sword = tk.key.eword = kNoPosition;
-  tk.key.syslog_year = global.syslog_year;
+  tk.key.time_rules = global.time_rules;
+  tk.key.time_search = false;  // a value is a timestamp from its start
   tk.key.random_salt = global.random_salt;  // the seed of R, set with the global letters
   if (tk.type == ValueType::Letters && tk.key.numeric) tk.type = ValueType::Number;
   check_compatible(tk.key);

@@ -8,7 +8,7 @@
 //            starts with no number reads as 0, as under GNU's -n
 //   decimal  the same, but a value that is not wholly one number is
 //            unparsable: unparsable values first, then numbers
-//   time     timestamps as UTC instants (time_value.hpp); unparsable first
+//   time     timestamps as UTC instants (time_rules.hpp); unparsable first
 //   date     YYYY-MM-DD; unparsable first
 // A value may be NULL (a format decides which: an empty CSV field, a JSON
 // null or missing field). NULLs go last by default, ascending or descending
@@ -46,7 +46,7 @@ struct ColumnKeySpec {
 };
 
 // Parses KEY[:TYPE][:asc|:desc]. A key without TYPE takes the global letters
-// (`global`; its r reverses every key, and its syslog_year is T's year).
+// (`global`; its r reverses every key, and its time_rules are T's).
 // Throws UsageError naming the spec.
 ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global);
 

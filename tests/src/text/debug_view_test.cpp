@@ -42,8 +42,18 @@ TEST(DebugView, NumbersAndMonthsAreMarkedAsFarAsTheyGo) {
   EXPECT_EQ(view(global("g"), "x"), "x\n^ no match for key\n");
   EXPECT_EQ(view(global("M"), " february"), " february\n ___\n");
   EXPECT_EQ(view(global("T"), " 2026-10-10T13:55:36Z GET"), " 2026-10-10T13:55:36Z GET\n ____________________\n");
-  EXPECT_EQ(view(global("T"), "[10/Oct/2026:13:55:36 +0000] x"), "[10/Oct/2026:13:55:36 +0000] x\n___________________________\n");
+  EXPECT_EQ(view(global("T"), "[10/Oct/2026:13:55:36 +0000] x"), "[10/Oct/2026:13:55:36 +0000] x\n __________________________\n");
   EXPECT_EQ(view(global("T"), "13:55"), "13:55\n^ no match for key\n");
+}
+
+// A time key marks the timestamp it read: found anywhere (-k T), or with the
+// UTC offset it took from past its end (-k4,4T on Common Log Format).
+TEST(DebugView, TimeKeysMarkTheTimestamp) {
+  EXPECT_EQ(view(ordering({"T"}, "", true), "a [Wed Nov 25 11:15:01 2026] b"),
+            "a [Wed Nov 25 11:15:01 2026] b\n   ________________________\n");
+  EXPECT_EQ(view(ordering({"T"}, "", true), "none"), "none\n^ no match for key\n");
+  EXPECT_EQ(view(ordering({"2,2T"}, "", true), "h [1/Nov/2026:11:15:01 +0100] b"),
+            "h [1/Nov/2026:11:15:01 +0100] b\n   _________________________\n");
 }
 
 TEST(DebugView, TabsShowAsOneColumnControlsAsNone) {

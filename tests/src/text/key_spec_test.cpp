@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "corank/format.hpp"
+#include "corank/text/time_rules.hpp"
 
 namespace corank::text {
 namespace {
@@ -87,12 +88,27 @@ TEST(KeySpec, TimeLetterT) {
   } catch (const UsageError& e) {
     EXPECT_STREQ(e.what(), "options '-nT' are incompatible");
   }
-  // The syslog year is a global setting that every key takes, with letters of its own or not.
+  // The time rules are a global setting that every key takes, with letters of its own or not.
   KeyField global;
-  global.syslog_year = 2019;
+  global.time_rules = std::make_shared<const TimeRules>();
   const LineOrdering o = resolve_ordering({parse_keydef("1,3T"), parse_keydef("4")}, global, kNoTab, false, false, '\n');
-  EXPECT_EQ(o.keys[0].syslog_year, 2019);
-  EXPECT_EQ(o.keys[1].syslog_year, 2019);
+  EXPECT_EQ(o.keys[0].time_rules, global.time_rules);
+  EXPECT_EQ(o.keys[1].time_rules, global.time_rules);
+}
+
+// A KEYDEF of ordering letters alone, T among them, is the time found anywhere in the line.
+TEST(KeySpec, PositionlessTimeKey) {
+  const KeyField k = parse_keydef("T");
+  EXPECT_TRUE(k.time && k.time_search);
+  EXPECT_EQ(k.sword, kNoPosition);
+  EXPECT_EQ(k.eword, kNoPosition);
+  const KeyField r = parse_keydef("Tr");
+  EXPECT_TRUE(r.time_search && r.reverse);
+  EXPECT_FALSE(parse_keydef("1T").time_search);
+  for (const char* bad : {"r", "b", "nT", "T,2", "Tx"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(resolve_ordering({parse_keydef(bad)}, KeyField{}, kNoTab, false, false, '\n'), UsageError);
+  }
 }
 
 TEST(KeySpec, Tabs) {

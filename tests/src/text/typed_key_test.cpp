@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "corank/format.hpp"
+#include "corank/text/time_rules.hpp"
 
 namespace corank::text {
 namespace {
@@ -36,8 +37,8 @@ TEST(TypedKey, ParsesTypesAndDirections) {
   EXPECT_FALSE(key("a").typed);
   EXPECT_TRUE(key("a", "f").typed);
   KeyField g;
-  g.syslog_year = 2001;
-  EXPECT_EQ(parse_column_key("a:time", g).key.key.syslog_year, 2001);
+  g.time_rules = std::make_shared<const TimeRules>();
+  EXPECT_EQ(parse_column_key("a:time", g).key.key.time_rules, g.time_rules);
   for (const char* bad : {":n", "a:q", "a:time:date", "a:date:n", "a:nM", "a:decimal:f", "a:"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(parse_column_key(bad, KeyField{}), UsageError);

@@ -1,0 +1,81 @@
+#include "corank/text/time_formats.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "corank/text/char_classes.hpp"
+
+namespace corank::text {
+
+namespace {
+
+struct Row {
+  const char* name;
+  const char* pattern;
+  const char* example;
+};
+
+// Most specific first: at one position the first that matches wins, so a
+// format that another one's match could be a part of (syslog in Apache's
+// error log, a date alone) comes after it.
+constexpr Row kRows[] = {
+    {"iso8601", "%F%[Tt ]%R%{:%S%f%}%{%z%}%{ %z%}", "2026-11-25T11:15:01.123+01:00, 2026-11-25 11:15:01,123"},
+    {"rfc2822", "%{%a, %}%e %b %Y %R%{:%S%} %z", "Wed, 25 Nov 2026 11:15:01 +0100"},
+    {"common-log", "%d/%b/%Y:%T%f%{ %z%}", "25/Nov/2026:11:15:01 +0100"},
+    {"go-nginx-error", "%Y/%m/%d %T%f", "2026/11/25 11:15:01"},
+    {"apache-error", "%a %b %e %T%f %Y", "Wed Nov 25 11:15:01.123456 2026"},
+    {"syslog", "%b %e %T%f", "Nov 25 11:15:01 (the year inferred)"},
+    {"iso8601-date", "%F", "2026-11-25"},
+    {"epoch", "%s", "1795605301, 1795605301.123, 1795605301123 (ms), us, ns"},
+};
+
+bool word_byte(const std::string_view s, std::size_t i) noexcept {
+  const auto c = static_cast<unsigned char>(s[i]);
+  return is_alpha(c) || is_digit(c);
+}
+
+}  // namespace
+
+std::span<const TimeFormat> known_time_formats() {
+  static const std::vector<TimeFormat> formats = [] {
+    std::vector<TimeFormat> v;
+    for (const Row& r : kRows) v.push_back({r.name, TimePattern(r.pattern), r.example});
+    return v;
+  }();
+  return formats;
+}
+
+bool find_first(std::span<const TimePattern* const> patterns, std::string_view line, TimeHit& hit) noexcept {
+  std::size_t end = 0;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    if (i > 0 && word_byte(line, i - 1)) continue;
+    const auto c = static_cast<unsigned char>(line[i]);
+    for (const TimePattern* p : patterns) {
+      if (!p->can_start_with(c) || !p->match(line, i, hit.time, end, false)) continue;
+      if (end < line.size() && word_byte(line, end)) continue;
+      hit.begin = i;
+      hit.end = end;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool find_in_line(const TimePattern& pattern, std::string_view line, TimeHit& hit) noexcept {
+  const TimePattern* one[] = {&pattern};
+  return find_first(one, line, hit);
+}
+
+int detect_format(std::span<const TimeFormat> formats, std::span<const std::string_view> lines) noexcept {
+  int best = -1;
+  std::size_t best_count = 0;
+  TimeHit hit;
+  for (std::size_t f = 0; f < formats.size(); ++f) {
+    std::size_t count = 0;
+    for (std::string_view line : lines) count += find_in_line(formats[f].pattern, line, hit);
+    if (count > best_count) best = static_cast<int>(f), best_count = count;
+  }
+  return best;
+}
+
+}  // namespace corank::text

@@ -1,0 +1,310 @@
+#include "corank/text/time_pattern.hpp"
+
+#include "corank/errors.hpp"
+#include "corank/text/char_classes.hpp"
+
+namespace corank::text {
+
+namespace {
+
+using Op = TimePattern::Op;
+
+constexpr std::size_t kMaxSteps = 256;
+constexpr int kMaxNesting = 8;
+
+constexpr const char* kMonths[] = {"january", "february", "march",     "april",   "may",      "june",
+                                   "july",    "august",   "september", "october", "november", "december"};
+constexpr const char* kWeekdays[] = {"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"};
+
+constexpr unsigned char lower(unsigned char c) noexcept { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+bool digit_at(std::string_view s, std::size_t i) noexcept {
+  return i < s.size() && is_digit(static_cast<unsigned char>(s[i]));
+}
+
+// Between min and max digits, as many as there are; -1 when fewer than min.
+int read_digits(std::string_view s, std::size_t& i, int min, int max) noexcept {
+  int v = 0, n = 0;
+  while (n < max && digit_at(s, i)) v = v * 10 + (s[i++] - '0'), ++n;
+  return n < min ? -1 : v;
+}
+
+// One of `names` (1-based index), by its first three letters and, where the
+// text goes on with them, the rest of its letters; 0 when none.
+int read_name(std::string_view s, std::size_t& i, const char* const* names, int count) noexcept {
+  if (i + 3 > s.size()) return 0;
+  for (int k = 0; k < count; ++k) {
+    const char* n = names[k];
+    if (lower(static_cast<unsigned char>(s[i])) != n[0] || lower(static_cast<unsigned char>(s[i + 1])) != n[1] ||
+        lower(static_cast<unsigned char>(s[i + 2])) != n[2])
+      continue;
+    std::size_t j = i + 3, c = 3;
+    while (n[c] && j < s.size() && lower(static_cast<unsigned char>(s[j])) == static_cast<unsigned char>(n[c])) ++j, ++c;
+    i = n[c] ? i + 3 : j;  // the whole name, or its abbreviation
+    return k + 1;
+  }
+  return 0;
+}
+
+// '.' or ',' and digits: nine kept, the rest read and dropped.
+void read_fraction(std::string_view s, std::size_t& i, std::uint32_t& nanos) noexcept {
+  if (!(i < s.size() && (s[i] == '.' || s[i] == ',') && digit_at(s, i + 1))) return;
+  ++i;
+  std::uint32_t scale = 100'000'000;
+  nanos = 0;
+  for (; digit_at(s, i); ++i, scale /= 10) nanos += static_cast<std::uint32_t>(s[i] - '0') * scale;
+}
+
+}  // namespace
+
+bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept {
+  if (i >= s.size()) return false;
+  const char c = s[i];
+  if (c == 'Z' || c == 'z') {
+    ++i;
+    offset = 0;
+    return true;
+  }
+  for (const char* name : {"UTC", "GMT", "UT"}) {
+    const std::string_view n(name);
+    if (s.substr(i, n.size()) == n) {
+      i += n.size();
+      offset = 0;
+      return true;
+    }
+  }
+  if (c != '+' && c != '-') return false;
+  std::size_t j = i + 1;
+  const int h = read_digits(s, j, 2, 2);
+  if (h < 0 || h > 23) return false;
+  int m = 0;
+  if (j < s.size() && s[j] == ':') {
+    ++j;
+    m = read_digits(s, j, 2, 2);
+  } else if (digit_at(s, j)) {
+    m = read_digits(s, j, 2, 2);
+  }
+  if (m < 0 || m > 59) return false;
+  i = j;
+  offset = (h * 3600 + m * 60) * (c == '-' ? -1 : 1);
+  return true;
+}
+
+namespace {
+
+// [-]digits[.digits], its unit chosen by the integer part's magnitude: seconds
+// below 10^11 (the year 5138), milliseconds below 10^14, microseconds below
+// 10^17, else nanoseconds.
+bool read_epoch(std::string_view s, std::size_t& i, LocalTime& t, bool anchored) noexcept {
+  const bool minus = anchored && i < s.size() && s[i] == '-';
+  std::size_t j = i + minus;
+  std::uint64_t v = 0;
+  int n = 0;
+  for (; digit_at(s, j); ++j, ++n) {
+    const unsigned d = static_cast<unsigned>(s[j] - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  if (n == 0 || (!anchored && n < 9)) return false;
+  int unit_digits = 0;
+  if (v >= 100'000'000'000'000'000ull) unit_digits = 9;
+  else if (v >= 100'000'000'000'000ull) unit_digits = 6;
+  else if (v >= 100'000'000'000ull) unit_digits = 3;
+  std::uint64_t unit = 1;
+  for (int k = 0; k < unit_digits; ++k) unit *= 10;
+  const auto whole = static_cast<std::int64_t>(v / unit);
+  std::uint64_t nanos = (v % unit) * (1'000'000'000ull / unit);
+  if (j < s.size() && s[j] == '.' && digit_at(s, j + 1)) {
+    ++j;
+    std::uint64_t scale = 1'000'000'000ull / unit / 10;
+    for (; digit_at(s, j); ++j, scale /= 10) nanos += static_cast<std::uint64_t>(s[j] - '0') * scale;
+  }
+  t.epoch = true;
+  t.epoch_seconds = whole;
+  t.nanos = static_cast<std::uint32_t>(nanos);
+  if (minus && nanos) t.epoch_seconds = -whole - 1, t.nanos = static_cast<std::uint32_t>(1'000'000'000ull - nanos);
+  else if (minus) t.epoch_seconds = -whole;
+  i = j;
+  return true;
+}
+
+struct MatchState {
+  LocalTime t;
+  int hour12 = -1;  // %I
+  int pm = -1;      // %p: 0 AM, 1 PM
+};
+
+}  // namespace
+
+TimePattern::TimePattern(std::string_view pattern) : text_(pattern) {
+  compile(pattern);
+  compute_first_bytes();
+}
+
+void TimePattern::compile(std::string_view p) {
+  auto bad = [&](const std::string& why) -> void {
+    throw UsageError("invalid time format '" + std::string(p) + "': " + why);
+  };
+  std::vector<std::size_t> open;
+  bool month = false, day = false, epoch = false;
+  auto add = [&](Op op, std::uint8_t byte = 0, std::uint16_t arg = 0) {
+    if (steps_.size() == kMaxSteps) bad("too long");
+    steps_.push_back({op, byte, arg});
+  };
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == ' ' || c == '\t') {
+      while (i + 1 < p.size() && (p[i + 1] == ' ' || p[i + 1] == '\t')) ++i;
+      add(Op::Blanks);
+      continue;
+    }
+    if (c != '%') {
+      add(Op::Literal, static_cast<std::uint8_t>(c));
+      continue;
+    }
+    if (++i == p.size()) bad("a '%' ends it");
+    switch (p[i]) {
+      case 'Y': add(Op::Year4); has_year_ = true; break;
+      case 'y': add(Op::Year2); has_year_ = true; break;
+      case 'm': add(Op::Month); month = true; break;
+      case 'b': case 'h': case 'B': add(Op::MonthName); month = true; break;
+      case 'd': add(Op::Day); day = true; break;
+      case 'e': add(Op::DaySpaced); day = true; break;
+      case 'H': add(Op::Hour); break;
+      case 'I': add(Op::Hour12); break;
+      case 'p': add(Op::AmPm); break;
+      case 'M': add(Op::Minute); break;
+      case 'S': add(Op::Second); break;
+      case 'a': case 'A': add(Op::Weekday); break;
+      case 'f': add(Op::Fraction); break;
+      case 'z': add(Op::Offset); has_offset_ = true; break;
+      case 's': add(Op::Epoch); epoch = true; has_year_ = has_offset_ = true; break;
+      case 'T': add(Op::Hour); add(Op::Literal, ':'); add(Op::Minute); add(Op::Literal, ':'); add(Op::Second); break;
+      case 'R': add(Op::Hour); add(Op::Literal, ':'); add(Op::Minute); break;
+      case 'F':
+        add(Op::Year4), add(Op::Literal, '-'), add(Op::Month), add(Op::Literal, '-'), add(Op::Day);
+        has_year_ = month = day = true;
+        break;
+      case '%': add(Op::Literal, '%'); break;
+      case '{':
+        if (open.size() == kMaxNesting) bad("optional parts nested too deeply");
+        open.push_back(steps_.size());
+        add(Op::GroupBegin);
+        break;
+      case '}':
+        if (open.empty()) bad("'%}' without '%{'");
+        steps_[open.back()].arg = static_cast<std::uint16_t>(steps_.size());
+        open.pop_back();
+        add(Op::GroupEnd);
+        break;
+      case '[': {
+        const std::size_t close = p.find(']', i + 1);
+        if (close == std::string_view::npos || close == i + 1) bad("'%[' needs bytes and a ']'");
+        sets_.emplace_back(p.substr(i + 1, close - i - 1));
+        add(Op::Set, 0, static_cast<std::uint16_t>(sets_.size() - 1));
+        i = close;
+        break;
+      }
+      default: bad(std::string("unknown directive '%") + p[i] + "'");
+    }
+  }
+  if (!open.empty()) bad("'%{' without '%}'");
+  if (!epoch && !(month && day)) bad("it needs a month and a day, or %s");
+  // An optional UTC offset at the very end, perhaps after blanks: what a key
+  // cut at a blank may have left in the next field.
+  const std::size_t n = steps_.size();
+  trailing_offset_ = n >= 3 && steps_[n - 1].op == Op::GroupEnd && steps_[n - 2].op == Op::Offset &&
+                     (steps_[n - 3].op == Op::GroupBegin ||
+                      (n >= 4 && steps_[n - 3].op == Op::Blanks && steps_[n - 4].op == Op::GroupBegin));
+}
+
+void TimePattern::compute_first_bytes() {
+  auto add_range = [&](char lo, char hi) {
+    for (int c = lo; c <= hi; ++c) first_[c] = true;
+  };
+  auto letters = [&] { add_range('a', 'z'), add_range('A', 'Z'); };
+  // Walks from step i while the steps so far may match nothing.
+  auto walk = [&](auto&& self, std::size_t i) -> void {
+    for (; i < steps_.size(); ++i) {
+      const Step& s = steps_[i];
+      switch (s.op) {
+        case Op::GroupBegin: self(self, i + 1); i = s.arg; continue;  // inside, then past it
+        case Op::GroupEnd: continue;
+        case Op::Fraction: first_['.'] = first_[','] = true; continue;
+        case Op::Literal: first_[s.byte] = true; return;
+        case Op::Blanks: first_[' '] = first_['\t'] = true; return;
+        case Op::Set:
+          for (char c : sets_[s.arg]) first_[static_cast<unsigned char>(c)] = true;
+          return;
+        case Op::DaySpaced: first_[' '] = true; add_range('0', '9'); return;
+        case Op::MonthName: case Op::Weekday: case Op::AmPm: letters(); return;
+        case Op::Offset: first_['Z'] = first_['z'] = first_['U'] = first_['G'] = first_['+'] = first_['-'] = true; return;
+        case Op::Epoch: first_['-'] = true; add_range('0', '9'); return;
+        default: add_range('0', '9'); return;
+      }
+    }
+  };
+  walk(walk, 0);
+}
+
+bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std::size_t& end,
+                        bool anchored_epoch) const noexcept {
+  MatchState st;
+  // The optional parts being matched: where each ends, and the state to go
+  // back to when it fails.
+  struct Open {
+    std::size_t end_step, pos;
+    MatchState state;
+  };
+  Open open[kMaxNesting];
+  int depth = 0;
+  std::size_t i = pos;
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    const Step& step = steps_[k];
+    bool ok = true;
+    int v = 0;
+    switch (step.op) {
+      case Op::Literal: ok = i < s.size() && static_cast<unsigned char>(s[i]) == step.byte, i += ok; break;
+      case Op::Blanks:
+        ok = i < s.size() && (s[i] == ' ' || s[i] == '\t');
+        while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+        break;
+      case Op::Set: ok = i < s.size() && sets_[step.arg].find(s[i]) != std::string::npos, i += ok; break;
+      case Op::Year4: ok = (v = read_digits(s, i, 4, 4)) >= 0, st.t.year = v; break;
+      case Op::Year2: ok = (v = read_digits(s, i, 2, 2)) >= 0, st.t.year = v + (v >= 69 ? 1900 : 2000); break;
+      case Op::Month: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 12, st.t.month = v; break;
+      case Op::MonthName: ok = (st.t.month = read_name(s, i, kMonths, 12)) != 0; break;
+      case Op::DaySpaced:
+        if (i < s.size() && s[i] == ' ') ++i;
+        [[fallthrough]];
+      case Op::Day: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 31, st.t.day = v; break;
+      case Op::Hour: ok = (v = read_digits(s, i, 1, 2)) >= 0 && v <= 23, st.t.hour = v; break;
+      case Op::Hour12: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 12, st.hour12 = v; break;
+      case Op::AmPm: {
+        const unsigned char a = i + 1 < s.size() ? lower(static_cast<unsigned char>(s[i])) : 0;
+        ok = (a == 'a' || a == 'p') && lower(static_cast<unsigned char>(s[i + 1])) == 'm';
+        if (ok) st.pm = a == 'p', i += 2;
+        break;
+      }
+      case Op::Minute: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 59, st.t.minute = v; break;
+      case Op::Second: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 60, st.t.second = v; break;
+      case Op::Weekday: ok = read_name(s, i, kWeekdays, 7) != 0; break;
+      case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
+      case Op::Offset: ok = read_utc_offset(s, i, st.t.offset), st.t.has_offset |= ok; break;
+      case Op::Epoch: ok = read_epoch(s, i, st.t, anchored_epoch); break;
+      case Op::GroupBegin: open[depth++] = {step.arg, i, st}; break;
+      case Op::GroupEnd: --depth; break;
+    }
+    if (ok) continue;
+    if (depth == 0) return false;
+    const Open& o = open[--depth];  // the innermost optional part is left out
+    i = o.pos;
+    st = o.state;
+    k = o.end_step;
+  }
+  if (st.hour12 >= 0) st.t.hour = st.hour12 % 12 + (st.pm == 1 ? 12 : 0);
+  out = st.t;
+  end = i;
+  return true;
+}
+
+}  // namespace corank::text

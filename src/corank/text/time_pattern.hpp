@@ -1,0 +1,93 @@
+#pragma once
+// A timestamp format as a strftime-style pattern, compiled once and matched
+// against text many times: both the formats corank knows (time_formats.hpp)
+// and --time-format's are such patterns.
+//
+//   %Y year, 4 digits     %y year, 2 digits (69..99: 19yy, else 20yy)
+//   %m month, 1-2 digits  %b %h %B month name, abbreviated or whole, any case
+//   %d day, 1-2 digits    %e the same, after an optional blank
+//   %H hour 0-23          %I hour 1-12 with %p (AM or PM, any case)
+//   %M minute             %S second, 0-60 (60: a leap second, the next minute's first)
+//   %a %A weekday name, abbreviated or whole (checked, not used)
+//   %f an optional fraction of a second: '.' or ',' then digits (nine kept)
+//   %z UTC offset: Z, +hh:mm, +hhmm, +hh (or -), UTC, GMT, UT
+//   %s seconds since the epoch, or milli-, micro-, nanoseconds by magnitude
+//      (time_value.hpp), with an optional fraction
+//   %T = %H:%M:%S   %F = %Y-%m-%d   %R = %H:%M   %% a '%'
+//   %{ ... %} an optional part, taken when all of it matches (nests)
+//   %[...] one byte of the set between the brackets
+//   a blank matches one or more blanks; any other byte matches itself.
+// Hand-written rather than strptime or cctz::parse: a key is matched at many
+// positions of every line (and again in each tied comparison), so matching
+// must not allocate, depend on the locale, or need the whole input to match.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace corank::text {
+
+// The fields a match found, before a zone and a year make it an instant.
+struct LocalTime {
+  static constexpr int kNoYear = INT32_MIN;
+  int year = kNoYear;
+  int month = 0, day = 0;  // 0: not matched
+  int hour = 0, minute = 0, second = 0;
+  std::uint32_t nanos = 0;
+  bool has_offset = false;
+  int offset = 0;  // seconds east of UTC
+  // %s: the instant itself, which no zone or year changes.
+  bool epoch = false;
+  std::int64_t epoch_seconds = 0;
+};
+
+// A UTC offset as %z reads it, at s[i]: seconds east of UTC in `offset`,
+// i moved past it; false (i unmoved) when there is none.
+bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept;
+
+class TimePattern {
+public:
+  // Throws UsageError naming the pattern when it is malformed or names no
+  // date (a month and a day, or %s).
+  explicit TimePattern(std::string_view pattern);
+
+  // Matches at text[pos]; on success fills `out` and `end` (just past the
+  // match). `anchored_epoch` allows %s a sign and any number of digits (a
+  // key's whole value); otherwise %s needs 9 digits or more (a number found
+  // in running text is rarely a time).
+  bool match(std::string_view text, std::size_t pos, LocalTime& out, std::size_t& end,
+             bool anchored_epoch) const noexcept;
+
+  // Whether a match can start with byte c (for searching a line).
+  bool can_start_with(unsigned char c) const noexcept { return first_[c]; }
+  // Whether the pattern reads a year, a UTC offset (%z, or %s).
+  bool has_year() const noexcept { return has_year_; }
+  bool has_offset() const noexcept { return has_offset_; }
+  // Whether it ends in an optional UTC offset that a key may have cut off
+  // (Common Log Format's " +0100]" in the field after -k4,4's).
+  bool ends_with_optional_offset() const noexcept { return trailing_offset_; }
+  const std::string& text() const noexcept { return text_; }
+
+  enum class Op : std::uint8_t {
+    Literal, Blanks, Set, Year4, Year2, Month, MonthName, Day, DaySpaced, Hour, Hour12, AmPm, Minute, Second,
+    Weekday, Fraction, Offset, Epoch, GroupBegin, GroupEnd
+  };
+  struct Step {
+    Op op;
+    std::uint8_t byte = 0;    // Literal
+    std::uint16_t arg = 0;    // Set: index into sets_; GroupBegin: the index of its GroupEnd
+  };
+
+private:
+  void compile(std::string_view pattern);
+  void compute_first_bytes();
+
+  std::string text_;
+  std::vector<Step> steps_;
+  std::vector<std::string> sets_;
+  bool first_[256] = {};
+  bool has_year_ = false, has_offset_ = false, trailing_offset_ = false;
+};
+
+}  // namespace corank::text

@@ -1,0 +1,140 @@
+#include "corank/text/time_rules.hpp"
+
+#include <chrono>
+
+#include "corank/errors.hpp"
+#include "corank/text/char_classes.hpp"
+
+namespace corank::text {
+
+namespace {
+
+bool blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+YearReference this_year() noexcept {
+  using namespace std::chrono;
+  const year_month_day today{floor<days>(system_clock::now())};
+  return {static_cast<int>(today.year()), static_cast<unsigned>(today.month())};
+}
+
+std::vector<const TimePattern*> all_known() {
+  std::vector<const TimePattern*> v;
+  for (const TimeFormat& f : known_time_formats()) v.push_back(&f.pattern);
+  return v;
+}
+
+}  // namespace
+
+TimeRules::TimeRules() : reference_(this_year()), start_(all_known()), search_(start_) {}
+
+TimeRules::TimeRules(const TimeSettings& s) : TimeRules() {
+  if (!s.zone.empty()) zone_ = TimeZone::load(s.zone);
+  if (!s.format.empty()) {
+    custom_ = std::make_shared<const TimePattern>(s.format);
+    start_ = search_ = {custom_.get()};
+  }
+  if (s.year > 0) reference_ = {s.year, s.year_month ? s.year_month : 12};
+}
+
+const TimeRules& TimeRules::defaults() {
+  static const TimeRules rules;
+  return rules;
+}
+
+void TimeRules::set_search_formats(std::vector<const TimePattern*> patterns) {
+  if (!custom_ && !patterns.empty()) search_ = std::move(patterns);
+}
+
+bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept {
+  std::size_t i = 0;
+  while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
+  if (i < s.size() && s[i] == '[') ++i;
+  if (i == s.size()) return false;
+  const auto c = static_cast<unsigned char>(s[i]);
+  for (const TimePattern* p : start_) {
+    std::size_t end = 0;
+    if (!p->can_start_with(c) || !p->match(s, i, found.local, end, true)) continue;
+    if (end < s.size() && !is_blank(static_cast<unsigned char>(s[end])) && s[end] != ']') continue;
+    found.begin = i;
+    found.end = end;
+    found.pattern = p;
+    return true;
+  }
+  return false;
+}
+
+bool TimeRules::find(std::string_view line, TimeFound& found) const noexcept {
+  TimeHit hit;
+  if (!find_first(search_, line, hit)) return false;
+  found.local = hit.time;
+  found.begin = hit.begin;
+  found.end = hit.end;
+  found.pattern = nullptr;
+  return true;
+}
+
+std::optional<Instant> TimeRules::instant(const LocalTime& t) const noexcept {
+  if (t.epoch) return Instant{t.epoch_seconds, t.nanos};
+  int year = t.year;
+  if (year == LocalTime::kNoYear)
+    year = static_cast<unsigned>(t.month) > reference_.month ? reference_.year - 1 : reference_.year;
+  const auto days = days_from_civil(year, static_cast<unsigned>(t.month), static_cast<unsigned>(t.day));
+  if (!days) return std::nullopt;
+  const std::int64_t day_seconds = std::int64_t{t.hour} * 3600 + t.minute * 60 + t.second;
+  const std::int64_t seconds = t.has_offset ? *days * 86400 + day_seconds - t.offset : zone_.to_utc(*days, day_seconds);
+  return Instant{seconds, t.nanos};
+}
+
+std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::string_view key, std::string_view after,
+                                   std::size_t* begin, std::size_t* end) noexcept {
+  TimeFound f;
+  if (!(search ? rules.find(key, f) : rules.match_start(key, f))) return std::nullopt;
+  if (!search && f.end == key.size() && !f.local.has_offset && !f.local.epoch && !after.empty() &&
+      f.pattern->ends_with_optional_offset()) {
+    // The offset the key's end cut off, in the next field.
+    std::size_t i = 0;
+    while (i < after.size() && blank(after[i])) ++i;
+    int offset = 0;
+    if (i > 0 && read_utc_offset(after, i, offset) &&
+        (i == after.size() || is_blank(static_cast<unsigned char>(after[i])) || after[i] == ']')) {
+      f.local.has_offset = true;
+      f.local.offset = offset;
+      f.end = key.size() + i;
+    }
+  }
+  if (begin) *begin = f.begin;
+  if (end) *end = f.end;
+  return rules.instant(f.local);
+}
+
+YearReference parse_year_reference(std::string_view text) {
+  auto bad = [&] {
+    throw UsageError("invalid --time-year argument '" + std::string(text) +
+                     "': a year from 1 to 9999, or a reference date YEAR-MM[-DD]");
+  };
+  std::size_t i = 0;
+  auto number = [&](std::size_t min, std::size_t max) {
+    const std::size_t from = i;
+    int v = 0;
+    while (i < text.size() && i - from < max && is_digit(static_cast<unsigned char>(text[i]))) v = v * 10 + (text[i++] - '0');
+    if (i - from < min) bad();
+    return v;
+  };
+  YearReference r;
+  r.year = number(1, 4);
+  if (r.year < 1) bad();
+  if (i == text.size()) return r;
+  if (text[i++] != '-') bad();
+  const int month = number(2, 2);
+  if (month < 1 || month > 12) bad();
+  r.month = static_cast<unsigned>(month);
+  if (i < text.size()) {
+    if (text[i++] != '-') bad();
+    const int day = number(2, 2);
+    if (!days_from_civil(r.year, r.month, static_cast<unsigned>(day))) bad();
+  }
+  if (i != text.size()) bad();
+  return r;
+}
+
+}  // namespace corank::text

@@ -1,0 +1,98 @@
+#pragma once
+// How a time key reads its text as an instant: which formats it tries, the
+// zone of timestamps without a UTC offset, and the year of those without a
+// year. One TimeRules serves every time key of a sort and every record, so
+// that a record's instant depends on its text alone: records are compared
+// again, by their text, wherever runs are merged.
+//
+// Years, as rsyslog and lnav infer them: from a reference date (by default
+// the newest modification time of the inputs, in the time zone), a month
+// later than the reference's month is in the year before, any other month in
+// the reference's year. Feb 29 exists only where that year is a leap year.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "corank/text/time_formats.hpp"
+#include "corank/text/time_pattern.hpp"
+#include "corank/text/time_value.hpp"
+#include "corank/text/time_zone.hpp"
+
+namespace corank::text {
+
+// Months after `month` fall in `year` - 1; month 12: every month in `year`.
+struct YearReference {
+  int year = 1970;
+  unsigned month = 12;
+};
+
+// What a user says about time keys (SortRequest's time_* fields).
+struct TimeSettings {
+  std::string zone;        // an IANA name; "": UTC
+  std::string format;      // a pattern (time_pattern.hpp) instead of the known formats; "": those
+  int year = 0;            // > 0: the reference year, instead of the inputs' modification time
+  unsigned year_month = 0; // with year: the reference month (1-12); 0: December
+};
+
+// A timestamp found in a text, with the pattern that read it.
+struct TimeFound {
+  LocalTime local;
+  std::size_t begin = 0, end = 0;
+  const TimePattern* pattern = nullptr;
+};
+
+class TimeRules {
+public:
+  // UTC, the known formats, the current date as the year reference.
+  TimeRules();
+  // Throws UsageError for an unknown zone or a malformed pattern.
+  explicit TimeRules(const TimeSettings& settings);
+
+  // The rules of keys that were given none: UTC, the known formats, this year.
+  static const TimeRules& defaults();
+
+  void set_reference(YearReference r) noexcept { reference_ = r; }
+  const YearReference& reference() const noexcept { return reference_; }
+  const TimeZone& zone() const noexcept { return zone_; }
+  // What --time looks for: the formats detected in the inputs, in the
+  // table's order; by default (nothing detected, or input that cannot be
+  // read twice) every known one. --time-format's pattern replaces both.
+  void set_search_formats(std::vector<const TimePattern*> patterns);
+  const std::vector<const TimePattern*>& search_formats() const noexcept { return search_; }
+  bool custom_format() const noexcept { return custom_ != nullptr; }
+
+  // A key whose value starts with the timestamp (after blanks and a '['),
+  // in the first format that reads it, which ends the text or is followed by
+  // a blank or ']'.
+  bool match_start(std::string_view text, TimeFound& found) const noexcept;
+  // The first timestamp anywhere in a line, in one of the search formats.
+  bool find(std::string_view line, TimeFound& found) const noexcept;
+  // The instant of what was found: nullopt for a date that does not exist
+  // (Feb 29 of an inferred year that is not a leap year).
+  std::optional<Instant> instant(const LocalTime& t) const noexcept;
+
+private:
+  TimeZone zone_;
+  YearReference reference_;
+  std::shared_ptr<const TimePattern> custom_;
+  std::vector<const TimePattern*> start_;   // what match_start tries
+  std::vector<const TimePattern*> search_;  // what find looks for
+};
+
+// The instant of a time key's text (the key's bytes), or nullopt. `search`:
+// anywhere in the text (--time), else at its start. `after` is what follows
+// the key in its record: a key that ends where a format's optional UTC offset
+// would begin ("-k4,4T" on "[25/Nov/2026:12:00:00 +0100]", the offset in
+// field 5) takes the offset from there. `begin`/`end`, where given, receive
+// the timestamp's extent relative to the key's start (--debug's marks).
+std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::string_view key, std::string_view after,
+                                   std::size_t* begin = nullptr, std::size_t* end = nullptr) noexcept;
+
+// --time-year's argument: YEAR (1-9999), or a reference date YEAR-MM or
+// YEAR-MM-DD (the day is not used). Throws UsageError.
+YearReference parse_year_reference(std::string_view text);
+
+}  // namespace corank::text

@@ -1,0 +1,40 @@
+#pragma once
+// Local times in an IANA time zone as instants, through the tz database on
+// this system (Google's cctz reads /usr/share/zoneinfo, or $TZDIR; see
+// time_zone.cpp for why cctz).
+//
+// A local time that a change of offset skips (02:30 on a spring-forward day
+// in Europe/Berlin) or repeats (02:30 on a fall-back day) resolves with the
+// offset in force before the change: cctz's civil_lookup::pre, what Python's
+// zoneinfo does with fold=0 (PEP 495). So a skipped 02:30 CET is 01:30 UTC
+// (the 03:30 CEST that a clock not yet moved would show), and a repeated
+// 02:30 is its first occurrence, 00:30 UTC.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace corank::text {
+
+class TimeZone {
+public:
+  // UTC.
+  TimeZone();
+  // Throws UsageError when the tz database has no zone of that name.
+  static TimeZone load(std::string_view name);
+
+  bool is_utc() const noexcept { return !impl_; }
+  const std::string& name() const noexcept { return name_; }
+  // Seconds since the epoch of the local time `days` since 1970-01-01 (in
+  // this zone's calendar) plus `day_seconds`.
+  std::int64_t to_utc(std::int64_t days, std::int64_t day_seconds) const noexcept;
+  // The local year and month (1-12) at `seconds` since the epoch.
+  void year_month_at(std::int64_t seconds, int& year, unsigned& month) const noexcept;
+
+private:
+  struct Impl;
+  std::shared_ptr<const Impl> impl_;  // null: UTC, no lookups
+  std::string name_ = "UTC";
+};
+
+}  // namespace corank::text

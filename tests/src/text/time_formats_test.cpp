@@ -1,0 +1,52 @@
+#include "corank/text/time_formats.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace corank::text {
+namespace {
+
+std::string detected(std::vector<std::string_view> lines) {
+  const auto formats = known_time_formats();
+  const int f = detect_format(formats, lines);
+  return f < 0 ? "none" : std::string(formats[static_cast<std::size_t>(f)].name);
+}
+
+// Each format's example line is detected as that format, the more specific
+// ones winning over those that also match a part of them.
+TEST(TimeFormats, DetectsEachFormat) {
+  EXPECT_EQ(detected({"2026-11-25T11:15:01.003Z web GET /", "2026-11-25T11:15:02Z web GET /"}), "iso8601");
+  EXPECT_EQ(detected({"2026-11-25 11:15:01,123 INFO [main] App - started"}), "iso8601");
+  EXPECT_EQ(detected({"<165>1 2026-11-25T11:15:01.003Z host app 1 ID47 - msg"}), "iso8601");
+  EXPECT_EQ(detected({"10.0.0.1 - - [25/Nov/2026:12:15:01 +0100] \"GET / HTTP/1.1\" 200 5"}), "common-log");
+  EXPECT_EQ(detected({"Nov 25 11:15:01 host sshd[42]: Accepted"}), "syslog");
+  EXPECT_EQ(detected({"2026/11/25 11:15:01 [error] 7#7: *1 open() failed"}), "go-nginx-error");
+  EXPECT_EQ(detected({"[Wed Nov 25 11:15:01.123456 2026] [core:error] [pid 1] AH00124"}), "apache-error");
+  EXPECT_EQ(detected({"Date: Wed, 25 Nov 2026 11:15:01 +0100"}), "rfc2822");
+  EXPECT_EQ(detected({"1795605301.123 GET /"}), "epoch");
+  EXPECT_EQ(detected({"no", "times", "here 42"}), "none");
+  EXPECT_EQ(detected({}), "none");
+}
+
+// The format of most lines wins, whatever the first line holds.
+TEST(TimeFormats, MostLinesWin) {
+  EXPECT_EQ(detected({"1795605301 boot", "Nov 25 11:15:01 h a", "Nov 25 11:15:02 h b"}), "syslog");
+}
+
+TEST(TimeFormats, FindFirstTakesTheEarliestPosition) {
+  const auto formats = known_time_formats();
+  std::vector<const TimePattern*> all;
+  for (const auto& f : formats) all.push_back(&f.pattern);
+  TimeHit hit;
+  ASSERT_TRUE(find_first(all, "id=1795605301 at 2026-11-25T11:15:01Z", hit));
+  EXPECT_EQ(hit.begin, 3u);  // the epoch number comes first
+  ASSERT_TRUE(find_first(all, "[Wed Nov 25 11:15:01 2026] x", hit));
+  EXPECT_EQ(hit.begin, 1u);  // Apache's, not syslog's within it
+  EXPECT_EQ(hit.time.year, 2026);
+  EXPECT_FALSE(find_first(all, "", hit));
+}
+
+}  // namespace
+}  // namespace corank::text

@@ -1,0 +1,185 @@
+// Expected instants were computed with Python's datetime and zoneinfo, not
+// with corank: e.g. int(datetime(2026, 3, 29, 2, 30,
+// tzinfo=ZoneInfo("Europe/Berlin")).timestamp()) for a skipped local time.
+#include "corank/text/time_rules.hpp"
+
+#include <gtest/gtest.h>
+
+#include "corank/format.hpp"
+
+namespace corank::text {
+namespace {
+
+constexpr std::int64_t k20261010T135536Z = 1791640536;
+constexpr std::int64_t k20261125T111501Z = 1795605301;
+
+Instant at(std::int64_t s, std::uint32_t ns = 0) { return Instant{s, ns}; }
+
+TimeRules rules_in(int year, unsigned month = 12, std::string zone = "", std::string format = "") {
+  TimeSettings s;
+  s.zone = std::move(zone);
+  s.format = std::move(format);
+  s.year = year;
+  s.year_month = month;
+  return TimeRules(s);
+}
+
+// A key's value, read from its start.
+std::optional<Instant> t(std::string_view s, const TimeRules& r = rules_in(2026)) {
+  return key_instant(r, false, s, {});
+}
+// The first timestamp anywhere in a line.
+std::optional<Instant> found(std::string_view s, const TimeRules& r = rules_in(2026)) {
+  return key_instant(r, true, s, {});
+}
+
+TEST(TimeRules, Iso8601AndRfc3339) {
+  EXPECT_EQ(t("2026-10-10T13:55:36Z"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10t13:55:36z"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10 13:55:36"), at(k20261010T135536Z));  // no offset: the zone, UTC by default
+  EXPECT_EQ(t("2026-10-10T15:55:36+02:00"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10T15:55:36+0200"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10T15:55:36+02"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10 15:55:36 +0200"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10T08:25:36-05:30"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10T13:55:36.123456+00:00"), at(k20261010T135536Z, 123'456'000));
+  EXPECT_EQ(t("2026-10-10T13:55:36,5Z"), at(k20261010T135536Z, 500'000'000));
+  EXPECT_EQ(t("2026-10-10 13:55:36,123 INFO [main]"), at(k20261010T135536Z, 123'000'000));  // log4j
+  EXPECT_EQ(t("2026-10-10T13:55:36.1234567891Z"), at(k20261010T135536Z, 123'456'789));  // nine digits kept
+  EXPECT_EQ(t("2026-10-10T13:55Z"), at(k20261010T135536Z - 36));
+  EXPECT_EQ(t("2026-10-10"), at(k20261010T135536Z - (13 * 3600 + 55 * 60 + 36)));
+  EXPECT_EQ(t("2024-02-29"), at(1709164800));
+  EXPECT_EQ(t("0001-01-01"), at(-62135596800));
+  EXPECT_EQ(t("1969-12-31T23:59:59Z"), at(-1));
+}
+
+TEST(TimeRules, LogFormats) {
+  EXPECT_EQ(t("[10/Oct/2026:13:55:36 +0000]"), at(k20261010T135536Z));
+  EXPECT_EQ(t("10/oct/2026:15:55:36 +0200"), at(k20261010T135536Z));
+  EXPECT_EQ(t("[10/Oct/2026:13:55:36"), at(k20261010T135536Z));  // -k4,4 with nothing after: the zone
+  EXPECT_EQ(t("  [10/Oct/2026:13:55:36 -0100]"), at(k20261010T135536Z + 3600));
+  EXPECT_EQ(t("Oct 10 13:55:36"), at(k20261010T135536Z));
+  EXPECT_EQ(t("Oct  1 13:55:36 host sshd[1]: x"), at(k20261010T135536Z - 9 * 86400));
+  EXPECT_EQ(t("2026/11/25 11:15:01 [error] 7#7: *1 open()"), at(k20261125T111501Z));  // Go, nginx error
+  EXPECT_EQ(t("[Wed Nov 25 11:15:01.123456 2026] [core:error]"), at(k20261125T111501Z, 123'456'000));  // Apache
+  EXPECT_EQ(t("[Wed Nov 25 11:15:01 2026]"), at(k20261125T111501Z));
+  EXPECT_EQ(t("Wed, 25 Nov 2026 12:15:01 +0100"), at(k20261125T111501Z));  // RFC 2822
+  EXPECT_EQ(t("25 Nov 2026 11:15:01 GMT"), at(k20261125T111501Z));
+  EXPECT_EQ(t("2026-11-25T11:15:01.003Z"), at(k20261125T111501Z, 3'000'000));  // RFC 5424's field 2
+}
+
+TEST(TimeRules, EpochNumbersByMagnitude) {
+  EXPECT_EQ(t("1791640536"), at(k20261010T135536Z));
+  EXPECT_EQ(t("1791640536.25"), at(k20261010T135536Z, 250'000'000));
+  EXPECT_EQ(t("1791640536250"), at(k20261010T135536Z, 250'000'000));        // milliseconds
+  EXPECT_EQ(t("1791640536250.5"), at(k20261010T135536Z, 250'500'000));
+  EXPECT_EQ(t("1791640536250001"), at(k20261010T135536Z, 250'001'000));     // microseconds
+  EXPECT_EQ(t("1791640536250001002"), at(k20261010T135536Z, 250'001'002));  // nanoseconds
+  EXPECT_EQ(t("99999999999"), at(99999999999));                            // the largest in seconds
+  EXPECT_EQ(t("100000000000"), at(100000000));                             // the smallest in milliseconds
+  EXPECT_EQ(t("-1.5"), at(-2, 500'000'000));
+  EXPECT_EQ(t("0"), at(0));
+  EXPECT_EQ(t("99999999999999999999"), std::nullopt);  // past 64 bits
+  // Found in running text, a number needs nine digits or more to be a time.
+  EXPECT_EQ(found("took 12345678 us"), std::nullopt);
+  EXPECT_EQ(found("at 1791640536250 ms"), at(k20261010T135536Z, 250'000'000));
+}
+
+TEST(TimeRules, UnparsableValues) {
+  for (const char* bad : {"", "  ", "[", "hello", "2026-13-01", "2026-02-30", "2026-10-10T24:00:00",
+                          "2026-10-10T13:60", "2026-10-10T13:55:36+24:00", "2026-10-10T13:55:36x",
+                          "10/Foo/2026:13:55:36 +0000", "Oct 10", "1e3", "12abc", "2026/10/10", "-",
+                          "2026-10-10T13:55:36+0", "Feb 30 10:00:00", "Wed Nov 25 11:15:01"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_EQ(t(bad), std::nullopt);
+  }
+  // A timestamp may be followed by a blank or ']', and then anything.
+  EXPECT_EQ(t("2026-10-10T13:55:36Z GET /index.html"), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10 13:55:36 -5 x"), at(k20261010T135536Z));  // "-5" is no offset
+}
+
+// rsyslog's and lnav's rule: a month after the reference's is in the year before.
+TEST(TimeRules, YearsOfYearlessTimestamps) {
+  const TimeRules march2028 = rules_in(2028, 3);
+  EXPECT_EQ(t("Dec 31 23:59:59", march2028), at(1830297599));  // 2027
+  EXPECT_EQ(t("Jan  1 00:00:01", march2028), at(1830297601));  // 2028
+  EXPECT_EQ(t("Feb 29 12:00:00", march2028), at(1835438400));  // 2028 is a leap year
+  EXPECT_EQ(t("Mar 31 12:00:00", march2028), at(1838116800));  // the reference's month: 2028
+  EXPECT_EQ(t("Apr  1 12:00:00", march2028), at(1806580800));  // after it: 2027
+  EXPECT_EQ(t("Feb 29 12:00:00", rules_in(2027, 3)), std::nullopt);  // 2027 is not
+  EXPECT_EQ(t("Dec 31 23:59:59", rules_in(2027)), at(1830297599));   // a year alone: every month in it
+  // A year in the text wins over the reference.
+  EXPECT_EQ(t("[Wed Nov 25 11:15:01 2026]", march2028), at(k20261125T111501Z));
+}
+
+TEST(TimeRules, YearReferenceArgument) {
+  EXPECT_EQ(parse_year_reference("2026").year, 2026);
+  EXPECT_EQ(parse_year_reference("2026").month, 12u);
+  EXPECT_EQ(parse_year_reference("2027-01").month, 1u);
+  EXPECT_EQ(parse_year_reference("2027-01-15").year, 2027);
+  for (const char* bad : {"", "0", "10000", "x", "2026-13", "2026-1", "2026-02-30", "2026-01-01x", "-5"}) {
+    SCOPED_TRACE(bad);
+    EXPECT_THROW(parse_year_reference(bad), UsageError);
+  }
+}
+
+// Timestamps without an offset are local times in --time-zone; those with
+// one keep it. Gaps and repeated hours take the offset before the change.
+TEST(TimeRules, ZonesGapsAndFolds) {
+  const TimeRules berlin = rules_in(2026, 12, "Europe/Berlin");
+  EXPECT_EQ(t("2026-11-25 11:15:01", berlin), at(1795601701));
+  EXPECT_EQ(t("2026-07-01T12:00:00", berlin), at(1782900000));
+  EXPECT_EQ(t("2026-07-01T12:00:00Z", berlin), at(1782907200));  // an offset: the zone does not apply
+  EXPECT_EQ(t("1791640536", berlin), at(k20261010T135536Z));     // nor to epoch numbers
+  EXPECT_EQ(t("2026-03-29 01:59:59", berlin), at(1774745999));
+  EXPECT_EQ(t("2026-03-29 02:30:00", berlin), at(1774747800));  // skipped: 01:30 UTC (fold=0)
+  EXPECT_EQ(t("2026-03-29 03:00:00", berlin), at(1774746000));
+  EXPECT_EQ(t("2026-10-25 02:30:00", berlin), at(1792888200));  // repeated: the first, 00:30 UTC
+  const TimeRules ny = rules_in(2026, 12, "America/New_York");
+  EXPECT_EQ(t("Mar  8 02:30:00", ny), at(1772955000));
+  EXPECT_EQ(t("Nov  1 01:30:00", ny), at(1793511000));
+  EXPECT_THROW(rules_in(2026, 12, "Mars/Olympus_Mons"), UsageError);
+  EXPECT_THROW(rules_in(2026, 12, "../../etc/passwd"), UsageError);
+}
+
+// -k4,4T on Common Log Format: the key ends before " +0100]", in field 5.
+TEST(TimeRules, OffsetAfterTheKey) {
+  const TimeRules r = rules_in(2026);
+  EXPECT_EQ(key_instant(r, false, "[25/Nov/2026:12:15:01", " +0100] \"GET /\""), at(k20261125T111501Z));
+  EXPECT_EQ(key_instant(r, false, " [25/Nov/2026:06:15:01", " -0500]"), at(k20261125T111501Z));
+  EXPECT_EQ(key_instant(r, false, "[25/Nov/2026:11:15:01", " \"GET /\""), at(k20261125T111501Z));  // none there
+  // Only a format whose offset the key cut off reaches past the key.
+  EXPECT_EQ(key_instant(r, false, "Nov 25 11:15:01", " +0100 host"), at(k20261125T111501Z));
+  std::size_t begin = 0, end = 0;
+  EXPECT_TRUE(key_instant(r, false, "[25/Nov/2026:12:15:01", " +0100]", &begin, &end));
+  EXPECT_EQ(begin, 1u);
+  EXPECT_EQ(end, 27u);  // the offset's end, past the key's 21 bytes
+}
+
+TEST(TimeRules, FoundAnywhereInALine) {
+  EXPECT_EQ(found("127.0.0.1 - - [25/Nov/2026:12:15:01 +0100] \"GET / HTTP/1.1\" 200"), at(k20261125T111501Z));
+  EXPECT_EQ(found("<34>1 2026-11-25T11:15:01Z host app - - msg"), at(k20261125T111501Z));
+  EXPECT_EQ(found("level=info ts=2026-11-25T11:15:01Z msg=x"), at(k20261125T111501Z));
+  EXPECT_EQ(found("{\"time\":\"2026-11-25T11:15:01Z\",\"msg\":\"x\"}"), at(k20261125T111501Z));
+  EXPECT_EQ(found("no time here"), std::nullopt);
+  EXPECT_EQ(found("x2026-11-25T11:15:01Z"), std::nullopt);  // not at the start of a word
+  // The first timestamp in the line wins.
+  EXPECT_EQ(found("Nov 25 11:15:01 host app: retry at 2027-01-01T00:00:00Z"), at(k20261125T111501Z));
+  std::size_t begin = 0, end = 0;
+  EXPECT_TRUE(key_instant(rules_in(2026), true, "ip [Wed Nov 25 11:15:01 2026] x", {}, &begin, &end));
+  EXPECT_EQ(begin, 4u);
+  EXPECT_EQ(end, 28u);
+}
+
+TEST(TimeRules, CustomFormat) {
+  const TimeRules us = rules_in(2026, 12, "", "%m/%d/%Y %I:%M:%S %p");
+  EXPECT_EQ(t("11/25/2026 11:15:01 AM", us), at(k20261125T111501Z));
+  EXPECT_EQ(t("11/25/2026 12:15:01 AM", us), at(k20261125T111501Z - 11 * 3600));
+  EXPECT_EQ(t("2026-11-25T11:15:01Z", us), std::nullopt);  // the known formats no longer apply
+  EXPECT_EQ(found("job 7 done 11/25/2026 01:15:01 pm ok", us), at(k20261125T111501Z + 2 * 3600));
+  EXPECT_THROW(rules_in(2026, 12, "", "%H:%M"), UsageError);  // no date
+  EXPECT_THROW(rules_in(2026, 12, "", "%Y-%q"), UsageError);
+}
+
+}  // namespace
+}  // namespace corank::text
