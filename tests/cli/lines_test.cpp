@@ -526,6 +526,48 @@ TEST_F(Lines, SortTimeAndTheSyslogYear) {
   }
 }
 
+// The cases: yearless lines dated from the file's modification time
+// (March 2028: December is 2027's, Feb 29 exists), --time finding CLF
+// timestamps and their offsets, -k4,4T taking the offset from field 5.
+TEST_F(Lines, TimeKeysOfLogs) {
+  auto sorted = [&](const std::string& opts, const std::string& file) {
+    const Result r = run(opts + " -o " + path("out") + " " + path(file));
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_file(path("out"));
+  };
+  write_file(path("in"), "Feb 29 12:00:00 h leap\nJan  1 00:00:01 h new\nDec 31 23:59:59 h old\n");
+  ASSERT_EQ(std::system(("touch -d '2028-03-01 12:00:00' " + path("in")).c_str()), 0);
+  EXPECT_EQ(sorted("-k1,3T", "in"), "Dec 31 23:59:59 h old\nJan  1 00:00:01 h new\nFeb 29 12:00:00 h leap\n");
+  // 2027: no Feb 29, unparsable and first.
+  EXPECT_EQ(sorted("-k1,3T --time-year 2027", "in"), "Feb 29 12:00:00 h leap\nJan  1 00:00:01 h new\nDec 31 23:59:59 h old\n");
+  // 11:00 UTC, then 12:30 UTC: the reverse of their local times' order.
+  write_file(path("clf"), "2 - - [25/Nov/2026:07:30:00 -0500] b\n1 - - [25/Nov/2026:12:00:00 +0100] a\n");
+  for (const char* key : {"-k4,4T", "-k4,5T", "--time", "-k T"}) {
+    SCOPED_TRACE(key);
+    EXPECT_EQ(sorted(key, "clf"), "1 - - [25/Nov/2026:12:00:00 +0100] a\n2 - - [25/Nov/2026:07:30:00 -0500] b\n");
+  }
+  // 02:30 does not exist in Berlin on 2026-03-29: as 01:30 UTC, after 01:00 UTC.
+  write_file(path("gap"), "a 2026-03-29 02:30:00\nb 2026-03-29T01:00:00Z\n");
+  EXPECT_EQ(sorted("--time --time-zone Europe/Berlin", "gap"), "b 2026-03-29T01:00:00Z\na 2026-03-29 02:30:00\n");
+  // UTC: 02:30 UTC; Los Angeles: 09:30 UTC; Tokyo: 17:30 UTC the day before.
+  EXPECT_EQ(sorted("--time", "gap"), "b 2026-03-29T01:00:00Z\na 2026-03-29 02:30:00\n");
+  EXPECT_EQ(sorted("--time --time-zone America/Los_Angeles", "gap"), "b 2026-03-29T01:00:00Z\na 2026-03-29 02:30:00\n");
+  EXPECT_EQ(sorted("--time --time-zone Asia/Tokyo", "gap"), "a 2026-03-29 02:30:00\nb 2026-03-29T01:00:00Z\n");
+  // 02:30 comes twice in Berlin on 2026-10-25: the first, 00:30 UTC, before 01:00 UTC.
+  write_file(path("fold"), "b 2026-10-25T01:00:00Z\na 2026-10-25 02:30:00\n");
+  EXPECT_EQ(sorted("--time --time-zone Europe/Berlin", "fold"), "a 2026-10-25 02:30:00\nb 2026-10-25T01:00:00Z\n");
+  // A format that reads neither: unparsable both, by the last-resort comparison.
+  EXPECT_EQ(sorted("--time --time-format '%d.%m.%Y %H:%M'", "gap"), "a 2026-03-29 02:30:00\nb 2026-03-29T01:00:00Z\n");
+  for (const char* bad : {"--time --time-zone Mars/Base", "--time --time-format %H:%M", "--format csv --time",
+                          "-k1T --time-year 2026-13", "--time-zone Europe/Berlin --format u64"}) {
+    SCOPED_TRACE(bad);
+    const Result r = run(std::string(bad) + " " + path("gap"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("corank: ", 0), 0u) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
 TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   write_file(path("in"), "x\n");
   // GNU rejects these too (exit 2); corank also refuses -R, which it does not implement,

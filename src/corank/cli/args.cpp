@@ -16,6 +16,7 @@
 #include "corank/errors.hpp"
 #include "corank/io/codec.hpp"
 #include "corank/text/key_spec.hpp"
+#include "corank/text/time_rules.hpp"
 
 namespace corank::cli {
 
@@ -36,7 +37,7 @@ bool is_obsolete_end(const char* arg) {
 Invocation parse_args(int argc, char** argv) {
   Invocation inv;
   SortRequest& r = inv.request;
-  bool check = false, check_quiet = false;
+  bool check = false, check_quiet = false, time_key = false;
   std::optional<std::string> output, tab, compress_program;
   // getopt names the program after argv[0]; GNU's messages say "corank: ...".
   std::vector<char*> args(argv, argv + argc);
@@ -160,11 +161,14 @@ Invocation parse_args(int argc, char** argv) {
       case kNull: r.null_string = arg; break;
       case kNulls: r.nulls_first = match_argument("--nulls", arg, {{"first", 0}, {"last", 1}}) == "first"; break;
       case kTimeYear: {
-        const std::uint64_t y = parse_count_argument("--time-year", arg);
-        if (y < 1 || y > 9999) throw UsageError("invalid --time-year argument '" + arg + "': a year from 1 to 9999");
-        r.time_year = static_cast<int>(y);
+        const text::YearReference y = text::parse_year_reference(arg);
+        r.time_year = y.year;
+        r.time_year_month = arg.size() > 4 ? y.month : 0;
         break;
       }
+      case kTime: r.keys.push_back("T"), time_key = true; break;  // a T key without positions
+      case kTimeFormat: r.time_format = arg; break;
+      case kTimeZone: r.time_zone = arg; break;
       case kStats: inv.stats_file = arg; break;
       case kVerify: r.verify = true; break;
       case kHelp: inv.action = Action::Help; return inv;
@@ -179,6 +183,7 @@ Invocation parse_args(int argc, char** argv) {
     inv.action = check_quiet ? Action::CheckQuiet : Action::Check;
   }
   if (r.debug && output) throw UsageError("options '-o --debug' are incompatible");
+  if (time_key && r.format != "lines") throw UsageError("--time applies to --format lines; CSV and JSON lines take KEY:time");
   if (!inv.files0_from.empty() && !r.inputs.empty())
     throw BadCommandLine("extra operand '" + r.inputs[0] + "'\nfile operands cannot be combined with --files0-from");
   if (output) r.output = *output;

@@ -31,8 +31,18 @@ Ordering options (text formats):
       --sort=WORD             sort according to WORD: general-numeric -g,
                                 human-numeric -h, month -M, numeric -n,
                                 random -R, version -V, time (the key letter T)
-      --time-year=YEAR        the year of syslog timestamps under time keys
-                                (default: the current year, UTC)
+      --time                  sort by each line's timestamp, found anywhere in
+                                it, in the format detected per input file
+                                (the key -k T; see "Sorting logs" in README)
+      --time-format=FMT       time keys read FMT (strftime-style: %Y %m %d %H
+                                %M %S %f %z %b %e %s ...) instead of the known
+                                formats
+      --time-year=YEAR[-MM]   the year of timestamps without one (syslog): a
+                                month after MM (default 12) is in YEAR-1
+                                (default: the newest input's modification date)
+      --time-zone=ZONE        time keys read timestamps without a UTC offset
+                                in the IANA zone ZONE (default UTC); a skipped
+                                or repeated local hour takes the earlier offset
   -V, --version-sort          natural sort of (version) numbers within text
 
 Other options:
@@ -101,8 +111,10 @@ KEYDEF means what the format needs (highest priority first):
             origin 1, and the stop position defaults to the line's end. OPTS is
             one or more single-letter ordering options [bdfghiMnRrTV], which
             override global ordering options for that key; T (corank's)
-            compares timestamps as UTC instants: ISO 8601, Common Log Format
-            (-k4,5T), syslog (-k1,3T), epoch numbers; unparsable ones first.
+            compares timestamps as UTC instants: ISO 8601, RFC 2822, Common
+            Log Format (-k4,5T or -k4,4T), Go/nginx and Apache error logs,
+            syslog (-k1,3T), epoch numbers; unparsable ones first. Letters
+            alone with T (-k T, --time) find the timestamp anywhere in the line.
             The obsolete form +POS1 [-POS2] (origin 0) is accepted as GNU sort
             accepts it.
   csv, tsv  COLUMN[:TYPE][:desc]: COLUMN is a number from 1 or a header name;
@@ -131,6 +143,7 @@ Examples:
   corank -t, -k2,2n -k1,1 -o out.txt in.txt
   corank --format csv --header --key price:n:desc --key name -o out.csv in.csv
   corank -k4,5T -o by-time.log access.log
+  corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
 )";

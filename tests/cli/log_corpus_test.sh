@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# The log corpus (tools/logcorpus.py: nginx from three zones, syslog across a
+# year's end, log4j across a daylight-saving change, Go, Apache, RFC 5424,
+# epoch) sorted by --time: no record out of its true time order, computed by
+# Python's datetime and zoneinfo, and the output holds the inputs' lines.
+#   log_corpus_test.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+corank=$1/src/corank
+gen=$2/tools/logcorpus.py
+work=$(mktemp -d /tmp/corank-logcorpus.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+python3 "$gen" "$work/in" --lines 300 --seed 7
+for opts in "" "-S 64K --parallel 2" "-S 64K --parallel 1 --batch-size 2"; do
+  # shellcheck disable=SC2086
+  "$corank" --time --time-zone Europe/Berlin $opts -T "$work" -o "$work/out" "$work"/in/*.log
+  python3 "$gen" --check "$work/in" "$work/out" || { echo "with '$opts'"; exit 1; }
+done
+# Standard input is not sampled: every known format is looked for, and the
+# year of syslog's lines comes from --time-year.
+cat "$work"/in/*.log | "$corank" --time --time-zone Europe/Berlin --time-year 2027-01 -o "$work/out"
+python3 "$gen" --check "$work/in" "$work/out"

@@ -1,0 +1,203 @@
+#!/usr/bin/env python3
+"""A corpus of real-looking logs with the true instant of every line.
+
+  tools/logcorpus.py OUT_DIR [--lines N] [--seed S] [--zone ZONE]
+  tools/logcorpus.py --check OUT_DIR SORTED_OUTPUT
+
+Writes into OUT_DIR one file per kind of log (below) and truth.tsv: for each
+line's id (the "id=N" every line carries) the instant it was written, in
+nanoseconds since the epoch, computed here with datetime and zoneinfo, so that
+the reference order owes nothing to corank's parser. Every file's modification
+time is set to its last line's instant, as a log's is.
+
+Timestamps without a UTC offset are the wall clock of ZONE (default
+Europe/Berlin): sort them with --time-zone ZONE. The corpus spans:
+  nginx-*.log     Combined Log Format from three zones (their own offsets)
+  syslog.log      RFC 3164, yearless, from Dec 30 to Jan 2 (the year's end)
+  app-log4j.log   log4j in ZONE across a spring-forward change (a clock skips
+                  the gap). The repeated hour of a fall-back change is left
+                  out: its local times name two instants each, and no sorter
+                  can tell them apart from the text.
+  go-error.log    Go's log package / nginx's error log: 2026/03/29 11:15:01
+  apache-error.log  [Sun Mar 29 11:15:01.123456 2026] [core:error] ...
+  rfc5424.log     <165>1 2026-03-29T11:15:01.003+02:00 host app ...
+  epoch.log       seconds with milliseconds, 1774775701.123
+(JSON lines with dotted names and Java stack traces will join them with
+multi-line records: add a writer to WRITERS.)
+
+--check reads a sorted output and prints how many records are out of true
+time order, and whether the output holds exactly the inputs' lines (as a
+multiset); it exits 1 on either failure.
+"""
+import argparse
+import os
+import random
+import sys
+from datetime import datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
+
+UTC = timezone.utc
+MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+DAYS = "Mon Tue Wed Thu Fri Sat Sun".split()
+
+
+def instants(rng, start, end, n):
+    """n instants in [start, end), sorted, with microseconds."""
+    span = int((end - start).total_seconds() * 1_000_000)
+    return sorted(start + timedelta(microseconds=rng.randrange(span)) for _ in range(n))
+
+
+def offset_text(dt, colon):
+    off = int(dt.utcoffset().total_seconds()) // 60
+    sign = "+" if off >= 0 else "-"
+    h, m = divmod(abs(off), 60)
+    return f"{sign}{h:02d}{':' if colon else ''}{m:02d}"
+
+
+def nginx(rng, zone_name, start, n, ident):
+    zone = ZoneInfo(zone_name)
+    for t in instants(rng, start, start + timedelta(hours=30), n):
+        local = t.astimezone(zone).replace(microsecond=0)
+        stamp = f"{local.day:02d}/{MONTHS[local.month - 1]}/{local.year}:{local:%H:%M:%S} {offset_text(local, False)}"
+        line = (f'10.{rng.randrange(256)}.{rng.randrange(256)}.{rng.randrange(256)} - - [{stamp}] '
+                f'"GET /api/{rng.randrange(1000)}?id={next(ident)} HTTP/1.1" {rng.choice([200, 200, 304, 404, 502])} '
+                f'{rng.randrange(99999)} "-" "curl/8.5"')
+        yield local.astimezone(UTC), line
+
+
+def syslog(rng, zone, n, ident):
+    start = datetime(2026, 12, 30, tzinfo=zone)
+    for t in instants(rng, start, start + timedelta(days=3), n):
+        local = t.astimezone(zone).replace(microsecond=0)
+        line = (f"{MONTHS[local.month - 1]} {local.day:2d} {local:%H:%M:%S} web{rng.randrange(4)} "
+                f"sshd[{rng.randrange(99999)}]: Accepted publickey id={next(ident)}")
+        yield local.astimezone(UTC), line
+
+
+def log4j(rng, zone, n, ident):
+    # Europe/Berlin moves from +01:00 to +02:00 at 01:00 UTC on 2026-03-29.
+    start = datetime(2026, 3, 28, 22, 0, tzinfo=UTC)
+    for t in instants(rng, start, start + timedelta(hours=6), n):
+        local = t.astimezone(zone)
+        ms = local.microsecond // 1000
+        local = local.replace(microsecond=ms * 1000)
+        line = (f"{local:%Y-%m-%d %H:%M:%S},{ms:03d} {rng.choice(['INFO ', 'WARN ', 'ERROR'])} "
+                f"[worker-{rng.randrange(8)}] c.e.OrderService - order placed id={next(ident)}")
+        yield local.astimezone(UTC), line
+
+
+def go_error(rng, zone, n, ident):
+    start = datetime(2026, 3, 29, 9, 0, tzinfo=zone)
+    for t in instants(rng, start, start + timedelta(hours=8), n):
+        local = t.astimezone(zone).replace(microsecond=0)
+        line = f"{local:%Y/%m/%d %H:%M:%S} [error] 7#7: *{rng.randrange(9999)} upstream timed out id={next(ident)}"
+        yield local.astimezone(UTC), line
+
+
+def apache_error(rng, zone, n, ident):
+    start = datetime(2026, 3, 29, 9, 0, tzinfo=zone)
+    for t in instants(rng, start, start + timedelta(hours=8), n):
+        local = t.astimezone(zone)
+        line = (f"[{DAYS[local.weekday()]} {MONTHS[local.month - 1]} {local.day:02d} {local:%H:%M:%S}."
+                f"{local.microsecond:06d} {local.year}] [core:error] [pid {rng.randrange(9999)}] "
+                f"AH00124: Request exceeded the limit id={next(ident)}")
+        yield local.astimezone(UTC), line
+
+
+def rfc5424(rng, zone, n, ident):
+    start = datetime(2026, 3, 29, 9, 0, tzinfo=zone)
+    for t in instants(rng, start, start + timedelta(hours=8), n):
+        local = t.astimezone(zone)
+        ms = local.microsecond // 1000
+        local = local.replace(microsecond=ms * 1000)
+        zulu = rng.random() < 0.5
+        stamp = (f"{local.astimezone(UTC):%Y-%m-%dT%H:%M:%S}.{ms:03d}Z" if zulu
+                 else f"{local:%Y-%m-%dT%H:%M:%S}.{ms:03d}{offset_text(local, True)}")
+        line = f"<165>1 {stamp} host{rng.randrange(9)} app {rng.randrange(9999)} ID47 - message id={next(ident)}"
+        yield local.astimezone(UTC), line
+
+
+def epoch(rng, zone, n, ident):
+    start = datetime(2026, 3, 29, 9, 0, tzinfo=UTC)
+    for t in instants(rng, start, start + timedelta(hours=8), n):
+        ms = t.microsecond // 1000
+        t = t.replace(microsecond=ms * 1000)
+        line = f"{int(t.timestamp())}.{ms:03d} worker={rng.randrange(9)} job done id={next(ident)}"
+        yield t, line
+
+
+WRITERS = {
+    "nginx-berlin.log": lambda rng, zone, n, ident: nginx(rng, "Europe/Berlin", datetime(2026, 11, 24, tzinfo=UTC), n, ident),
+    "nginx-newyork.log": lambda rng, zone, n, ident: nginx(rng, "America/New_York", datetime(2026, 11, 24, 6, tzinfo=UTC), n, ident),
+    "nginx-tokyo.log": lambda rng, zone, n, ident: nginx(rng, "Asia/Tokyo", datetime(2026, 11, 23, 20, tzinfo=UTC), n, ident),
+    "syslog.log": syslog,
+    "app-log4j.log": log4j,
+    "go-error.log": go_error,
+    "apache-error.log": apache_error,
+    "rfc5424.log": rfc5424,
+    "epoch.log": epoch,
+}
+
+
+def nanos(dt):
+    delta = dt - datetime(1970, 1, 1, tzinfo=UTC)
+    return (delta.days * 86400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
+
+
+def generate(out, lines, seed, zone_name):
+    os.makedirs(out, exist_ok=True)
+    rng = random.Random(seed)
+    zone = ZoneInfo(zone_name)
+    counter = iter(range(1, 1 << 62))
+    with open(os.path.join(out, "truth.tsv"), "w") as truth:
+        for name, writer in WRITERS.items():
+            records = list(writer(rng, zone, lines, counter))
+            path = os.path.join(out, name)
+            with open(path, "w") as f:
+                for _, line in records:
+                    f.write(line + "\n")
+            for t, line in records:
+                truth.write(f"{line.rsplit('id=', 1)[1].split()[0]}\t{nanos(t)}\n")
+            last = records[-1][0].timestamp()
+            os.utime(path, (last, last))
+
+
+def check(out, sorted_path):
+    truth = {}
+    with open(os.path.join(out, "truth.tsv")) as f:
+        for row in f:
+            ident, t = row.split()
+            truth[ident] = int(t)
+    with open(sorted_path) as f:
+        got = f.read().splitlines()
+    want = []
+    for name in WRITERS:
+        with open(os.path.join(out, name)) as f:
+            want += f.read().splitlines()
+    same_lines = sorted(got) == sorted(want)
+    times = [truth[line.rsplit("id=", 1)[1].split()[0]] for line in got if "id=" in line]
+    disorder = sum(1 for a, b in zip(times, times[1:]) if a > b)
+    print(f"{len(got)} lines, {disorder} out of true time order, "
+          f"{'the same lines as the inputs' if same_lines else 'NOT the lines of the inputs'}")
+    return 0 if same_lines and disorder == 0 and len(times) == len(got) else 1
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out")
+    ap.add_argument("sorted", nargs="?")
+    ap.add_argument("--check", action="store_true")
+    ap.add_argument("--lines", type=int, default=400, help="lines per file")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--zone", default="Europe/Berlin")
+    a = ap.parse_args()
+    if a.check:
+        if not a.sorted:
+            ap.error("--check needs OUT_DIR and SORTED_OUTPUT")
+        return check(a.out, a.sorted)
+    generate(a.out, a.lines, a.seed, a.zone)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
