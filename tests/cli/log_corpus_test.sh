@@ -19,3 +19,8 @@ done
 # year of syslog's lines comes from --time-year.
 cat "$work"/in/*.log | "$corank" --time --time-zone Europe/Berlin --time-year 2027-01 -o "$work/out"
 python3 "$gen" --check "$work/in" "$work/out"
+# The logs concatenated into one file: its sampled windows show each format.
+cat "$work"/in/*.log > "$work/all.log"
+touch -r "$work/in/syslog.log" "$work/all.log"  # the newest of them
+"$corank" --time --time-zone Europe/Berlin -o "$work/out" "$work/all.log"
+python3 "$gen" --check "$work/in" "$work/out"

@@ -45,37 +45,53 @@ std::span<const TimeFormat> known_time_formats() {
   return formats;
 }
 
-bool find_first(std::span<const TimePattern* const> patterns, std::string_view line, TimeHit& hit) noexcept {
+namespace {
+
+bool find_from(std::span<const TimePattern* const> patterns, std::string_view line, bool epochs, TimeHit& hit) noexcept {
   std::size_t end = 0;
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (i > 0 && word_byte(line, i - 1)) continue;
     const auto c = static_cast<unsigned char>(line[i]);
     for (const TimePattern* p : patterns) {
-      if (!p->can_start_with(c) || !p->match(line, i, hit.time, end, false)) continue;
+      if (p->reads_epoch() != epochs || !p->can_start_with(c) || !p->match(line, i, hit.time, end, false)) continue;
       if (end < line.size() && word_byte(line, end)) continue;
       hit.begin = i;
       hit.end = end;
+      hit.pattern = p;
       return true;
     }
   }
   return false;
 }
 
-bool find_in_line(const TimePattern& pattern, std::string_view line, TimeHit& hit) noexcept {
-  const TimePattern* one[] = {&pattern};
-  return find_first(one, line, hit);
+}  // namespace
+
+bool find_first(std::span<const TimePattern* const> patterns, std::string_view line, TimeHit& hit) noexcept {
+  if (find_from(patterns, line, false, hit)) return true;
+  for (const TimePattern* p : patterns)
+    if (p->reads_epoch()) return find_from(patterns, line, true, hit);
+  return false;
 }
 
-int detect_format(std::span<const TimeFormat> formats, std::span<const std::string_view> lines) noexcept {
-  int best = -1;
-  std::size_t best_count = 0;
+std::vector<int> detect_formats(std::span<const TimeFormat> formats, std::span<const std::string_view> lines,
+                                double min_share) {
+  std::vector<const TimePattern*> all;
+  for (const TimeFormat& f : formats) all.push_back(&f.pattern);
+  std::vector<std::size_t> reads(formats.size());
   TimeHit hit;
-  for (std::size_t f = 0; f < formats.size(); ++f) {
-    std::size_t count = 0;
-    for (std::string_view line : lines) count += find_in_line(formats[f].pattern, line, hit);
-    if (count > best_count) best = static_cast<int>(f), best_count = count;
+  for (std::string_view line : lines)
+    if (find_first(all, line, hit)) ++reads[static_cast<std::size_t>(std::find(all.begin(), all.end(), hit.pattern) - all.begin())];
+  std::vector<int> taken;
+  for (;;) {
+    int best = -1;
+    for (std::size_t f = 0; f < formats.size(); ++f)
+      if (reads[f] && (best < 0 || reads[f] > reads[static_cast<std::size_t>(best)])) best = static_cast<int>(f);
+    if (best < 0) return taken;
+    const auto n = reads[static_cast<std::size_t>(best)];
+    if (!taken.empty() && static_cast<double>(n) < min_share * static_cast<double>(lines.size())) return taken;
+    taken.push_back(best);
+    reads[static_cast<std::size_t>(best)] = 0;
   }
-  return best;
 }
 
 }  // namespace corank::text

@@ -5,7 +5,8 @@
 // newest modification time among the inputs is the reference date of
 // yearless timestamps.
 //
-// The rules are one for all inputs, because records are compared by their
+// A file that mixes formats keeps each that its sampled lines show
+// (detect_formats). The rules are one for all inputs, because records are compared by their
 // text alone once runs mix files: a positionless key looks for every format
 // detected in any input, and every file's yearless lines take their year
 // from the newest input. Standard input and pipes, which cannot be read
@@ -19,9 +20,14 @@
 
 namespace corank::text {
 
-// How many of each file's first lines decide its format.
+// What decides a file's formats: its first lines (at most so many, within
+// its first bytes), and lines from windows spread over the rest of it, so
+// that each part of logs concatenated into one file is seen (one making up
+// less than about a sixteenth of the file, away from its start, may not be).
 inline constexpr std::size_t kFormatSampleLines = 200;
 inline constexpr std::size_t kFormatSampleBytes = 64 << 10;
+inline constexpr std::size_t kFormatSampleWindows = 15;
+inline constexpr std::size_t kFormatWindowBytes = 16 << 10;
 
 // Throws UsageError for settings it cannot use. `read_inputs` false: no file
 // is looked at (checking a request). `sample` false: no key needs the formats

@@ -208,6 +208,7 @@ void TimePattern::compile(std::string_view p) {
     }
   }
   if (!open.empty()) bad("'%{' without '%}'");
+  epoch_ = epoch;
   if (!epoch && !(month && day)) bad("it needs a month and a day, or %s");
   // An optional UTC offset at the very end, perhaps after blanks: what a key
   // cut at a blank may have left in the next field.

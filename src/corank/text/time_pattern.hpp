@@ -64,6 +64,9 @@ public:
   // Whether the pattern reads a year, a UTC offset (%z, or %s).
   bool has_year() const noexcept { return has_year_; }
   bool has_offset() const noexcept { return has_offset_; }
+  // Whether it reads an epoch number (%s): a number found in running text is
+  // a time only where no other timestamp is in the line.
+  bool reads_epoch() const noexcept { return epoch_; }
   // Whether it ends in an optional UTC offset that a key may have cut off
   // (Common Log Format's " +0100]" in the field after -k4,4's).
   bool ends_with_optional_offset() const noexcept { return trailing_offset_; }
@@ -87,7 +90,7 @@ private:
   std::vector<Step> steps_;
   std::vector<std::string> sets_;
   bool first_[256] = {};
-  bool has_year_ = false, has_offset_ = false, trailing_offset_ = false;
+  bool has_year_ = false, has_offset_ = false, trailing_offset_ = false, epoch_ = false;
 };
 
 }  // namespace corank::text

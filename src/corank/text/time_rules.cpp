@@ -69,7 +69,7 @@ bool TimeRules::find(std::string_view line, TimeFound& found) const noexcept {
   found.local = hit.time;
   found.begin = hit.begin;
   found.end = hit.end;
-  found.pattern = nullptr;
+  found.pattern = hit.pattern;
   return true;
 }
 

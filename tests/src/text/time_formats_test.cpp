@@ -8,10 +8,12 @@
 namespace corank::text {
 namespace {
 
+// The names of the formats detected, the one that reads the most lines first.
 std::string detected(std::vector<std::string_view> lines) {
   const auto formats = known_time_formats();
-  const int f = detect_format(formats, lines);
-  return f < 0 ? "none" : std::string(formats[static_cast<std::size_t>(f)].name);
+  std::string names;
+  for (int f : detect_formats(formats, lines, 0.2)) names += (names.empty() ? "" : " ") + std::string(formats[static_cast<std::size_t>(f)].name);
+  return names.empty() ? "none" : names;
 }
 
 // Each format's example line is detected as that format, the more specific
@@ -30,9 +32,18 @@ TEST(TimeFormats, DetectsEachFormat) {
   EXPECT_EQ(detected({}), "none");
 }
 
-// The format of most lines wins, whatever the first line holds.
-TEST(TimeFormats, MostLinesWin) {
-  EXPECT_EQ(detected({"1795605301 boot", "Nov 25 11:15:01 h a", "Nov 25 11:15:02 h b"}), "syslog");
+// The format of most lines comes first; another one is kept where it reads a
+// share of the lines (logs concatenated into one file), else dropped.
+TEST(TimeFormats, MostLinesWinAndMixedFilesKeepEach) {
+  EXPECT_EQ(detected({"1795605301 boot", "Nov 25 11:15:01 h a", "Nov 25 11:15:02 h b"}), "syslog epoch");
+  std::vector<std::string_view> mixed(10, "Nov 25 11:15:01 h a");
+  mixed.insert(mixed.end(), 4, "[Wed Nov 25 11:15:01 2026] [core:error] x");
+  EXPECT_EQ(detected(mixed), "syslog apache-error");  // syslog's pattern inside Apache's lines does not hide them
+  mixed.push_back("2026-11-25T11:15:01Z x");
+  EXPECT_EQ(detected(mixed), "syslog apache-error");  // 1 in 15: below the share asked for
+  // A number counts as a time only where the line has no other timestamp.
+  EXPECT_EQ(detected({"req 1795605301999 at 2026-11-25T11:15:01Z", "req 1795605302999 at 2026-11-25T11:15:02Z"}),
+            "iso8601");
 }
 
 TEST(TimeFormats, FindFirstTakesTheEarliestPosition) {
@@ -41,7 +52,9 @@ TEST(TimeFormats, FindFirstTakesTheEarliestPosition) {
   for (const auto& f : formats) all.push_back(&f.pattern);
   TimeHit hit;
   ASSERT_TRUE(find_first(all, "id=1795605301 at 2026-11-25T11:15:01Z", hit));
-  EXPECT_EQ(hit.begin, 3u);  // the epoch number comes first
+  EXPECT_EQ(hit.begin, 17u);  // not the epoch number before it
+  ASSERT_TRUE(find_first(all, "id=1795605301 at noon", hit));
+  EXPECT_EQ(hit.begin, 3u);  // a number, where nothing else is
   ASSERT_TRUE(find_first(all, "[Wed Nov 25 11:15:01 2026] x", hit));
   EXPECT_EQ(hit.begin, 1u);  // Apache's, not syslog's within it
   EXPECT_EQ(hit.time.year, 2026);
