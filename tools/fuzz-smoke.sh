@@ -25,6 +25,10 @@ seed size '100M' '1G' '50%' '0' '12345' '7T' '1b' '3K'
 seed csv ',a,1,x\0b,2,y' '\x03"q,uo",2.5e3,Mar\0"q""x",1e3,Jan' '\x02id\tname\n1\tb\0002\ta' '\x0b1.5.2,x\0001.10,y'
 seed jsonl '\x01{"a":1}\n{"a":"x"}' '\x04{"a":"2026-10-10T13:55:36Z"}\n{"a":1791640536}' '\x83{"a":{"b":1e3}}\n{"a":{"b":null}}' '\x05{"a":"1.5","b":["2026-01-01"]}\n{"a":"x"'
 seed line_compare '\x01\x00 2,2\nb 10\na 9' '\x02\x41 1.2,1.3\nx:5:q\ny:4:p' '\x07\x00 \nApple\napple' '\x04\x00 \n JAN\nfeb' '\x05\x03 1\n1.2.10\n1.2.9'
+seed time '\x00\x33\x0c%F %T\n10.0.0.1 - - [25/Nov/2026:12:15:01 +0100] "GET /"\nNov 25 11:15:01 h a' \
+  '\x05\x33\x03%d.%m.%Y %{%I:%M %p%}\n2026-03-29 02:30:00 x\n[Wed Nov 25 11:15:01.5 2026] y' \
+  '\x02\x34\x01%s\n1795605301.123 a\n<165>1 2026-11-25T11:15:01.003+01:00 h app' \
+  '\x06\x33\x0b%a, %e %b %Y %T %z\nWed, 25 Nov 2026 11:15:01 +0100\n2026/11/25 11:15:01 [error]'
 mkdir -p "$work/decompress"
 printf 'corank fuzz seed\n%.0s' {1..50} > "$work/plain"
 gzip -c "$work/plain" > "$work/decompress/seed.gz"
@@ -40,7 +44,7 @@ for d in "$corpus"/*/; do
 done
 
 status=0
-for t in key_spec size csv jsonl line_compare decompress; do
+for t in key_spec size csv jsonl line_compare decompress time; do
   exe=$B/tests/fuzz/${t}_fuzz
   if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
       -artifact_prefix="$out/$t-" "$work/$t" > "$out/$t.log" 2>&1; then

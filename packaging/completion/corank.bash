@@ -49,7 +49,7 @@ _corank() {
       mapfile -t COMPREPLY < <(compgen -d -- "$cur")
       return 0 ;;
     -k | --key | -S | --buffer-size | --parallel | -t | --field-separator | --delimiter | --gpu-memory | --batch-size | \
-      --null | --time-year)
+      --null | --time-zone | --time-format | --time-year)
       return 0 ;;  # free-form values
   esac
 

@@ -83,10 +83,20 @@ bool has_time_search_key(const SortRequest& r) {
   });
 }
 
+// Whether any key may be a time key (T among letters, or a :time type); a
+// CSV column named with a T only costs a look at the inputs' times.
+bool may_use_time(const SortRequest& r) {
+  if (r.ordering.find('T') != std::string::npos) return true;
+  return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
+    return k.find('T') != std::string::npos || k.find("time") != std::string::npos;
+  });
+}
+
 // How time keys read timestamps; `read_inputs`: complete the rules with what
 // the input files say (their formats, their modification times).
 std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool read_inputs) {
-  if (r.time_year < 0 || r.time_year > 9999) throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
+  if (r.time_year < 0 || r.time_year > 9999)
+    throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
   if (r.time_year_month > 12 || (r.time_year_month && !r.time_year))
     throw UsageError("invalid --time-year month '" + std::to_string(r.time_year_month) + "'");
   text::TimeSettings t;
@@ -94,8 +104,8 @@ std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool rea
   t.format = r.time_format;
   t.year = r.time_year;
   t.year_month = r.time_year_month;
-  return text::time_rules_for(t, r.inputs, read_inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n', r.io,
-                              r.verbose);
+  return text::time_rules_for(t, r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
+                              r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
 }
 
 text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false) {
@@ -113,8 +123,8 @@ text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool 
   std::vector<text::KeyField> keys;
   for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
   const int tab = r.field_separator ? text::parse_tab(*r.field_separator) : text::kNoTab;
-  text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt, read_inputs), tab, r.stable, r.unique,
-                                                r.zero_terminated ? '\0' : '\n');
+  text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt, read_inputs), tab, r.stable,
+                                                r.unique, r.zero_terminated ? '\0' : '\n');
   text::seed_random_keys(o.keys, salt);
   return o;
 }

@@ -47,7 +47,8 @@ std::span<const TimeFormat> known_time_formats() {
 
 namespace {
 
-bool find_from(std::span<const TimePattern* const> patterns, std::string_view line, bool epochs, TimeHit& hit) noexcept {
+bool find_from(std::span<const TimePattern* const> patterns, std::string_view line, bool epochs,
+               TimeHit& hit) noexcept {
   std::size_t end = 0;
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (i > 0 && word_byte(line, i - 1)) continue;
@@ -80,7 +81,8 @@ std::vector<int> detect_formats(std::span<const TimeFormat> formats, std::span<c
   std::vector<std::size_t> reads(formats.size());
   TimeHit hit;
   for (std::string_view line : lines)
-    if (find_first(all, line, hit)) ++reads[static_cast<std::size_t>(std::find(all.begin(), all.end(), hit.pattern) - all.begin())];
+    if (find_first(all, line, hit))
+      ++reads[static_cast<std::size_t>(std::find(all.begin(), all.end(), hit.pattern) - all.begin())];
   std::vector<int> taken;
   for (;;) {
     int best = -1;

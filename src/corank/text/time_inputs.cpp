@@ -106,7 +106,8 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
     add_lines(head, eol, true, head.size() < kFormatSampleBytes, kFormatSampleLines, lines);
     const std::vector<std::string> more = windows(path, static_cast<std::uint64_t>(st->st_size), head);
     for (std::size_t k = 0; k < more.size(); ++k)
-      add_lines(more[k], eol, false, k + 1 == more.size() && more[k].size() < kFormatWindowBytes, kFormatSampleLines, lines);
+      add_lines(more[k], eol, false, k + 1 == more.size() && more[k].size() < kFormatWindowBytes, kFormatSampleLines,
+                lines);
     if (lines.empty()) continue;
     sampled_any = true;
     const std::vector<int> found = detect_formats(known, lines);
@@ -127,7 +128,8 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
   for (std::size_t f = 0; f < known.size(); ++f)
     if (detected[f]) search.push_back(&known[f].pattern);
   // Input not sampled (standard input, a pipe) may hold any format.
-  const bool all_sampled = std::all_of(inputs.begin(), inputs.end(), [](const std::string& p) { return regular_file(p).has_value(); });
+  const bool all_sampled =
+      std::all_of(inputs.begin(), inputs.end(), [](const std::string& p) { return regular_file(p).has_value(); });
   if (sampled_any && all_sampled) rules->set_search_formats(std::move(search));
   if (settings.year <= 0 && newest) {
     YearReference r;

@@ -38,7 +38,8 @@ int read_name(std::string_view s, std::size_t& i, const char* const* names, int 
         lower(static_cast<unsigned char>(s[i + 2])) != n[2])
       continue;
     std::size_t j = i + 3, c = 3;
-    while (n[c] && j < s.size() && lower(static_cast<unsigned char>(s[j])) == static_cast<unsigned char>(n[c])) ++j, ++c;
+    while (n[c] && j < s.size() && lower(static_cast<unsigned char>(s[j])) == static_cast<unsigned char>(n[c]))
+      ++j, ++c;
     i = n[c] ? i + 3 : j;  // the whole name, or its abbreviation
     return k + 1;
   }
@@ -238,7 +239,9 @@ void TimePattern::compute_first_bytes() {
           return;
         case Op::DaySpaced: first_[' '] = true; add_range('0', '9'); return;
         case Op::MonthName: case Op::Weekday: case Op::AmPm: letters(); return;
-        case Op::Offset: first_['Z'] = first_['z'] = first_['U'] = first_['G'] = first_['+'] = first_['-'] = true; return;
+        case Op::Offset:
+          for (char c : {'Z', 'z', 'U', 'G', '+', '-'}) first_[static_cast<unsigned char>(c)] = true;
+          return;
         case Op::Epoch: first_['-'] = true; add_range('0', '9'); return;
         default: add_range('0', '9'); return;
       }

@@ -116,7 +116,8 @@ YearReference parse_year_reference(std::string_view text) {
   auto number = [&](std::size_t min, std::size_t max) {
     const std::size_t from = i;
     int v = 0;
-    while (i < text.size() && i - from < max && is_digit(static_cast<unsigned char>(text[i]))) v = v * 10 + (text[i++] - '0');
+    while (i < text.size() && i - from < max && is_digit(static_cast<unsigned char>(text[i])))
+      v = v * 10 + (text[i++] - '0');
     if (i - from < min) bad();
     return v;
   };

@@ -1,0 +1,79 @@
+// The time parser (text/time_pattern.cpp, time_formats.cpp, time_rules.cpp),
+// hand-written for speed: for a pattern from the input (or the known formats),
+// a zone and a year reference chosen by the first bytes, and two lines,
+// every match lies within its text, instants have nanoseconds below a second,
+// the time keys (found anywhere, or at a field's start with the offset after
+// it) compare antisymmetrically and agree with their prefixes, and detection
+// names known formats only.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "corank/format.hpp"
+#include "corank/text/line_comparator.hpp"
+#include "corank/text/time_rules.hpp"
+#include "fuzz_util.hpp"
+
+namespace {
+
+using namespace corank::text;
+
+void check_key(const TimeRules& rules, bool search, std::string_view key, std::string_view after) {
+  std::size_t begin = 0, end = 0;
+  const auto t = key_instant(rules, search, key, after, &begin, &end);
+  if (!t) return;
+  corank::fuzz::require(begin <= end && end <= key.size() + after.size(), "a timestamp lies within its text");
+  corank::fuzz::require(t->nanoseconds < 1'000'000'000u, "nanoseconds below a second");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size < 3) return 0;
+  const std::string input(reinterpret_cast<const char*>(data + 3), size - 3);
+  const auto [pattern, lines] = corank::fuzz::split_once(input, '\n');
+  const auto [a, b] = corank::fuzz::split_once(lines, '\n');
+  static const char* const kZones[] = {"", "Europe/Berlin", "America/New_York", "Australia/Lord_Howe"};
+  TimeSettings settings;
+  settings.zone = kZones[data[0] % 4];
+  settings.year = 1 + data[1] * 39;  // 1 .. 9946
+  settings.year_month = data[2] % 13;
+  if (data[0] & 4) settings.format = std::string(pattern);
+  std::shared_ptr<TimeRules> rules;
+  try {
+    rules = std::make_shared<TimeRules>(settings);
+  } catch (const corank::UsageError&) {
+    return 0;  // a malformed pattern is refused, as the command line refuses it
+  }
+  // Every format at every position of the pattern's line, and of each line.
+  for (std::string_view text : {pattern, a, b}) {
+    check_key(*rules, true, text, {});
+    check_key(*rules, false, text, {});
+    for (std::size_t cut = 0; cut <= text.size(); cut += 1 + text.size() / 8)
+      check_key(*rules, false, text.substr(0, cut), text.substr(cut));
+    for (const TimePattern* p : rules->search_formats())
+      for (std::size_t i = 0; i < text.size(); ++i) {
+        LocalTime t;
+        std::size_t end = 0;
+        if (p->match(text, i, t, end, i == 0)) corank::fuzz::require(end >= i && end <= text.size(), "a match ends within its text");
+      }
+  }
+  const std::string_view sample[] = {pattern, a, b};
+  for (int f : detect_formats(known_time_formats(), sample))
+    corank::fuzz::require(f >= 0 && static_cast<std::size_t>(f) < known_time_formats().size(), "a known format");
+
+  KeyField global;
+  global.time_rules = rules;
+  for (const char* spec : {"T", "1,2T", "2,2T"}) {
+    const LineComparator cmp(resolve_ordering({parse_keydef(spec)}, global, kNoTab, false, false, '\n'));
+    const int ab = corank::fuzz::sign(cmp.compare(a, b)), ba = corank::fuzz::sign(cmp.compare(b, a));
+    corank::fuzz::require(ab == -ba, "compare is antisymmetric");
+    corank::fuzz::require(cmp.compare(a, a) == 0, "a line equals itself");
+    if (ab < 0) corank::fuzz::require(!(cmp.prefix(b) < cmp.prefix(a)), "prefixes agree with compare");
+    if (ab > 0) corank::fuzz::require(!(cmp.prefix(a) < cmp.prefix(b)), "prefixes agree with compare");
+  }
+  return 0;
+}
