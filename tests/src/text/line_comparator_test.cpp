@@ -178,3 +178,31 @@ TEST(LineComparator, RandomOrderGroupsEqualKeysAndFollowsTheSeed) {
 
 }  // namespace
 }  // namespace corank::text
+
+namespace corank::text {
+namespace {
+
+// A lone time key's prefix holds the instant, then the line's first bytes:
+// lines of one instant are ordered by the prefix as the last resort orders
+// them (reversed by a global -r), and the key's r reverses the instant only.
+TEST(LineComparator, TimeKeyPrefixesCarryTheLastResort) {
+  const std::string a = "10.0.0.1 - - [25/Nov/2026:12:00:00 +0100] a", b = "10.0.0.2 - - [25/Nov/2026:12:00:00 +0100] b",
+                    later = "10.0.0.0 - - [25/Nov/2026:12:00:01 +0100] c";
+  for (const char* global : {"", "r"}) {
+    for (const char* key : {"T", "Tr", "4,5T"}) {
+      SCOPED_TRACE(std::string(key) + " -" + global);
+      const LineComparator c = make({key}, global);
+      for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, a}, std::pair{a, later}, std::pair{later, b}}) {
+        const int d = c.compare(x, y);
+        ASSERT_NE(d, 0);
+        EXPECT_TRUE(d < 0 ? c.prefix(x) < c.prefix(y) : c.prefix(y) < c.prefix(x)) << x << " | " << y;
+      }
+    }
+  }
+  // Stable: no last resort, so lines of one instant share their prefix.
+  const LineComparator s = make({"T"}, "", true);
+  EXPECT_TRUE(s.prefix(a) == s.prefix(b));
+}
+
+}  // namespace
+}  // namespace corank::text
