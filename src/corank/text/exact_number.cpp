@@ -19,6 +19,26 @@ bool digit_at(std::string_view s, std::size_t i) noexcept {
   return i < s.size() && is_digit(static_cast<unsigned char>(s[i]));
 }
 
+bool same_letters(std::string_view s, std::string_view lower) noexcept {
+  if (s.size() != lower.size()) return false;
+  for (std::size_t i = 0; i < s.size(); ++i)
+    if ((static_cast<unsigned char>(s[i]) | 0x20) != static_cast<unsigned char>(lower[i])) return false;
+  return true;
+}
+
+// NaN, [+|-]Infinity or [+|-]inf, in any case, between blanks: the spellings
+// PostgreSQL's numeric_in accepts (it refuses a signed NaN); Zero otherwise.
+ExactNumber::Sign special_value(std::string_view s) noexcept {
+  while (!s.empty() && is_blank(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && is_blank(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  if (same_letters(s, "nan")) return ExactNumber::NaN;
+  const bool minus = !s.empty() && s.front() == '-';
+  if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
+  if (same_letters(s, "infinity") || same_letters(s, "inf"))
+    return minus ? ExactNumber::NegativeInfinity : ExactNumber::PositiveInfinity;
+  return ExactNumber::Zero;
+}
+
 // The i-th significant digit of v (head, then tail).
 char digit(const ExactNumber& v, std::size_t i) noexcept {
   return i < v.head.size() ? v.head[i] : v.tail[i - v.head.size()];
@@ -57,6 +77,11 @@ ExactNumber parse_exact_number(std::string_view s) noexcept {
   std::size_t rest = i;
   while (rest < s.size() && is_blank(static_cast<unsigned char>(s[rest]))) ++rest;
   v.whole = any_digit && rest == s.size();
+  if (!any_digit) {
+    v.sign = special_value(s);
+    v.whole = v.sign != ExactNumber::Zero;
+    return v;
+  }
 
   while (!integer.empty() && integer.front() == '0') integer.remove_prefix(1);
   while (!fraction.empty() && fraction.back() == '0') fraction.remove_suffix(1);
@@ -79,7 +104,7 @@ ExactNumber parse_exact_number(std::string_view s) noexcept {
 
 int compare_exact(const ExactNumber& a, const ExactNumber& b) noexcept {
   if (a.sign != b.sign) return a.sign < b.sign ? -1 : 1;
-  if (a.sign == ExactNumber::Zero) return 0;
+  if (a.sign != ExactNumber::Negative && a.sign != ExactNumber::Positive) return 0;  // no digits to compare
   int c = 0;
   if (a.exponent != b.exponent) {
     c = a.exponent < b.exponent ? -1 : 1;
@@ -97,7 +122,7 @@ int compare_exact(const ExactNumber& a, const ExactNumber& b) noexcept {
 void encode_exact(const ExactNumber& v, unsigned char first, unsigned char* out, std::size_t n) noexcept {
   std::memset(out, 0, n);
   out[0] = static_cast<unsigned char>(first + v.sign);
-  if (v.sign == ExactNumber::Zero) return;
+  if (v.sign != ExactNumber::Negative && v.sign != ExactNumber::Positive) return;
   const std::uint64_t e = static_cast<std::uint64_t>(v.exponent) ^ (std::uint64_t{1} << 63);
   for (int k = 0; k < 8; ++k) out[1 + k] = static_cast<unsigned char>(e >> (56 - 8 * k));
   const std::size_t digits = v.head.size() + v.tail.size();

@@ -53,6 +53,27 @@ TEST(ExactNumber, WholeMeansOneNumberAndBlanks) {
   EXPECT_FALSE(parse_exact_number("NULL").whole);
 }
 
+// PostgreSQL's numeric: -Infinity < numbers < Infinity < NaN, NaN = NaN; the
+// spellings its numeric_in accepts, as whole values only.
+TEST(ExactNumber, NanAndInfinityAsPostgreSqlOrdersThem) {
+  EXPECT_EQ(cmp("-Infinity", "-1e999999"), -1);
+  EXPECT_EQ(cmp("Infinity", "1e999999"), 1);
+  EXPECT_EQ(cmp("NaN", "Infinity"), 1);
+  EXPECT_EQ(cmp("-inf", "Infinity"), -1);
+  EXPECT_EQ(cmp("nan", "NAN"), 0);
+  EXPECT_EQ(cmp(" NaN ", "nan"), 0);
+  EXPECT_EQ(cmp("inf", "+Infinity"), 0);
+  EXPECT_EQ(cmp("-INF", "-infinity"), 0);
+  EXPECT_TRUE(parse_exact_number("NaN").whole);
+  EXPECT_TRUE(parse_exact_number(" -Infinity ").whole);
+  EXPECT_EQ(parse_exact_number("-inf").sign, ExactNumber::NegativeInfinity);
+  for (const char* text : {"-nan", "+NaN", "infinite", "information", "inf x", "in", "nan1"}) {
+    SCOPED_TRACE(text);
+    EXPECT_FALSE(parse_exact_number(text).whole);  // numeric_in refuses these
+    EXPECT_EQ(parse_exact_number(text).sign, ExactNumber::Zero);  // text reads as zero under :n
+  }
+}
+
 // Codes order as values do, on numbers close to each other in every way.
 TEST(ExactNumber, CodesPreserveOrder) {
   std::mt19937 rng(11);
@@ -65,6 +86,7 @@ TEST(ExactNumber, CodesPreserveOrder) {
     if (rng() % 2) s += "e" + std::to_string(static_cast<int>(rng() % 9) - 4);
     v.push_back(s);
   }
+  for (const char* special : {"NaN", "nan", "Infinity", "-Infinity", "inf", "-inf"}) v.push_back(special);
   for (const auto& a : v)
     for (const auto& b : v) {
       const ExactNumber x = parse_exact_number(a), y = parse_exact_number(b);
