@@ -274,7 +274,8 @@ std::vector<std::string> debug_warnings(const SortRequest& r) {
   std::vector<text::KeyField> keys;
   for (const auto& spec : r.keys) {
     text::TypedKey k = text::parse_column_key(spec, global).key;
-    k.key.numeric |= k.type == text::ValueType::Number || k.type == text::ValueType::Decimal;
+    k.key.numeric |= k.type == text::ValueType::Number || k.type == text::ValueType::Decimal ||
+                     k.type == text::ValueType::Float;
     keys.push_back(k.key);
   }
   return text::value_key_warnings(keys, global);

@@ -4,6 +4,7 @@
 
 #include "corank/format.hpp"
 #include "corank/text/exact_number.hpp"
+#include "corank/text/float_value.hpp"
 #include "corank/text/time_value.hpp"
 
 namespace corank::text {
@@ -58,15 +59,15 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
     if (part == "desc") {
       desc = true;
     } else if (part == "asc") {
-    } else if (part == "time" || part == "date" || part == "decimal") {
+    } else if (part == "time" || part == "date" || part == "decimal" || part == "float") {
       if (word) bad_key(spec, "two types");
       word = true;
       if (part == "time") tk.key.time = true;
-      else tk.type = part == "date" ? ValueType::Date : ValueType::Decimal;
+      else tk.type = part == "date" ? ValueType::Date : part == "float" ? ValueType::Float : ValueType::Decimal;
     } else {
       if (part.empty() || apply_ordering_letters(part, tk.key, BlankSide::Both) != part.size())
         bad_key(spec, "unknown type '" + std::string(part) +
-                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal; asc, desc)");
+                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal, float; asc, desc)");
       letters = true;
     }
   }
@@ -74,7 +75,7 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
     KeyField other = tk.key;  // the letters besides b, r (and T, where the word is time)
     other.skip_start_blanks = other.skip_end_blanks = other.reverse = false;
     other.time = other.time && tk.type != ValueType::Letters;
-    if (!other.is_default()) bad_key(spec, "time, date and decimal take no ordering letters but b and r");
+    if (!other.is_default()) bad_key(spec, "time, date, decimal and float take no ordering letters but b and r");
   }
   if (!letters && !word) {
     const bool r = tk.key.reverse;
@@ -116,6 +117,7 @@ int compare_values(const TypedKey& k, const FieldValue& a, const FieldValue& b, 
       break;
     }
     case ValueType::Date: d = compare_parsed(parse_date(x), parse_date(y)); break;
+    case ValueType::Float: d = compare_float8(parse_float8(x), parse_float8(y)); break;
   }
   d = sign(d);
   return k.key.reverse ? -d : d;
@@ -141,6 +143,7 @@ Prefix value_prefix(const TypedKey& k, const FieldValue& v, NullOrder nulls) {
         for (int i = 0; i < 8; ++i) p[1 + i] = static_cast<unsigned char>(e >> (56 - 8 * i));
       }
       break;
+    case ValueType::Float: encode_float8(parse_float8(text), p); break;
   }
   return prefix_of(p, k.key.reverse);
 }

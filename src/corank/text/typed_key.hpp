@@ -5,9 +5,11 @@
 // TYPE is GNU's ordering letters (b d f g h i M n R V, and T for time), or one
 // of the words
 //   n        exact decimal numbers with an exponent (1e3 = 1000); text that
-//            starts with no number reads as 0, as under GNU's -n
+//            starts with no number reads as 0, as under GNU's -n; NaN and
+//            +-Infinity as PostgreSQL's numeric orders them (exact_number.hpp)
 //   decimal  the same, but a value that is not wholly one number is
 //            unparsable: unparsable values first, then numbers
+//   float    doubles as PostgreSQL's float8 (float_value.hpp); unparsable first
 //   time     timestamps as UTC instants (time_rules.hpp); unparsable first
 //   date     YYYY-MM-DD; unparsable first
 // A value may be NULL (a format decides which: an empty CSV field, a JSON
@@ -29,6 +31,7 @@ enum class ValueType : std::uint8_t {
   Letters,  // GNU ordering letters, T included (compare_key_text)
   Number,   // n: exact, with exponents, no number reads as 0
   Decimal,  // decimal: exact, unparsable first
+  Float,    // float: PostgreSQL's float8, unparsable first
   Date,     // date: YYYY-MM-DD, unparsable first
 };
 

@@ -73,11 +73,34 @@ TEST(TypedKey, NumbersDecimalsDatesAndTimes) {
   EXPECT_EQ(compare_values(key("a:bn"), v("  5"), v("5"), NullOrder::Last), 0);
 }
 
+// PostgreSQL's order for numeric (:n, :decimal) and float8 (:float):
+// -Infinity < numbers < Infinity < NaN.
+TEST(TypedKey, NanAndInfinityAsPostgreSqlOrdersThem) {
+  const std::vector<std::string> ascending = {"-Infinity", "-2", "1.5", "Infinity", "NaN"};
+  for (const char* spec : {"a:n", "a:decimal", "a:float"}) {
+    SCOPED_TRACE(spec);
+    const TypedKey k = key(spec);
+    for (std::size_t i = 0; i + 1 < ascending.size(); ++i) {
+      EXPECT_EQ(compare_values(k, v(ascending[i]), v(ascending[i + 1]), NullOrder::Last), -1) << ascending[i];
+      EXPECT_TRUE(value_prefix(k, v(ascending[i]), NullOrder::Last) < value_prefix(k, v(ascending[i + 1]), NullOrder::Last));
+    }
+    EXPECT_EQ(compare_values(k, v("nan"), v("NaN"), NullOrder::Last), 0);
+    EXPECT_EQ(compare_values(k, v("-inf"), v("-Infinity"), NullOrder::Last), 0);
+    EXPECT_EQ(compare_values(k, kNull, v("NaN"), NullOrder::Last), 1);  // NULL after NaN still
+  }
+  EXPECT_EQ(compare_values(key("a:float:desc"), v("NaN"), v("Infinity"), NullOrder::Last), -1);
+  EXPECT_EQ(compare_values(key("a:float"), v("0.1"), v("0.1000000000000000000001"), NullOrder::Last), 0);
+  EXPECT_EQ(compare_values(key("a:decimal"), v("0.1"), v("0.1000000000000000000001"), NullOrder::Last), -1);
+  EXPECT_EQ(compare_values(key("a:float"), v("1e400"), v("-Infinity"), NullOrder::Last), -1);  // out of range: unparsable
+  EXPECT_EQ(key("a:float").type, ValueType::Float);
+  EXPECT_THROW(key("a:float:n"), UsageError);
+}
+
 // compare < 0 implies prefix <=, for every type, both directions and both NULL places.
 TEST(TypedKey, PrefixIsConsistentWithTheComparison) {
   std::mt19937 rng(9);
   const char* pieces[] = {"1", "-", "0", "9", ".", "5", "e", "3", "2026-10-10", "T13:55:36", "Z", "+01:00",
-                          "x", " ", "2026-02-30", "1791640536", "NULL", "abc"};
+                          "x", " ", "2026-02-30", "1791640536", "NULL", "abc", "NaN", "-Infinity", "inf", "0x1p"};
   std::vector<FieldValue> values{kNull};
   std::vector<std::string> texts;
   texts.reserve(300);
@@ -88,7 +111,7 @@ TEST(TypedKey, PrefixIsConsistentWithTheComparison) {
   }
   for (const auto& t : texts) values.push_back(v(t));
   for (const char* spec : {"a", "a:desc", "a:n", "a:n:desc", "a:decimal", "a:decimal:desc", "a:date", "a:date:desc",
-                           "a:time", "a:time:desc", "a:g", "a:f"}) {
+                           "a:time", "a:time:desc", "a:g", "a:f", "a:float", "a:float:desc"}) {
     const TypedKey k = key(spec);
     for (NullOrder nulls : {NullOrder::Last, NullOrder::First})
       for (const auto& a : values)
