@@ -1,6 +1,7 @@
 #include "corank/text/time_rules.hpp"
 
 #include <chrono>
+#include <cstdint>
 
 #include "corank/errors.hpp"
 #include "corank/text/char_classes.hpp"
@@ -85,8 +86,35 @@ std::optional<Instant> TimeRules::instant(const LocalTime& t) const noexcept {
   return Instant{seconds, t.nanos};
 }
 
+namespace {
+
+// PostgreSQL's timestamps -infinity and infinity (any case) at a key's start,
+// after blanks and an optional '[': before and after every instant, as the
+// extremes of Instant, which no parsed time reaches.
+std::optional<Instant> infinite(std::string_view s, std::size_t* begin, std::size_t* end) noexcept {
+  std::size_t i = 0;
+  while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
+  if (i < s.size() && s[i] == '[') ++i;
+  const std::size_t from = i;
+  const bool minus = i < s.size() && s[i] == '-';
+  if (minus) ++i;
+  constexpr std::string_view word = "infinity";
+  if (s.size() - i < word.size()) return std::nullopt;
+  for (std::size_t k = 0; k < word.size(); ++k)
+    if ((static_cast<unsigned char>(s[i + k]) | 0x20) != static_cast<unsigned char>(word[k])) return std::nullopt;
+  i += word.size();
+  if (i < s.size() && !is_blank(static_cast<unsigned char>(s[i])) && s[i] != ']') return std::nullopt;
+  if (begin) *begin = from;
+  if (end) *end = i;
+  return minus ? Instant{INT64_MIN, 0} : Instant{INT64_MAX, 999'999'999};
+}
+
+}  // namespace
+
 std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::string_view key, std::string_view after,
                                    std::size_t* begin, std::size_t* end) noexcept {
+  if (!search)
+    if (auto t = infinite(key, begin, end)) return t;
   TimeFound f;
   if (!(search ? rules.find(key, f) : rules.match_start(key, f))) return std::nullopt;
   if (!search && f.end == key.size() && !f.local.has_offset && !f.local.epoch && !after.empty() &&

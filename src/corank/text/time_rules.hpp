@@ -86,7 +86,8 @@ private:
 // anywhere in the text (--time), else at its start. `after` is what follows
 // the key in its record: a key that ends where a format's optional UTC offset
 // would begin ("-k4,4T" on "[25/Nov/2026:12:00:00 +0100]", the offset in
-// field 5) takes the offset from there. `begin`/`end`, where given, receive
+// field 5) takes the offset from there. PostgreSQL's -infinity and infinity
+// (any case) at the key's start come before and after every instant. `begin`/`end`, where given, receive
 // the timestamp's extent relative to the key's start (--debug's marks).
 std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::string_view key, std::string_view after,
                                    std::size_t* begin = nullptr, std::size_t* end = nullptr) noexcept;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "corank/format.hpp"
 
 namespace corank::text {
@@ -99,6 +101,27 @@ TEST(TimeRules, UnparsableValues) {
 }
 
 // rsyslog's and lnav's rule: a month after the reference's is in the year before.
+// PostgreSQL's -infinity and infinity: before and after every instant (the
+// earliest and latest years, the extreme epoch numbers included), their codes
+// too; unparsable values still first.
+TEST(TimeRules, InfinityAndMinusInfinityAsPostgreSqlOrdersThem) {
+  const char* ascending[] = {"-infinity", "0001-01-01T00:00:00Z", "-9999999999", "2026-10-10T13:55:36Z",
+                             "18446744073709551615", "9999-12-31T23:59:59.999999999-23:59", "infinity"};
+  for (std::size_t i = 0; i + 1 < std::size(ascending); ++i) {
+    SCOPED_TRACE(ascending[i]);
+    ASSERT_TRUE(t(ascending[i]) && t(ascending[i + 1]));
+    EXPECT_EQ(compare_instants(t(ascending[i]), t(ascending[i + 1])), -1);
+    unsigned char a[kTimeCodeBytes], b[kTimeCodeBytes];
+    encode_time(t(ascending[i]), a);
+    encode_time(t(ascending[i + 1]), b);
+    EXPECT_LT(std::memcmp(a, b, kTimeCodeBytes), 0);
+  }
+  EXPECT_EQ(compare_instants(t("junk"), t("-infinity")), -1);
+  EXPECT_EQ(t("Infinity"), t(" INFINITY "));
+  EXPECT_EQ(t("[-Infinity]"), t("-infinity"));
+  for (const char* bad : {"+infinity", "inf", "-inf", "infinityx", "infinit", "-"}) EXPECT_EQ(t(bad), std::nullopt) << bad;
+}
+
 TEST(TimeRules, YearsOfYearlessTimestamps) {
   const TimeRules march2028 = rules_in(2028, 3);
   EXPECT_EQ(t("Dec 31 23:59:59", march2028), at(1830297599));  // 2027
