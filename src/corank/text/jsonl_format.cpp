@@ -161,7 +161,7 @@ int compare_json(const TypedKey& k, const JsonField& a, const JsonField& b, Null
 }
 
 Prefix json_prefix(const TypedKey& k, const JsonField& f, NullOrder nulls) {
-  if (f.kind == Kind::Null) return null_prefix(nulls);
+  if (f.kind == Kind::Null) return null_prefix(null_order(k, nulls));
   unsigned char p[Prefix::kBytes] = {};
   p[0] = static_cast<unsigned char>(f.kind);
   if (f.kind == Kind::Number)

@@ -59,6 +59,9 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
     if (part == "desc") {
       desc = true;
     } else if (part == "asc") {
+    } else if (part == "nulls_first" || part == "nulls_last") {
+      if (tk.nulls) bad_key(spec, "two NULL places");
+      tk.nulls = part == "nulls_first" ? NullOrder::First : NullOrder::Last;
     } else if (part == "time" || part == "date" || part == "decimal" || part == "float") {
       if (word) bad_key(spec, "two types");
       word = true;
@@ -67,7 +70,7 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
     } else {
       if (part.empty() || apply_ordering_letters(part, tk.key, BlankSide::Both) != part.size())
         bad_key(spec, "unknown type '" + std::string(part) +
-                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal, float; asc, desc)");
+                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal, float; asc, desc; nulls_first, nulls_last)");
       letters = true;
     }
   }
@@ -104,7 +107,7 @@ int compare_values(const TypedKey& k, const FieldValue& a, const FieldValue& b, 
   if (a.null || b.null) {
     // A fixed place, whatever the key's direction.
     const int d = a.null - b.null;
-    return nulls == NullOrder::Last ? d : -d;
+    return null_order(k, nulls) == NullOrder::Last ? d : -d;
   }
   const std::string_view x = trim_blanks(a.text, k.key), y = trim_blanks(b.text, k.key);
   int d;
@@ -124,7 +127,7 @@ int compare_values(const TypedKey& k, const FieldValue& a, const FieldValue& b, 
 }
 
 Prefix value_prefix(const TypedKey& k, const FieldValue& v, NullOrder nulls) {
-  if (v.null) return null_prefix(nulls);
+  if (v.null) return null_prefix(null_order(k, nulls));
   const std::string_view text = trim_blanks(v.text, k.key);
   unsigned char p[Prefix::kBytes] = {};
   switch (k.type) {

@@ -13,10 +13,13 @@
 //   time     timestamps as UTC instants (time_rules.hpp); unparsable first
 //   date     YYYY-MM-DD; unparsable first
 // A value may be NULL (a format decides which: an empty CSV field, a JSON
-// null or missing field). NULLs go last by default, ascending or descending
-// alike, or first under NullOrder::First: a fixed place that :desc and -r do
-// not move (PostgreSQL instead puts them first under DESC by default).
+// null or missing field). NULLs go where the key's :nulls_first or
+// :nulls_last says (SQL's NULLS FIRST and NULLS LAST), else where the format's
+// null order says: last by default, as DuckDB's ORDER BY puts them, ascending
+// or descending alike. Either is a fixed place that :desc and -r do not move
+// (PostgreSQL instead puts them first under DESC by default: DESC NULLS FIRST).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -41,15 +44,20 @@ struct TypedKey {
   // A TYPE, or global ordering letters, chose the order. Formats with values
   // of their own kinds (JSON) order untyped keys by those kinds.
   bool typed = false;
+  std::optional<NullOrder> nulls;  // :nulls_first or :nulls_last; else the format's
 };
+
+// Where the NULLs of `key` go: its own place, else `fallback` (the format's).
+inline NullOrder null_order(const TypedKey& key, NullOrder fallback) noexcept { return key.nulls.value_or(fallback); }
 
 struct ColumnKeySpec {
   std::string column;  // the KEY part, as given
   TypedKey key;
 };
 
-// Parses KEY[:TYPE][:asc|:desc]. A key without TYPE takes the global letters
-// (`global`; its r reverses every key, and its time_rules are T's).
+// Parses KEY[:TYPE][:asc|:desc][:nulls_first|:nulls_last]. A key without
+// TYPE takes the global letters (`global`; its r reverses every key, and its
+// time_rules are T's).
 // Throws UsageError naming the spec.
 ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global);
 
@@ -59,7 +67,7 @@ struct FieldValue {
   bool null = false;
 };
 
-// -1, 0, 1.
+// -1, 0, 1. `nulls` is the format's null order, for keys without their own.
 int compare_values(const TypedKey& key, const FieldValue& a, const FieldValue& b, NullOrder nulls);
 // compare_values(k, a, b, n) < 0 implies value_prefix(k, a, n) <= value_prefix(k, b, n).
 Prefix value_prefix(const TypedKey& key, const FieldValue& v, NullOrder nulls);

@@ -48,6 +48,11 @@ TEST(JsonlFormat, NestedPathsNumbersAndNulls) {
   EXPECT_GT(f.compare(R"({"user":{}})", R"({"user":{"id":-1}})"), 0);
   EXPECT_LT(format({"user.id:n"}, NullOrder::First).compare(R"({"user":null})", R"({"user":{"id":-1}})"), 0);
   EXPECT_GT(format({"user.id:n:desc"}).compare(R"({"user":null})", R"({"user":{"id":-1}})"), 0);
+  // A key's own place, typed or not, over the format's.
+  EXPECT_LT(format({"user.id:n:desc:nulls_first"}).compare(R"({"user":null})", R"({"user":{"id":-1}})"), 0);
+  EXPECT_LT(format({"user:nulls_first"}).compare(R"({})", R"({"user":"x"})"), 0);
+  EXPECT_TRUE(format({"user:nulls_first"}).prefix(R"({})") < format({"user:nulls_first"}).prefix(R"({"user":"x"})"));
+  EXPECT_GT(format({"user:nulls_last"}, NullOrder::First).compare(R"({})", R"({"user":"x"})"), 0);
   EXPECT_EQ(format({"a~b.c/d"}).compare(R"({"a~b":{"c/d":"x"}})", R"({"a~b":{"c/d":"x"},"z":1})"), 0);
   EXPECT_THROW(format({"a..b"}), UsageError);
   EXPECT_THROW(format({"a:bogus"}), UsageError);
@@ -86,7 +91,8 @@ TEST(JsonlFormat, PrefixIsConsistentWithTheComparison) {
     s += "}";
     lines.push_back(s);
   }
-  for (const char* key : {"k", "k:desc", "k:n", "k:time", "k:date:desc", "k:decimal", "k:f"})
+  for (const char* key : {"k", "k:desc", "k:n", "k:time", "k:date:desc", "k:decimal", "k:f", "k:desc:nulls_first",
+                          "k:float:nulls_last"})
     for (NullOrder nulls : {NullOrder::Last, NullOrder::First}) {
       const JsonlFormat f = format({key}, nulls);
       for (const auto& a : lines)

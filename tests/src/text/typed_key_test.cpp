@@ -56,6 +56,22 @@ TEST(TypedKey, NullsGoLastOrFirstWhateverTheDirection) {
     EXPECT_TRUE(value_prefix(k, v("3"), NullOrder::Last) < value_prefix(k, kNull, NullOrder::Last));
     EXPECT_TRUE(value_prefix(k, kNull, NullOrder::First) < value_prefix(k, v("3"), NullOrder::First));
   }
+  // A key's own place (SQL's NULLS FIRST / NULLS LAST) overrides the format's.
+  for (const char* spec : {"a:nulls_first", "a:n:desc:nulls_first", "a:nulls_first:time"}) {
+    SCOPED_TRACE(spec);
+    const TypedKey k = key(spec);
+    ASSERT_EQ(k.nulls, NullOrder::First);
+    EXPECT_EQ(compare_values(k, kNull, v("-1"), NullOrder::Last), -1);
+    EXPECT_TRUE(value_prefix(k, kNull, NullOrder::Last) < value_prefix(k, v("-1"), NullOrder::Last));
+  }
+  const TypedKey last = key("a:desc:nulls_last", "r");
+  EXPECT_EQ(last.nulls, NullOrder::Last);
+  EXPECT_EQ(compare_values(last, kNull, v("-1"), NullOrder::First), 1);
+  EXPECT_TRUE(value_prefix(last, v("-1"), NullOrder::First) < value_prefix(last, kNull, NullOrder::First));
+  EXPECT_FALSE(key("a:nulls_last").typed);  // a place is no TYPE: JSON still orders by kinds
+  EXPECT_EQ(key("a:n").nulls, std::nullopt);
+  EXPECT_THROW(key("a:nulls_first:nulls_last"), UsageError);
+  EXPECT_THROW(key("a:nulls"), UsageError);
   // An empty value that is not NULL is an ordinary value: 0 under :n.
   EXPECT_EQ(compare_values(key("a:n"), v(""), v("0"), NullOrder::Last), 0);
 }
@@ -111,7 +127,8 @@ TEST(TypedKey, PrefixIsConsistentWithTheComparison) {
   }
   for (const auto& t : texts) values.push_back(v(t));
   for (const char* spec : {"a", "a:desc", "a:n", "a:n:desc", "a:decimal", "a:decimal:desc", "a:date", "a:date:desc",
-                           "a:time", "a:time:desc", "a:g", "a:f", "a:float", "a:float:desc"}) {
+                           "a:time", "a:time:desc", "a:g", "a:f", "a:float", "a:float:desc", "a:n:nulls_first",
+                           "a:desc:nulls_last"}) {
     const TypedKey k = key(spec);
     for (NullOrder nulls : {NullOrder::Last, NullOrder::First})
       for (const auto& a : values)
