@@ -214,10 +214,12 @@ TEST_F(Csv, NullOptions) {
   write_file(path("in"), "a,3\nb,\nc,NULL\nd,\"\"\ne,-1\n");
   ASSERT_EQ(corank("--format csv --key 2:n -o " + path("out") + " " + path("in")), 0);
   EXPECT_EQ(read_file(path("out")), "e,-1\nc,NULL\nd,\"\"\na,3\nb,\n");  // NULL and "" read as 0
+  // --null replaces the empty field as the NULL string, as COPY's NULL option
+  // does: an empty field is an empty string then (0 under :n).
   ASSERT_EQ(corank("--format csv --key 2:n --null NULL -o " + path("out") + " " + path("in")), 0);
-  EXPECT_EQ(read_file(path("out")), "e,-1\nd,\"\"\na,3\nb,\nc,NULL\n");
+  EXPECT_EQ(read_file(path("out")), "e,-1\nb,\nd,\"\"\na,3\nc,NULL\n");
   ASSERT_EQ(corank("--format csv --key 2:n:desc --null NULL --nulls first -o " + path("out") + " " + path("in")), 0);
-  EXPECT_EQ(read_file(path("out")), "b,\nc,NULL\na,3\nd,\"\"\ne,-1\n");
+  EXPECT_EQ(read_file(path("out")), "c,NULL\na,3\nb,\nd,\"\"\ne,-1\n");
   ASSERT_EQ(corank("--format csv --key 2:n --nulls=l -o " + path("out") + " " + path("in")), 0);  // a prefix, as GNU's
   EXPECT_EQ(read_file(path("out")), "e,-1\nc,NULL\nd,\"\"\na,3\nb,\n");
   std::string err;
@@ -285,7 +287,8 @@ TEST_F(Csv, DebugMarksEachKeysField) {
   EXPECT_EQ(read_file(path("out")), "\"a>b\">\n______\nx>y\n___\n");
   EXPECT_EQ(err, "corank: text ordering performed using simple byte comparison\n");
   ASSERT_EQ(corank("--format tsv --debug -k 2 --null y " + path("tsv") + " > " + path("out"), &err), 0);
-  EXPECT_EQ(read_file(path("out")), "x>y\n  ^ no match for key\n\"a>b\">\n      ^ no match for key\n");  // NULLs, stable
+  // Under --null y the empty field is an empty string, before the NULL y.
+  EXPECT_EQ(read_file(path("out")), "\"a>b\">\n      ^ no match for key\nx>y\n  ^ no match for key\n");
 }
 
 }  // namespace

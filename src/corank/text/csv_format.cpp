@@ -122,6 +122,10 @@ void CsvFormat::require_resolved() const {
   if (!resolved_) throw UsageError("invalid key: column names need a header row, and the input is empty");
 }
 
+bool CsvFormat::is_null(std::string_view unquoted) const {
+  return options_.null_string ? unquoted == *options_.null_string : unquoted.empty();
+}
+
 FieldValue CsvFormat::field(std::string_view row, std::uint64_t column, std::string& buf) const {
   FieldValue out{{}, true};  // a missing column is NULL
   for_each_field(row, options_.delimiter,
@@ -134,7 +138,7 @@ FieldValue CsvFormat::field(std::string_view row, std::uint64_t column, std::str
                    } else {
                      out.text = r.substr(cb, ce - cb);
                    }
-                   out.null = !quoted && (out.text.empty() || (options_.null_string && out.text == *options_.null_string));
+                   out.null = !quoted && is_null(out.text);
                    return false;
                  });
   return out;
@@ -151,8 +155,7 @@ KeyExtent CsvFormat::extent(std::string_view row, std::uint64_t column) const {
                    if (index < column) return true;
                    if (!quoted) {
                      const std::string_view text = r.substr(cb, ce - cb);
-                     const bool null = text.empty() || (options_.null_string && text == *options_.null_string);
-                     out = {bom + cb, bom + ce, !null};
+                     out = {bom + cb, bom + ce, !is_null(text)};
                    } else if (te > tb) {
                      out = {bom + cb, bom + te, true};  // text after the closing quote is part of the value
                    } else if (ce > cb) {

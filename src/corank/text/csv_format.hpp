@@ -3,10 +3,11 @@
 // hold delimiters, doubled quotes and newlines, so a row ends at the first
 // newline outside quotes. Rows are ordered by column keys COLUMN[:TYPE][:desc]
 // (COLUMN a number from 1 or, with a header, a name; TYPE as typed_key.hpp
-// reads it), compared SQL-like on the unquoted field values: an unquoted empty
-// field, a missing column and, with a null string, an unquoted field equal to
-// it are NULL (a quoted "" is an empty string, as in PostgreSQL's CSV COPY),
-// and NULLs go last (or first) under every key. Without keys rows compare
+// reads it), compared SQL-like on the unquoted field values: a missing column
+// and an unquoted field equal to the null string are NULL, as PostgreSQL's CSV
+// COPY reads them: the null string is an empty field unless another is given
+// (which then replaces it: an empty field is an empty string), and a quoted
+// field is never NULL. NULLs go where each key's null order says. Without keys rows compare
 // column by column as text. Equal rows keep their input order; the global -r
 // reverses every key. A UTF-8 byte order mark that starts a row (a file's
 // first) is no part of its first field.
@@ -31,7 +32,7 @@ struct CsvOptions {
   bool stable = false;            // accepted: CSV sorting is always stable
   bool unique = false;
   NullOrder nulls = NullOrder::Last;
-  std::optional<std::string> null_string;  // an unquoted field equal to it is NULL too
+  std::optional<std::string> null_string;  // an unquoted field equal to it is NULL (default: an empty one)
 };
 
 // Splits one row (without its newline; a trailing CR is dropped) into its
@@ -67,6 +68,8 @@ private:
   // The unquoted value of field `column` of `row`, or NULL; `buf` backs it
   // when the field had doubled quotes.
   FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const;
+  // Whether an unquoted field holding `unquoted` is NULL.
+  bool is_null(std::string_view unquoted) const;
   // Where field `column` of `row` lies, for --debug.
   KeyExtent extent(std::string_view row, std::uint64_t column) const;
   void require_resolved() const;

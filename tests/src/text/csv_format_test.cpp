@@ -40,7 +40,7 @@ TEST(CsvFormat, KeysByNumberNameAndType) {
   EXPECT_FALSE(f.prefix("b,x,9") < f.prefix("a,x,10"));
 }
 
-TEST(CsvFormat, NullsAreUnquotedEmptyFieldsMissingColumnsAndTheNullString) {
+TEST(CsvFormat, NullsAreMissingColumnsAndUnquotedNullStrings) {
   CsvOptions o;
   o.keys = {"2:n"};
   CsvFormat f(o);
@@ -60,6 +60,7 @@ TEST(CsvFormat, NullsAreUnquotedEmptyFieldsMissingColumnsAndTheNullString) {
   o.nulls = NullOrder::First;
   CsvFormat g(o);
   EXPECT_LT(g.compare("a,NULL", "b,A"), 0);
+  EXPECT_GT(g.compare("a,", "b,NULL"), 0);  // the null string replaces the empty field: "" is text
   EXPECT_LT(g.compare("a,", "b,A"), 0);
   EXPECT_GT(g.compare("a,\"NULL\"", "b,A"), 0);  // quoted: the text NULL
   EXPECT_TRUE(g.prefix("a,NULL") < g.prefix("b,A"));
