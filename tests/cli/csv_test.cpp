@@ -257,6 +257,17 @@ TEST_F(Csv, UnterminatedQuoteIsAnErrorWithItsLine) {
   EXPECT_EQ(err.rfind("corank: ", 0), 0u);
 }
 
+// A key that names a column the header names twice would sort by a guess.
+TEST_F(Csv, AKeyNamingADuplicatedColumnIsAnError) {
+  write_file(path("in"), "id,name,name\n2,b,x\n1,a,y\n");
+  std::string err;
+  EXPECT_EQ(corank("--format csv --header --key name -o " + path("out") + " " + path("in"), &err), 2);
+  EXPECT_EQ(err, "corank: invalid key: the header of " + path("in") + " names two columns 'name' (columns 2 and 3)\n");
+  EXPECT_FALSE(fs::exists(path("out")));
+  ASSERT_EQ(corank("--format csv --header --key id:n -o " + path("out") + " " + path("in")), 0);  // no key names it
+  EXPECT_EQ(read_file(path("out")), "id,name,name\n1,a,y\n2,b,x\n");
+}
+
 // --debug: each row, then a line per key underlining its field as written
 // (a quoted field inside its quotes, an empty quoted string by its quotes),
 // "^ no match for key" for a NULL or a missing column, and GNU's warnings.

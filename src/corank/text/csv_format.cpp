@@ -1,7 +1,5 @@
 #include "corank/text/csv_format.hpp"
 
-#include <charconv>
-
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
 
@@ -86,40 +84,17 @@ std::vector<std::string> parse_csv_row(std::string_view row, char delimiter) {
   return out;
 }
 
-CsvFormat::CsvFormat(CsvOptions options) : TextFormat('\n', options.unique), options_(std::move(options)) {
-  for (const auto& spec : options_.keys) {
-    ColumnKeySpec parsed = parse_column_key(spec, options_.global);
-    ColumnKey ck;
-    ck.name = std::move(parsed.column);
-    ck.key = parsed.key;
-    std::uint64_t n = 0;
-    auto [p, ec] = std::from_chars(ck.name.data(), ck.name.data() + ck.name.size(), n);
-    if (ec == std::errc{} && p == ck.name.data() + ck.name.size()) {
-      if (n == 0) throw UsageError("invalid key '" + spec + "': columns are numbered from 1");
-      ck.column = n - 1;
-    } else {
-      if (!options_.header) throw UsageError("invalid key '" + spec + "': a column name needs --header");
-      ck.named = true;
-      resolved_ = false;
-    }
-    keys_.push_back(std::move(ck));
-  }
-}
+CsvFormat::CsvFormat(CsvOptions options)
+    : TextFormat('\n', options.unique),
+      options_(std::move(options)),
+      keys_(options_.keys, options_.global, options_.header) {}
 
 void CsvFormat::set_header(std::string_view header, const std::string& file) {
-  const std::vector<std::string> names = parse_csv_row(header, options_.delimiter);
-  for (auto& k : keys_) {
-    if (!k.named) continue;
-    std::uint64_t i = 0;
-    while (i < names.size() && names[i] != k.name) ++i;
-    if (i == names.size()) throw UsageError("invalid key: no column named '" + k.name + "' in the header of " + file);
-    k.column = i;
-  }
-  resolved_ = true;
+  keys_.name_columns(parse_csv_row(header, options_.delimiter), file);
 }
 
-void CsvFormat::require_resolved() const {
-  if (!resolved_) throw UsageError("invalid key: column names need a header row, and the input is empty");
+void CsvFormat::check_header(std::string_view header, const std::string& file) const {
+  keys_.check_header(parse_csv_row(header, options_.delimiter), file);
 }
 
 bool CsvFormat::is_null(std::string_view unquoted) const {
@@ -173,8 +148,8 @@ void CsvFormat::append_debug_view(std::string_view record, std::string& out) con
   if (keys_.empty()) {
     marks.push_back({0, record.size(), true});
   } else {
-    require_resolved();
-    for (const auto& k : keys_) marks.push_back(extent(record, k.column));
+    keys_.require_resolved();
+    for (const auto& k : keys_.keys()) marks.push_back(extent(record, k.column));
   }
   append_record_view(record, marks, out);
 }
@@ -197,8 +172,8 @@ int CsvFormat::compare(std::string_view a, std::string_view b) const {
     const int d = (fa.size() > fb.size()) - (fa.size() < fb.size());
     return text.reverse ? -d : d;
   }
-  require_resolved();
-  for (const auto& k : keys_)
+  keys_.require_resolved();
+  for (const auto& k : keys_.keys())
     if (int d = compare_values(k.key, field(a, k.column, ba), field(b, k.column, bb), options_.nulls)) return d;
   return 0;
 }
@@ -209,8 +184,8 @@ Prefix CsvFormat::prefix(std::string_view record) const {
     // Rows compare column by column, so the first column's prefix orders them.
     return key_prefix(options_.global, trim_blanks(field(record, 0, buf).text, options_.global));
   }
-  require_resolved();
-  const ColumnKey& k = keys_.front();
+  keys_.require_resolved();
+  const ColumnKey& k = keys_.keys().front();
   return value_prefix(k.key, field(record, k.column, buf), options_.nulls);
 }
 

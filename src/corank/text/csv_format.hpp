@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corank/text/column_keys.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
@@ -50,6 +51,7 @@ public:
   void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const override;
   bool has_header() const override { return options_.header; }
   void set_header(std::string_view header, const std::string& file) override;
+  void check_header(std::string_view header, const std::string& file) const override;
   bool counts_lines() const override { return true; }
   // --debug: each key's field underlined as it is written (a quoted field's
   // text within its quotes; an empty quoted field, which is no NULL, its two
@@ -59,12 +61,6 @@ public:
   void append_debug_view(std::string_view record, std::string& out) const override;
 
 private:
-  struct ColumnKey {
-    std::string name;            // as given, for messages
-    std::uint64_t column = 0;    // 0-based; resolved from the name with the header
-    bool named = false;
-    TypedKey key;
-  };
   // The unquoted value of field `column` of `row`, or NULL; `buf` backs it
   // when the field had doubled quotes.
   FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const;
@@ -72,11 +68,9 @@ private:
   bool is_null(std::string_view unquoted) const;
   // Where field `column` of `row` lies, for --debug.
   KeyExtent extent(std::string_view row, std::uint64_t column) const;
-  void require_resolved() const;
 
   CsvOptions options_;
-  std::vector<ColumnKey> keys_;
-  bool resolved_ = true;
+  ColumnKeys keys_;
 };
 
 }  // namespace corank::text

@@ -43,6 +43,10 @@ public:
   // Receives the first input's header, read from `file`, before any record
   // is compared. Throws UsageError naming the file for keys it lacks.
   virtual void set_header(std::string_view header, const std::string& file) { (void)header, (void)file; }
+  // Receives the header of every later input (has_header()), read from
+  // `file`, before its records. Throws InputError naming both files where it
+  // names other columns than the first input's.
+  virtual void check_header(std::string_view header, const std::string& file) const { (void)header, (void)file; }
   // Whether check_unterminated needs line numbers (counting them costs a pass).
   virtual bool counts_lines() const { return false; }
   // Whether every terminator ends a record, so that a piece of input can be

@@ -1,0 +1,50 @@
+#pragma once
+// The keys of formats whose records are rows of fields (CSV/TSV and
+// PostgreSQL's text format): COLUMN[:TYPE]..., COLUMN a number from 1 or,
+// with a header, a column's name. The first input's header names the columns;
+// every later input's header must name the same ones in the same order, since
+// rows are written as they are read (files whose columns differ in order
+// cannot make one file that loads into one table).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "corank/text/key_spec.hpp"
+#include "corank/text/typed_key.hpp"
+
+namespace corank::text {
+
+struct ColumnKey {
+  std::string name;          // as given, for messages
+  std::uint64_t column = 0;  // 0-based; resolved from the name with the header
+  bool named = false;
+  TypedKey key;
+};
+
+class ColumnKeys {
+public:
+  // Parses the key specs (typed_key.hpp); names wait for name_columns.
+  // Throws UsageError for a bad spec, column 0, or a name without a header.
+  ColumnKeys(const std::vector<std::string>& specs, const KeyField& global, bool header);
+
+  // The first input's header, its fields unquoted or unescaped, read from
+  // `file`. Throws UsageError for a key that names a column the header lacks
+  // or names twice.
+  void name_columns(std::vector<std::string> header, const std::string& file);
+  // The header of a later input: throws InputError("FILE:1: ...") naming both
+  // files where it differs from the first's.
+  void check_header(const std::vector<std::string>& header, const std::string& file) const;
+  // Throws UsageError while named keys wait for a header (an empty input).
+  void require_resolved() const;
+
+  const std::vector<ColumnKey>& keys() const noexcept { return keys_; }
+  bool empty() const noexcept { return keys_.empty(); }
+
+private:
+  std::vector<ColumnKey> keys_;
+  std::vector<std::string> header_;
+  std::string header_file_;
+  bool resolved_ = true;
+};
+
+}  // namespace corank::text
