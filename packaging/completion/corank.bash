@@ -5,7 +5,7 @@
 
 _corank_values() {
   case $1 in
-    --format) echo "lines csv tsv jsonl gensort fixed: u32 u64 i32 i64 f32 f64" ;;
+    --format) echo "lines csv tsv pgtext jsonl gensort fixed: u32 u64 i32 i64 f32 f64" ;;
     --gpu) echo "auto on off" ;;
     --io-engine) echo "auto uring pread" ;;
     --sort) echo "general-numeric human-numeric month numeric random version time" ;;

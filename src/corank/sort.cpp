@@ -16,6 +16,7 @@
 #include "corank/text/debug_view.hpp"
 #include "corank/text/jsonl_format.hpp"
 #include "corank/text/key_spec.hpp"
+#include "corank/text/pgtext_format.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
 #include "corank/text/time_inputs.hpp"
@@ -46,7 +47,7 @@ void reject_text_options(const SortRequest& r) {
       {!r.time_format.empty(), "--time-format"}};
   for (const auto& [set, name] : text_only)
     if (set)
-      throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, jsonl), not '" + r.format + "'");
+      throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, pgtext, jsonl), not '" + r.format + "'");
 }
 
 // The seed of -R's order: the first 8 bytes of --random-source, or fresh ones.
@@ -131,22 +132,41 @@ text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool 
 
 std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt, bool read_inputs) {
   if (r.format == "lines") {
-    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
-    if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv or jsonl");
+    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
+    if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
     return std::make_unique<text::LineFormat>(line_ordering(r, salt, read_inputs));
   }
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (r.zero_terminated) throw UsageError("-z applies to --format lines");
   const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;
   if (r.format == "jsonl") {
-    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv or tsv");
-    if (r.null_string) throw UsageError("--null applies to --format csv or tsv (JSON has null)");
+    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
+    if (r.null_string) throw UsageError("--null applies to --format csv, tsv or pgtext (JSON has null)");
     text::JsonlOptions o;
     o.keys = r.keys;
     o.global = global_ordering(r, salt, read_inputs);
     o.unique = r.unique;
     o.nulls = nulls;
     return std::make_unique<text::JsonlFormat>(std::move(o));
+  }
+  if (r.format == "pgtext") {
+    text::PgTextOptions o;
+    if (!r.delimiter.empty()) {
+      // COPY's own rule: a byte that could start an escape or an octal or hex one cannot separate fields.
+      const char d = r.delimiter[0];
+      if (r.delimiter.size() != 1 || d == '\n' || d == '\r' || d == '\\' || d == '.' || (d >= 'a' && d <= 'z') ||
+          (d >= '0' && d <= '9'))
+        throw UsageError("invalid --delimiter '" + r.delimiter +
+                         "': one byte other than CR, LF, backslash, '.', a lower-case letter and a digit");
+      o.delimiter = d;
+    }
+    o.header = r.header;
+    o.keys = r.keys;
+    o.global = global_ordering(r, salt);
+    o.unique = r.unique;
+    o.nulls = nulls;
+    if (r.null_string) o.null_string = *r.null_string;
+    return std::make_unique<text::PgTextFormat>(std::move(o));
   }
   text::CsvOptions o;
   o.delimiter = r.format == "tsv" ? '\t' : ',';
@@ -169,7 +189,7 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
 std::unique_ptr<text::TextFormat> text_format(const SortRequest& r) {
   if (r.verify) throw UsageError("--verify applies to binary formats");
   auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0, true);
-  if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines, csv, tsv and jsonl");
+  if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines, csv, tsv, pgtext and jsonl");
   return format;
 }
 
@@ -217,7 +237,9 @@ std::unique_ptr<text::TextFormat> text_format_of(const SortRequest& r) {
   return make_text_format(r, uses_random(r) ? random_salt(r) : 0, true);
 }
 
-bool is_text_format(std::string_view f) { return f == "lines" || f == "csv" || f == "tsv" || f == "jsonl"; }
+bool is_text_format(std::string_view f) {
+  return f == "lines" || f == "csv" || f == "tsv" || f == "pgtext" || f == "jsonl";
+}
 
 void validate(const SortRequest& r) {
   if (r.batch_size == 1) throw UsageError("invalid --batch-size argument '1': the minimum is '2'");
@@ -269,7 +291,7 @@ CheckReport check(const SortRequest& r) {
 std::vector<std::string> debug_warnings(const SortRequest& r) {
   const std::uint64_t salt = 0;  // warnings do not depend on the order's seed
   if (r.format == "lines") return text::debug_warnings(line_ordering(r, salt), global_ordering(r, salt), r.keys.empty());
-  if (r.format != "csv" && r.format != "tsv" && r.format != "jsonl") return {};
+  if (r.format != "csv" && r.format != "tsv" && r.format != "pgtext" && r.format != "jsonl") return {};
   const text::KeyField global = global_ordering(r, salt);
   std::vector<text::KeyField> keys;
   for (const auto& spec : r.keys) {

@@ -49,6 +49,7 @@ expect "corank --for" "--format"
 expect "corank --no-fs" "--no-fsync"               # from --help
 contains "corank --" "--buffer-size"
 contains "corank --format " "jsonl"
+contains "corank --format " "pgtext"
 expect "corank --format fi" "fixed:"
 expect "corank --gpu o" "off on"
 expect "corank --gpu = o" "off on"                  # --gpu=o, as bash splits it

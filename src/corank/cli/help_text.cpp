@@ -8,7 +8,8 @@ std::string help_text() {
   return R"(Usage: corank [OPTION]... [FILE]...
   or:  corank [OPTION]... --files0-from=F
 Write the sorted concatenation of all FILE(s) to standard output: text lines
-as GNU sort sorts them in the C locale, CSV/TSV rows by column, or fixed-size
+as GNU sort sorts them in the C locale, CSV/TSV rows and PostgreSQL COPY text
+rows by column, JSON lines by field, or fixed-size
 binary records (Sort Benchmark gensort records, typed arrays, records with keys
 at byte offsets), in memory or through temporary files when the input is
 larger than the memory budget, on the GPU when one pays.
@@ -79,16 +80,20 @@ Other options:
       --version     output version information and exit
 
 Formats and corank's options:
-      --format=FMT            lines (default), csv, tsv, jsonl (one JSON
-                                object per line), gensort, fixed:R,
-                                u32, u64, i32, i64, f32, f64
-      --delimiter=C           CSV field delimiter (default , for csv, tab for tsv)
-      --header                CSV: the first row is a header, kept first; keys
-                                may name its columns
-      --nulls=WHERE           CSV, JSON lines: NULLs sort last (default) or
-                                first, under every key and direction
+      --format=FMT            lines (default), csv, tsv, pgtext (PostgreSQL's
+                                COPY text format), jsonl (one JSON object per
+                                line), gensort, fixed:R, u32, u64, i32, i64,
+                                f32, f64
+      --delimiter=C           field delimiter (default , for csv, tab for tsv
+                                and pgtext)
+      --header                CSV, pgtext: the first row is a header (COPY's
+                                HEADER), kept first; keys may name its columns
+      --nulls=WHERE           CSV, pgtext, JSON lines: NULLs sort last
+                                (default) or first, under every key and
+                                direction without a place of its own
       --null=STRING           CSV: an unquoted field equal to STRING is NULL
-                                too (an unquoted empty field always is)
+                                (default: an empty one); pgtext: a field
+                                written as STRING (default \N), as COPY's NULL
       --verify                binary formats: re-read the output before
                                 committing it: in order, the input's records
       --gpu=WHEN              sort on the GPU: auto (default: when one works and
@@ -117,15 +122,21 @@ KEYDEF means what the format needs (highest priority first):
             alone with T (-k T, --time) find the timestamp anywhere in the line.
             The obsolete form +POS1 [-POS2] (origin 0) is accepted as GNU sort
             accepts it.
-  csv, tsv  COLUMN[:TYPE][:desc]: COLUMN is a number from 1 or a header name;
-            TYPE is ordering letters as for lines (default: text), or n
-            (exact numbers, exponents too), decimal, date (YYYY-MM-DD) or time;
-            unparsable decimals, dates and times sort first. Unquoted empty
-            fields and missing columns are NULL
-  jsonl     PATH[:TYPE][:desc]: PATH names a field, dots for nested ones
-            (user.id); TYPE as for CSV; without one, strings < numbers <
-            false < true < arrays < objects. Missing fields and null are NULL;
-            a line that is not a JSON object is an error
+  csv, tsv, pgtext
+            COLUMN[:TYPE][:desc][:nulls_first|:nulls_last]: COLUMN is a number
+            from 1 or a header name; TYPE is ordering letters as for lines
+            (default: text), or n (exact numbers, exponents too), decimal,
+            float (as PostgreSQL's float8), date (YYYY-MM-DD) or time;
+            unparsable decimals, floats, dates and times sort first; NaN
+            and Infinity as PostgreSQL orders them (-Infinity < numbers <
+            Infinity < NaN), and the times -infinity and infinity first and
+            last. NULLs (the null string, a missing column) go where
+            nulls_first or nulls_last says, else where --nulls says
+  jsonl     PATH[:TYPE][:desc][:nulls_first|:nulls_last]: PATH names a
+            field, dots for nested ones (user.id); TYPE as for CSV; without
+            one, strings < numbers < false < true < arrays < objects. Missing
+            fields and null are NULL; a line that is not a JSON object is an
+            error
   binary    OFFSET:LENGTH[:TYPE][:desc]: TYPE is bytes (default, memcmp
             order), u8 u16 u32 u64 i8 i16 i32 i64 (little-endian), u16be ...
             i64be (big-endian), f32 f64 (f32be f64be; IEEE total order)
@@ -145,6 +156,7 @@ Examples:
   corank -k4,5T -o by-time.log access.log
   corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
+  corank --format pgtext --header -k ts:time:desc:nulls_first dump.txt
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
 )";
 }
