@@ -2,7 +2,7 @@
 // format). The generator is the reference: it draws each field's value, writes
 // it with randomly chosen escapes of COPY's (\t, \011, \x09, a backslash
 // before a tab or a real newline, ...), and sorts the values it drew, so no
-// parser of the format is shared with corank. tests/examples/pg_order_test.sh
+// parser of the format is shared with corank. tests/cli/pg_order_test.sh
 // checks the format against PostgreSQL itself.
 #include <gtest/gtest.h>
 
