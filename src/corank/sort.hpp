@@ -30,12 +30,13 @@ struct SortRequest {
   // input file, they are not counted in memory_budget.
   std::vector<std::span<const std::byte>> input_buffers;
   std::string output = "-";         // "-": standard output; may name an input
-  // lines, csv, tsv, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
+  // lines, csv, tsv, pgtext, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
   std::string format = "lines";
   // Keys, highest priority first: GNU KEYDEFs for lines (or the obsolete form
   // "+POS1" / "+POS1 -POS2", as one string; or "T", the time found anywhere
-  // in the line, in the format detected per input file: --time), COLUMN[:TYPE][:desc]
-  // for CSV/TSV, PATH[:TYPE][:desc] for JSON lines (a dotted field path),
+  // in the line, in the format detected per input file: --time),
+  // COLUMN[:TYPE][:desc][:nulls_first|:nulls_last] for CSV/TSV and pgtext,
+  // PATH[:TYPE][:desc][:nulls_...] for JSON lines (a dotted field path),
   // OFFSET:LENGTH[:TYPE][:desc] for fixed-size records.
   std::vector<std::string> keys;
   // Text formats: GNU sort's global ordering letters (b d f g h i M n R V, and
@@ -56,8 +57,9 @@ struct SortRequest {
   // piece of an output that another writer heads (corank-mpi's ranks after
   // the first): the header still names the key columns.
   bool write_header = true;
-  // CSV/TSV and JSON lines: where NULLs sort under every key (text/typed_key.hpp),
-  // and a CSV text that is NULL besides the unquoted empty field.
+  // CSV/TSV, pgtext and JSON lines: where NULLs sort under keys without a place
+  // of their own (text/typed_key.hpp); the null string of CSV (instead of the
+  // unquoted empty field) and of pgtext (instead of \N).
   bool nulls_first = false;
   std::optional<std::string> null_string;
   // Time keys (T, :time; text/time_rules.hpp). Timestamps without a year
