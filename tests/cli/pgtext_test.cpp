@@ -143,6 +143,14 @@ TEST_F(PgText, EndOfDataMarkerIsAnError) {
   EXPECT_EQ(err.rfind("corank: invalid --delimiter 'x'", 0), 0u);
 }
 
+// --debug: a key's field underlined as written (its escapes too); \N and a
+// missing column have no match.
+TEST_F(PgText, DebugMarksEachKeysField) {
+  write_file(path("in"), "b\tx\\ty\na\t\\N\nc\n");
+  ASSERT_EQ(corank("--format pgtext --debug -k 2 " + path("in") + " > " + path("out")), 0);
+  EXPECT_EQ(read_file(path("out")), "b>x\\ty\n  ____\na>\\N\n  ^ no match for key\nc\n ^ no match for key\n");
+}
+
 TEST_F(PgText, CheckAndDelimiter) {
   write_file(path("in"), "k|v\nb|2\na|1\n");
   std::string err;
