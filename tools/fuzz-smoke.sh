@@ -23,6 +23,7 @@ seed() {  # target name content...
 seed key_spec '2,2n\n0:4:u32:desc' '1.3b,1.5\n8:8:i64be' 'fixed:16\n4:8:f64:desc' '3r,4.2Mb\n0:2:u16' '\\0\n1:3:bytes'
 seed size '100M' '1G' '50%' '0' '12345' '7T' '1b' '3K'
 seed csv ',a,1,x\0b,2,y' '\x03"q,uo",2.5e3,Mar\0"q""x",1e3,Jan' '\x02id\tname\n1\tb\0002\ta' '\x0b1.5.2,x\0001.10,y'
+seed pgtext '\x01a\tb\\tc\0a\t\\N' '\x05x\t1e3\0y\tNaN' '\x47\\x41\\101\t\0\\.' '\x0d2026-01-01\t-infinity\0infinity'
 seed jsonl '\x01{"a":1}\n{"a":"x"}' '\x04{"a":"2026-10-10T13:55:36Z"}\n{"a":1791640536}' '\x83{"a":{"b":1e3}}\n{"a":{"b":null}}' '\x05{"a":"1.5","b":["2026-01-01"]}\n{"a":"x"'
 seed line_compare '\x01\x00 2,2\nb 10\na 9' '\x02\x41 1.2,1.3\nx:5:q\ny:4:p' '\x07\x00 \nApple\napple' '\x04\x00 \n JAN\nfeb' '\x05\x03 1\n1.2.10\n1.2.9'
 seed time '\x00\x33\x0c%F %T\n10.0.0.1 - - [25/Nov/2026:12:15:01 +0100] "GET /"\nNov 25 11:15:01 h a' \
@@ -44,7 +45,7 @@ for d in "$corpus"/*/; do
 done
 
 status=0
-for t in key_spec size csv jsonl line_compare decompress time; do
+for t in key_spec size csv pgtext jsonl line_compare decompress time; do
   exe=$B/tests/fuzz/${t}_fuzz
   if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
       -artifact_prefix="$out/$t-" "$work/$t" > "$out/$t.log" 2>&1; then
