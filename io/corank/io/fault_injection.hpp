@@ -1,9 +1,11 @@
 #pragma once
 // Fault injection for tests. Every read and write request (both engines,
 // pread_full, read_full, pwrite_full, the output's and the runs' allocations,
-// a mapped input) and the GPU sorts ask the FaultInjector a test installed
-// whether to fail; reads then fail with EIO, writes with ENOSPC, GPU sorts
-// with GpuError, exactly as a failed device, a full disk or a lost GPU would.
+// a mapped input), every unnamed temporary file and the GPU sorts ask the
+// FaultInjector a test installed whether to fail; reads then fail with EIO,
+// writes with ENOSPC, unnamed files with EOPNOTSUPP, GPU sorts with GpuError,
+// exactly as a failed device, a full disk, a file system without O_TMPFILE or
+// a lost GPU would.
 // That is how the tests prove that a failure at any stage leaves the old
 // target, no partial output and no temporary file.
 //
@@ -26,6 +28,7 @@ enum class FaultPoint : std::uint8_t {
   write,             // a write request or a file allocation: fails with ENOSPC
   device_sort,       // a GPU sort, before it starts
   device_sort_done,  // a GPU sort, after the device sorted (its results not yet taken)
+  unnamed_file,      // a file without a name (O_TMPFILE): refused, as by a file system without them
 };
 
 class FaultInjector {

@@ -12,6 +12,8 @@
 #include <mutex>
 
 #include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
+#include "corank/io/owned_temporary.hpp"
 
 namespace corank::io {
 
@@ -42,19 +44,26 @@ TempDirectories::TempDirectories(std::vector<std::string> dirs) : dirs_(std::mov
     const char* t = std::getenv("TMPDIR");
     dirs_.emplace_back(t && *t ? t : "/tmp");
   }
+  swept_.assign(dirs_.size(), false);
 }
 
 FileDesc TempDirectories::create_anonymous() {
-  const std::string& dir = dirs_[next_++ % dirs_.size()];
-  // O_TMPFILE never has a name; file systems without it get mkstemp + unlink.
-  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+  const std::size_t i = next_++ % dirs_.size();
+  const std::string& dir = dirs_[i];
+  int fd = inject_failure(FaultPoint::unnamed_file) ? (errno = EOPNOTSUPP, -1)
+                                                    : ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
   if (fd >= 0) return FileDesc(fd);
+  // EISDIR, EINVAL: a kernel or file system without O_TMPFILE.
   if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL)
     throw_io_error("cannot create temporary file in", dir, errno);
-  std::string tmpl = dir + "/corank-run.XXXXXX";
-  fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+  if (!swept_[i]) {
+    remove_stale_temporaries(dir, "run");
+    swept_[i] = true;
+  }
+  std::string path;
+  fd = create_owned_temporary(dir, "run", 0600, &path);
   if (fd < 0) throw_io_error("cannot create temporary file in", dir, errno);
-  ::unlink(tmpl.c_str());
+  ::unlink(path.c_str());
   return FileDesc(fd);
 }
 

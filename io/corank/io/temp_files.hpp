@@ -1,8 +1,11 @@
 #pragma once
 // Temporary files. Spilled runs are anonymous: created in a -T directory with
-// mode 0600 and unlinked at once, so the kernel frees them on every exit path,
-// SIGKILL included. The one named temporary file, the output beside its target,
-// is registered here so that SIGINT/SIGTERM handlers can unlink it.
+// mode 0600 and no name (O_TMPFILE), so the kernel frees them on every exit
+// path, SIGKILL included. Where the file system refuses unnamed files, a run
+// gets an owned name (owned_temporary.hpp) that is unlinked at once, and stale
+// ones are removed from the directory first. The one named temporary file, the
+// output beside its target, is registered here so that SIGINT/SIGTERM
+// handlers can unlink it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,6 +24,7 @@ public:
 
 private:
   std::vector<std::string> dirs_;
+  std::vector<bool> swept_;  // stale owned names removed from dirs_[i] (file systems without O_TMPFILE)
   std::size_t next_ = 0;
 };
 
