@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
-#include <random>
 #include <utility>
 #include <vector>
 
@@ -19,9 +18,12 @@
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/owned_temporary.hpp"
 #include "corank/io/run_file.hpp"
 #include "corank/io/source.hpp"
+#include "corank/io/target_replacement.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/io/termination.hpp"
 #include "corank/io/write_behind_sink.hpp"
 
 namespace corank::io {
@@ -33,36 +35,7 @@ std::string directory_of(const std::string& path) {
   return slash == std::string::npos ? "." : path.substr(0, slash == 0 ? 1 : slash);
 }
 
-// Six random letters for a temporary name.
-std::string random_suffix() {
-  static const char kLetters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  std::random_device rd;
-  std::string s(6, 'x');
-  for (auto& c : s) c = kLetters[rd() % (sizeof kLetters - 1)];
-  return s;
-}
-
 }  // namespace
-
-int OutputFile::create_beside(const std::string& file, unsigned mode) {
-  const std::string dir = directory_of(file);
-  const auto slash = file.rfind('/');
-  const std::string base = slash == std::string::npos ? file : file.substr(slash + 1);
-  for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string path = (dir == "/" ? "" : dir) + "/." + base + ".corank-" + random_suffix();
-    // The kernel applies the umask to a new file's mode: no process-wide umask
-    // juggling, which would race with other threads.
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-    if (fd >= 0) {
-      temp_path_ = std::move(path);
-      dir_ = dir;
-      return fd;
-    }
-    if (errno != EEXIST) return -1;
-  }
-  errno = EEXIST;
-  return -1;
-}
 
 OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target_(target), sync_(opt.sync_output) {
   const Codec codec = opt.output_codec ? *opt.output_codec : codec_from_suffix(target);
@@ -91,7 +64,6 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
     return;
   }
-  install_cleanup_handlers();
   final_path_ = target;
   mode_ = Mode::rename;
   if (exists) {
@@ -101,32 +73,11 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     // Rename would split a hard link: such a file is filled in place.
     if (st.st_nlink > 1) mode_ = Mode::in_place;
   }
-  if (mode_ == Mode::rename) {
-    fd_ = create_beside(final_path_, exists ? (st.st_mode & 07777) : 0666);
-    if (fd_ < 0) {
-      const int e = errno;
-      // A directory we cannot write: an existing file we can is filled in place.
-      if (!exists || (e != EACCES && e != EPERM && e != EROFS))
-        throw_io_error("cannot create output file in", directory_of(final_path_), e);
-      mode_ = Mode::in_place;
-    } else if (exists && (::fchmod(fd_, st.st_mode & 07777) != 0 ||
-                          ((st.st_uid != ::geteuid() || st.st_gid != ::getegid()) &&
-                           ::fchown(fd_, st.st_uid, st.st_gid) != 0))) {
-      // The new file takes the old one's mode exactly (the umask applied at
-      // creation) and its owner; one whose owner it cannot take is filled in place.
-      ::close(std::exchange(fd_, -1));
-      ::unlink(temp_path_.c_str());
-      temp_path_.clear();
-      mode_ = Mode::in_place;
-    }
-  }
+  if (mode_ == Mode::rename) open_beside(exists ? &st : nullptr);
   if (mode_ == Mode::in_place) {
     const char* tmp = std::getenv("TMPDIR");
     fd_ = TempDirectories({tmp && *tmp ? tmp : "/tmp"}).create_anonymous().release();
     temp_path_ = "/proc/self/fd/" + std::to_string(fd_);
-  } else {
-    named_temp_ = true;
-    cleanup_slot_ = register_cleanup(temp_path_);
   }
   try {
     sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
@@ -137,6 +88,45 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     if (named_temp_) ::unlink(temp_path_.c_str());
     unregister_cleanup(cleanup_slot_);
     throw;
+  }
+}
+
+void OutputFile::open_beside(const struct stat* old) {
+  dir_ = directory_of(final_path_);
+  const auto slash = final_path_.rfind('/');
+  const std::string base = slash == std::string::npos ? final_path_ : final_path_.substr(slash + 1);
+  const unsigned mode = old ? (old->st_mode & 07777) : 0666;
+  remove_stale_temporaries(dir_, base);
+  fd_ = open_unnamed(dir_, mode);
+  if (fd_ >= 0) {
+    temp_path_ = "/proc/self/fd/" + std::to_string(fd_);
+  } else if (errno == EOPNOTSUPP) {
+    // A file system without unnamed files: an owned name, which the program
+    // removes on a fatal signal (unlink_registered_files) and else the next run.
+    fd_ = create_owned_temporary(dir_, base, mode, &temp_path_);
+    if (fd_ >= 0) {
+      named_temp_ = true;
+      cleanup_slot_ = register_cleanup(temp_path_);
+    }
+  }
+  if (fd_ < 0) {
+    const int e = errno;
+    // A directory we cannot write: an existing file we can is filled in place.
+    if (old == nullptr || (e != EACCES && e != EPERM && e != EROFS)) throw_io_error("cannot create output file in", dir_, e);
+    mode_ = Mode::in_place;
+    return;
+  }
+  // The new file takes the old one's mode exactly (the umask applied at
+  // creation) and its owner; one whose owner it cannot take is filled in place.
+  if (old != nullptr && (::fchmod(fd_, old->st_mode & 07777) != 0 ||
+                         ((old->st_uid != ::geteuid() || old->st_gid != ::getegid()) &&
+                          ::fchown(fd_, old->st_uid, old->st_gid) != 0))) {
+    ::close(std::exchange(fd_, -1));
+    if (named_temp_) ::unlink(temp_path_.c_str());
+    unregister_cleanup(std::exchange(cleanup_slot_, -1));
+    named_temp_ = false;
+    temp_path_.clear();
+    mode_ = Mode::in_place;
   }
 }
 
@@ -315,9 +305,18 @@ void OutputFile::commit() {
     committed_ = true;
     return;
   }
-  if (::close(std::exchange(fd_, -1)) != 0) throw_io_error("write failed", target_, errno);
-  if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0) throw_io_error("cannot rename output to", target_, errno);
-  committed_ = true;
+  {
+    // The name beside the target lives only until the rename: a fatal signal waits.
+    const DeferTermination hold;
+    if (!named_temp_) {
+      temp_path_ = link_beside(fd_, final_path_);
+      named_temp_ = true;  // unlinked by the destructor unless renamed
+    }
+    if (::close(std::exchange(fd_, -1)) != 0) throw_io_error("write failed", target_, errno);
+    if (::rename(temp_path_.c_str(), final_path_.c_str()) != 0)
+      throw_io_error("cannot rename output to", target_, errno);
+    committed_ = true;
+  }
   // The rename itself is durable only once the directory is synced.
   if (!sync_) return;
   int d = ::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -1,17 +1,18 @@
 #pragma once
 // The sorted output. What -o names decides how it is written:
-//  - a regular file, or a name that does not exist yet: bytes go to a hidden
-//    temporary file beside the target (a symlink is followed to its file),
-//    created with the target's mode and owner (or 0666 less the umask), which
-//    is fsynced and renamed over the target only when the whole sort
-//    succeeded: atomic. Until then the target (which may be an input) is
-//    untouched; a failure, an exception or SIGINT/SIGTERM removes the
-//    temporary file;
+//  - a regular file, or a name that does not exist yet: bytes go to a file
+//    without a name (O_TMPFILE) in the target's directory (a symlink is
+//    followed to its file), with the target's mode and owner (or 0666 less
+//    the umask). Only when the whole sort succeeded is it fsynced, named
+//    beside the target and renamed over it: atomic (target_replacement.hpp).
+//    Until then the target (which may be an input) is untouched, and a process
+//    killed by any signal, SIGKILL included, leaves nothing. A file system
+//    without unnamed files gets an owned name instead (owned_temporary.hpp);
 //  - a regular file that rename would change: one with several hard links,
-//    one whose owner the temporary file cannot take, or one in a directory
-//    corank cannot write: bytes go to an anonymous temporary file, copied into
-//    the target when the sort succeeded (its inode, links, mode and owner
-//    kept; not atomic, as GNU sort's output never is);
+//    one whose owner the new file cannot take, or one in a directory corank
+//    cannot write: bytes go to an anonymous temporary file, copied into the
+//    target when the sort succeeded (its inode, links, mode and owner kept;
+//    not atomic, as GNU sort's output never is);
 //  - a device, FIFO or socket (/dev/null, /dev/stdout, a pipe): written
 //    directly, as it streams;
 //  - a region (IoOptions::output_region): bytes [offset, offset + size) of an
@@ -34,6 +35,8 @@
 //   OutputFile out(path, opt);
 //   out.sink().write(p, n);   // as often as needed
 //   out.commit();             // finish + fsync + rename; without it, nothing appears
+#include <sys/stat.h>
+
 #include <atomic>
 #include <memory>
 #include <optional>
@@ -60,8 +63,8 @@ public:
   // set_mapped_size(), the sink finished. What was written can then be read
   // back from temp_path() (--verify). Idempotent; commit() calls it.
   void finish_writing();
-  // Flushes, fsyncs (unless IoOptions::sync_output is off) and renames the
-  // temporary file over the target.
+  // Flushes, fsyncs (unless IoOptions::sync_output is off) and puts the
+  // output in the target's place (renamed over it, or copied into it).
   void commit();
   // Whether reserve_range() applies: the output is the temporary file (or
   // the region) written uncompressed, not standard output, a device or a FIFO.
@@ -105,8 +108,9 @@ public:
 private:
   enum class Mode { stream, rename, in_place, region };
   void open_region(const OutputRegion& region, const IoOptions& opt);
-  // Creates the temporary file beside `file` with `mode`; -1 (errno set) on failure.
-  int create_beside(const std::string& file, unsigned mode);
+  // Opens the file to be renamed over final_path_ (old: the existing target's
+  // stat, or nullptr); switches to in_place where it cannot be made to match.
+  void open_beside(const struct stat* old);
   void copy_into_target();
 
   Mode mode_ = Mode::stream;
@@ -118,7 +122,7 @@ private:
   std::string dir_;
   int fd_ = -1;
   int cleanup_slot_ = -1;
-  bool named_temp_ = false;  // temp_path_ is a file of its own to unlink (not /proc/self/fd)
+  bool named_temp_ = false;  // temp_path_ is a name of its own to unlink (not /proc/self/fd)
   bool committed_ = false;
   bool sync_ = true;
   bool positional_ = false;

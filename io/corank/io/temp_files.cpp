@@ -6,7 +6,6 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -19,18 +18,13 @@ namespace corank::io {
 
 namespace {
 
-// Signal handlers may only touch lock-free state: a fixed table of path slots.
+// unlink_registered_files() may run in a signal handler, which may only touch
+// lock-free state: a fixed table of path slots.
 constexpr int kSlots = 64;
 constexpr std::size_t kPathMax = 4096;
 std::array<std::array<char, kPathMax>, kSlots> g_paths{};
 std::array<std::atomic<bool>, kSlots> g_used{};
 std::mutex g_register_mutex;
-
-extern "C" void on_fatal_signal(int sig) {
-  unlink_registered_files();
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
 
 }  // namespace
 
@@ -65,21 +59,6 @@ FileDesc TempDirectories::create_anonymous() {
   if (fd < 0) throw_io_error("cannot create temporary file in", dir, errno);
   ::unlink(path.c_str());
   return FileDesc(fd);
-}
-
-void install_cleanup_handlers() {
-  static std::once_flag once;
-  std::call_once(once, [] {
-    struct sigaction sa {};
-    sa.sa_handler = on_fatal_signal;
-    sigemptyset(&sa.sa_mask);
-    for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
-      struct sigaction old {};
-      // Respect a signal the parent asked us to ignore (nohup, shells).
-      if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-      ::sigaction(sig, &sa, nullptr);
-    }
-  });
 }
 
 int register_cleanup(const std::string& path) {

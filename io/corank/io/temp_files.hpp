@@ -3,9 +3,12 @@
 // mode 0600 and no name (O_TMPFILE), so the kernel frees them on every exit
 // path, SIGKILL included. Where the file system refuses unnamed files, a run
 // gets an owned name (owned_temporary.hpp) that is unlinked at once, and stale
-// ones are removed from the directory first. The one named temporary file, the
-// output beside its target, is registered here so that SIGINT/SIGTERM
-// handlers can unlink it.
+// ones are removed from the directory first.
+//
+// Named files that a dying program should remove (the output's temporary file
+// on such a file system) are registered here; the library installs no signal
+// handler (termination.hpp): a program's signal thread, or a handler it
+// installs, calls unlink_registered_files().
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -28,13 +31,10 @@ private:
   std::size_t next_ = 0;
 };
 
-// Installs SIGINT/SIGTERM/SIGHUP/SIGPIPE handlers that unlink every registered
-// path and then die by the same signal. Idempotent.
-void install_cleanup_handlers();
-// Registers a path for removal on a fatal signal; returns a slot for unregister_cleanup.
+// Registers a path for removal by unlink_registered_files(); returns a slot for unregister_cleanup.
 int register_cleanup(const std::string& path);
 void unregister_cleanup(int slot) noexcept;
-// Unlinks every registered path; async-signal-safe, for fatal-signal handlers.
+// Unlinks every registered path; async-signal-safe.
 void unlink_registered_files() noexcept;
 
 }  // namespace corank::io

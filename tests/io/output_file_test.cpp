@@ -1,0 +1,112 @@
+// OutputFile's crash-safe files: the output has no name until commit() (a
+// killed process leaves nothing); a file system without unnamed files gets an
+// owned name, removed by the next run once its process is gone.
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "corank/io/fault_injection.hpp"
+#include "corank/io/output_file.hpp"
+#include "io_test_util.hpp"
+
+namespace corank::io::test {
+namespace {
+
+IoOptions small_blocks() {
+  IoOptions o;
+  o.block_size = std::size_t{64} << 10;
+  o.queue_depth = 4;
+  return o;
+}
+
+void write_all(OutputFile& out, const std::string& data) {
+  for (std::size_t at = 0; at < data.size(); at += 10000)
+    out.sink().write(data.data() + at, std::min<std::size_t>(10000, data.size() - at));
+}
+
+std::string host() {
+  char h[65] = {};
+  ::gethostname(h, 64);
+  return h;
+}
+
+// A PID that no process has: a child's, once it has been reaped.
+pid_t gone_pid() {
+  const pid_t pid = ::fork();
+  if (pid == 0) ::_exit(0);
+  ::waitpid(pid, nullptr, 0);
+  return pid;
+}
+
+class OutputFileTest : public ::testing::Test {
+protected:
+  ScratchDir dir_;
+};
+
+TEST_F(OutputFileTest, TheOutputHasNoNameUntilCommit) {
+  const std::string target = dir_.file("out");
+  spit(target, "old");
+  const std::string data = pattern(std::size_t{1} << 20);
+  {
+    OutputFile out(target, small_blocks());
+    write_all(out, data);
+    out.finish_writing();
+    EXPECT_EQ(dir_.entries(), std::vector<std::string>{"out"}) << "a name beside the target before commit";
+    EXPECT_EQ(slurp(target), "old");
+  }  // not committed
+  EXPECT_EQ(dir_.entries(), std::vector<std::string>{"out"});
+  EXPECT_EQ(slurp(target), "old");
+  {
+    OutputFile out(target, small_blocks());
+    write_all(out, data);
+    out.commit();
+  }
+  EXPECT_EQ(dir_.entries(), std::vector<std::string>{"out"});
+  EXPECT_EQ(slurp(target), data);
+}
+
+TEST_F(OutputFileTest, WithoutUnnamedFilesTheNameSaysWhoseItIs) {
+  FailAfter no_tmpfile(FaultPoint::unnamed_file, 1);
+  ScopedFaultInjector faults(no_tmpfile);
+  const std::string target = dir_.file("out");
+  const std::string prefix = ".out.corank-" + host() + "-" + std::to_string(::getpid()) + "-";
+  {
+    OutputFile out(target, small_blocks());
+    write_all(out, "abc");
+    out.finish_writing();
+    const auto names = dir_.entries();
+    ASSERT_EQ(names.size(), 1u);
+    EXPECT_TRUE(names[0].starts_with(prefix)) << names[0];
+  }
+  EXPECT_TRUE(dir_.entries().empty()) << "the named temporary outlived its OutputFile";
+  {
+    OutputFile out(target, small_blocks());
+    write_all(out, "abc");
+    out.commit();
+  }
+  EXPECT_EQ(dir_.entries(), std::vector<std::string>{"out"});
+  EXPECT_EQ(slurp(target), "abc");
+  EXPECT_GE(no_tmpfile.requests(), 2u);
+}
+
+TEST_F(OutputFileTest, StaleNamesOfGoneProcessesAreRemoved) {
+  const pid_t gone = gone_pid();
+  const std::string stale = ".out.corank-" + host() + "-" + std::to_string(gone) + "-12345-abcdef";
+  const std::string alive = ".out.corank-" + host() + "-" + std::to_string(::getppid()) + "-0-abcdef";
+  spit(dir_.file(stale), "left by a killed sort");
+  spit(dir_.file(alive), "a running sort's");
+  {
+    OutputFile out(dir_.file("out"), small_blocks());
+    write_all(out, "abc");
+    out.commit();
+  }
+  std::vector<std::string> names = dir_.entries();
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{alive, "out"}));
+}
+
+}  // namespace
+}  // namespace corank::io::test
