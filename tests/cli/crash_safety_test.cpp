@@ -1,7 +1,8 @@
 // What corank leaves when it is killed: SIGKILL and SIGTERM at random points
 // of spilling sorts (binary records and text; a new target, an existing one)
 // leave nothing in -T or beside the target, the inputs as they were, and the
-// target as it was or wholly sorted.
+// target as it was or wholly sorted. Then the names around the output: a -T
+// that takes no files.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -173,6 +174,16 @@ TEST_F(Kills, BinaryRecordsIntoAnExistingTarget) {
 TEST_F(Kills, TextIntoANewTarget) {
   const std::string in = text_lines(40000, 2);
   kill_at_random_points({{}, in, sorted_lines(in), Target::fresh}, kTrials);
+}
+
+// ---- limits and names ------------------------------------------------------
+
+TEST_F(CrashSafety, ATemporaryDirectoryThatTakesNoFilesSaysWhy) {
+  write_file(path("in"), text_lines(40000, 6));
+  const Result r = run("-S 64K -T /proc -o " + path("out") + " " + path("in"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "corank: cannot create temporary file in: /proc: the file system there takes no new files\n");
+  EXPECT_EQ(entries(), (std::vector<std::string>{"corank.err", "in", "tmp"}));
 }
 
 }  // namespace

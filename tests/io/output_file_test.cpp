@@ -1,15 +1,20 @@
 // OutputFile's crash-safe files: the output has no name until commit() (a
 // killed process leaves nothing); a file system without unnamed files gets an
-// owned name, removed by the next run once its process is gone.
+// owned name, removed by the next run once its process is gone. A -T that
+// takes no files says why; a spilled run is named by its directory.
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <climits>
+#include <cstdlib>
 #include <vector>
 
+#include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/output_file.hpp"
+#include "corank/io/temp_files.hpp"
 #include "io_test_util.hpp"
 
 namespace corank::io::test {
@@ -25,6 +30,11 @@ IoOptions small_blocks() {
 void write_all(OutputFile& out, const std::string& data) {
   for (std::size_t at = 0; at < data.size(); at += 10000)
     out.sink().write(data.data() + at, std::min<std::size_t>(10000, data.size() - at));
+}
+
+std::string real(const std::string& path) {
+  char buf[PATH_MAX];
+  return ::realpath(path.c_str(), buf) ? std::string(buf) : path;
 }
 
 std::string host() {
@@ -106,6 +116,19 @@ TEST_F(OutputFileTest, StaleNamesOfGoneProcessesAreRemoved) {
   std::vector<std::string> names = dir_.entries();
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{alive, "out"}));
+}
+
+TEST_F(OutputFileTest, TemporaryDirectoriesSayWhyTheyTakeNoFiles) {
+  try {
+    TempDirectories({"/proc"}).create_anonymous();
+    FAIL() << "a temporary file in /proc";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), "cannot create temporary file in: /proc: the file system there takes no new files");
+  }
+  TempDirectories temps({dir_.path()});
+  const FileDesc run = temps.create_anonymous();
+  EXPECT_EQ(file_name_in_errors(run.get(), std::string(kTemporaryFile)), "temporary file in " + real(dir_.path()));
+  EXPECT_EQ(file_name_in_errors(run.get(), "out"), "out");
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
+#include "corank/io/temp_files.hpp"
 #include "corank/io/thread_pool.hpp"
 
 namespace corank::io {
@@ -69,14 +70,15 @@ std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, c
 }
 
 void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, const std::string& path) {
-  if (inject_failure(FaultPoint::write)) throw_io_error("write failed", path, ENOSPC);
+  if (inject_failure(FaultPoint::write)) throw_io_error("write failed", file_name_in_errors(fd, path), ENOSPC);
   auto* p = static_cast<const char*>(src);
   std::size_t done = 0;
   while (done < n) {
     ssize_t r = ::pwrite(fd, p + done, n - done, static_cast<off_t>(offset + done));
     if (r < 0) {
       if (errno == EINTR || errno == EAGAIN) continue;
-      throw_io_error("write failed", path, errno);
+      const int e = errno;
+      throw_io_error("write failed", file_name_in_errors(fd, path), e);
     }
     done += static_cast<std::size_t>(r);
   }
@@ -130,7 +132,10 @@ bool append_in_parallel(int fd, std::uint64_t offset, const void* src, std::size
   if (slices == 1 || !on_memory_file_system(fd)) return written();
   const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
   const std::uint64_t from = offset / page * page, lead = offset - from;  // mmap's offset is whole pages
-  if (::ftruncate(fd, static_cast<off_t>(offset + n)) != 0) throw_io_error("write failed", path, errno);
+  if (::ftruncate(fd, static_cast<off_t>(offset + n)) != 0) {
+    const int e = errno;
+    throw_io_error("write failed", file_name_in_errors(fd, path), e);
+  }
   void* m = ::mmap(nullptr, lead + n, PROT_READ | PROT_WRITE, MAP_SHARED, fd, static_cast<off_t>(from));
   if (m == MAP_FAILED) return written();
   auto* map = static_cast<char*>(m);
@@ -152,7 +157,7 @@ bool append_in_parallel(int fd, std::uint64_t offset, const void* src, std::size
     // A kernel that cannot populate (EINVAL: older than 5.14) writes the
     // usual way; anything else is the file system refusing the pages.
     if (e == EINVAL) return written();
-    throw_io_error("write failed", path, e == EFAULT || e == ENOMEM ? ENOSPC : e);
+    throw_io_error("write failed", file_name_in_errors(fd, path), e == EFAULT || e == ENOMEM ? ENOSPC : e);
   }
   return true;
 }

@@ -1,11 +1,13 @@
 #include "corank/io/temp_files.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -56,9 +58,29 @@ FileDesc TempDirectories::create_anonymous() {
   }
   std::string path;
   fd = create_owned_temporary(dir, "run", 0600, &path);
-  if (fd < 0) throw_io_error("cannot create temporary file in", dir, errno);
+  if (fd < 0) {
+    const int e = errno;
+    struct stat st {};
+    // A directory that answers "no such file" for a new file in it: a file
+    // system that takes none (/proc, /sys).
+    if (e == ENOENT && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+      throw IoError("cannot create temporary file in", dir, "the file system there takes no new files");
+    throw_io_error("cannot create temporary file in", dir, e);
+  }
   ::unlink(path.c_str());
   return FileDesc(fd);
+}
+
+std::string file_name_in_errors(int fd, const std::string& name) {
+  if (name != kTemporaryFile) return name;
+  char link[PATH_MAX];
+  const std::string proc = "/proc/self/fd/" + std::to_string(fd);
+  const ssize_t n = ::readlink(proc.c_str(), link, sizeof link);
+  if (n <= 0 || link[0] != '/') return name;
+  // "/dir/#1234 (deleted)" for an unnamed file: its directory is what it lies in.
+  const std::string_view target(link, static_cast<std::size_t>(n));
+  const std::size_t slash = target.rfind('/');
+  return name + " in " + std::string(target.substr(0, slash == 0 ? 1 : slash));
 }
 
 int register_cleanup(const std::string& path) {

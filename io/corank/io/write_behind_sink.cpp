@@ -8,6 +8,7 @@
 
 #include "corank/io/direct_fd.hpp"
 #include "corank/io/error.hpp"
+#include "corank/io/temp_files.hpp"
 
 namespace corank::io {
 
@@ -51,7 +52,7 @@ void WriteBehindSink::release() noexcept {
 }
 
 void WriteBehindSink::check() const {
-  if (error_) throw_io_error("write failed", name_, error_);
+  if (error_) throw_io_error("write failed", file_name_in_errors(fd_, name_), error_);
 }
 
 void WriteBehindSink::fail(std::int64_t neg_errno) {
