@@ -206,6 +206,7 @@ CommonSortOptions common_options(const SortRequest& r) {
   o.progress = r.progress;
   o.verbose = r.verbose;
   o.io = r.io;
+  if (!r.temp_dirs.empty()) o.io.staging_dir = r.temp_dirs.front();
   return o;
 }
 

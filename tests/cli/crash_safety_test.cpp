@@ -1,10 +1,15 @@
 // What corank leaves when it is killed: SIGKILL and SIGTERM at random points
-// of spilling sorts (binary records and text; a new target, an existing one)
-// leave nothing in -T or beside the target, the inputs as they were, and the
-// target as it was or wholly sorted. Then the names around the output: a -T
-// that takes no files.
+// of spilling sorts (binary records and text; a new target, an existing one,
+// a hard-linked one, a hard-linked input as its own target) leave nothing in
+// -T or beside the target, the inputs as they were, and the target as it was
+// or wholly sorted (SIGKILL may leave a mix in a hard-linked target, which is
+// filled in place: only the leftovers are checked there). Then the names
+// around the output: a -T that takes no files, a hard-linked target staged in
+// -T and written by several sorts at once.
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -97,7 +103,7 @@ std::string sorted_lines(const std::string& text) {
   return out;
 }
 
-enum class Target { fresh, existing };
+enum class Target { fresh, existing, hard_linked, hard_linked_input };
 
 struct KillCase {
   std::vector<std::string> format_args;
@@ -113,11 +119,14 @@ protected:
   // what is left each time.
   void kill_at_random_points(const KillCase& c, int trials) {
     const std::string old = "an earlier result\n";
-    const std::string in = path("in"), target = path("out");
+    const std::string in = path("in"), target = c.target == Target::hard_linked_input ? in : path("out");
     const auto prepare = [&] {
       fs::remove(path("out"));
+      fs::remove(path("alias"));
       write_file(in, c.input);
-      if (c.target == Target::existing) write_file(target, old);
+      if (c.target == Target::existing || c.target == Target::hard_linked) write_file(target, old);
+      if (c.target == Target::hard_linked || c.target == Target::hard_linked_input)
+        fs::create_hard_link(target, path("alias"));
     };
     std::vector<std::string> args = c.format_args;
     for (const std::string a : {"-S", "1M", "-T"}) args.push_back(a);  // tens of runs spill
@@ -125,6 +134,7 @@ protected:
     args.push_back("-o");
     args.push_back(target);
     args.push_back(in);
+    const std::string before = c.target == Target::hard_linked_input ? c.input : old;
 
     prepare();
     const auto t0 = std::chrono::steady_clock::now();
@@ -151,15 +161,17 @@ protected:
         std::vector<std::string> want = want_entries;
         if (!exists) want.erase(std::remove(want.begin(), want.end(), "out"), want.end());
         EXPECT_EQ(entries(), want) << "left beside the target";
-        EXPECT_TRUE(read_file(in) == c.input) << "the input changed";
+        if (c.target != Target::hard_linked_input) EXPECT_TRUE(read_file(in) == c.input) << "the input changed";
         const std::string now = exists ? read_file(target) : "";
         if (finished) {
           EXPECT_TRUE(now == c.sorted) << "exit 0 without the sorted output";
         } else if (c.target == Target::fresh) {
           EXPECT_TRUE(!exists || now == c.sorted) << "a partial output appeared";
-        } else {
-          EXPECT_TRUE(now == old || now == c.sorted) << "the target is neither as it was nor sorted";
+        } else if (sig == SIGTERM || c.target == Target::existing) {
+          EXPECT_TRUE(now == before || now == c.sorted) << "the target is neither as it was nor sorted";
         }
+        if (c.target == Target::hard_linked || c.target == Target::hard_linked_input)
+          EXPECT_EQ(fs::hard_link_count(target), 2u) << "the hard link was split";
       }
   }
 };
@@ -176,6 +188,45 @@ TEST_F(Kills, TextIntoANewTarget) {
   kill_at_random_points({{}, in, sorted_lines(in), Target::fresh}, kTrials);
 }
 
+TEST_F(Kills, BinaryRecordsIntoAHardLinkedTarget) {
+  const std::string in = u64_records(150000, 3);
+  kill_at_random_points({{"--format", "u64"}, in, sorted_u64(in), Target::hard_linked}, kTrials);
+}
+
+TEST_F(Kills, TextIntoItsOwnHardLinkedInput) {
+  const std::string in = text_lines(40000, 4);
+  kill_at_random_points({{}, in, sorted_lines(in), Target::hard_linked_input}, kTrials);
+}
+
+// SIGTERM once the copy into a hard-linked target has begun (its first bytes
+// changed) waits for the copy: the target ends wholly sorted, never a mix.
+TEST_F(CrashSafety, SigtermDuringTheCopyIntoAHardLinkedTargetWaitsForIt) {
+  const std::string in = u64_records(std::size_t{2} << 20, 8);
+  const std::string sorted = sorted_u64(in);
+  write_file(path("in"), in);
+  write_file(path("out"), std::string(in.size(), '\xff'));  // no sorted record starts so
+  fs::create_hard_link(path("out"), path("alias"));
+  const int watch = ::open(path("alias").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(watch, 0);
+  const pid_t pid = start({"--format", "u64", "-T", path("tmp"), "-o", path("out"), path("in")});
+  bool signalled = false;
+  int status = 0;
+  while (::waitpid(pid, &status, WNOHANG) == 0) {
+    unsigned char first = 0xff;
+    if (::pread(watch, &first, 1, 0) == 1 && first != 0xff) {
+      ::kill(pid, SIGTERM);
+      signalled = true;
+      status = wait_for(pid);
+      break;
+    }
+  }
+  ::close(watch);
+  if (!signalled) GTEST_SKIP() << "the copy ended before its start was seen";
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << "status " << status;
+  EXPECT_TRUE(read_file(path("alias")) == sorted) << "SIGTERM cut the copy short";
+  EXPECT_EQ(tmp_entries(), std::vector<std::string>{});
+}
+
 // ---- limits and names ------------------------------------------------------
 
 TEST_F(CrashSafety, ATemporaryDirectoryThatTakesNoFilesSaysWhy) {
@@ -184,6 +235,74 @@ TEST_F(CrashSafety, ATemporaryDirectoryThatTakesNoFilesSaysWhy) {
   EXPECT_EQ(r.status, 2);
   EXPECT_EQ(r.err, "corank: cannot create temporary file in: /proc: the file system there takes no new files\n");
   EXPECT_EQ(entries(), (std::vector<std::string>{"corank.err", "in", "tmp"}));
+}
+
+// A hard-linked target is staged in the first -T directory, not $TMPDIR.
+TEST_F(CrashSafety, AHardLinkedTargetIsStagedInTheTemporaryDirectory) {
+  const std::string in = text_lines(20000, 7);
+  write_file(path("in"), in);
+  write_file(path("out"), "old\n");
+  fs::create_hard_link(path("out"), path("alias"));
+  const Result s =
+      run_shell("TMPDIR=" + path("no-such-dir") + " " + corank_bin() + " -T " + path("tmp") + " -o " + path("out") +
+                    " " + path("in"),
+                dir_ / "corank.err");
+  EXPECT_EQ(s.status, 0) << s.err;
+  EXPECT_EQ(read_file(path("alias")), sorted_lines(in));
+  EXPECT_EQ(fs::hard_link_count(path("out")), 2u);
+}
+
+// Writers of one hard-linked target waiting for its lock (flock), as listed in
+// /proc/locks ("-> FLOCK ... PID MAJ:MIN:INODE ...").
+int lock_waiters(ino_t inode) {
+  std::ifstream locks("/proc/locks");
+  int n = 0;
+  for (std::string line; std::getline(locks, line);)
+    if (line.find("-> FLOCK") != std::string::npos &&
+        line.find(":" + std::to_string(inode) + " ") != std::string::npos)
+      ++n;
+  return n;
+}
+
+// Several sorts into one hard-linked target at once: each copies its whole
+// output in turn under the target's lock, so the target ends as one of them,
+// never a mix. The test holds the lock first: all must wait for it.
+TEST_F(CrashSafety, ConcurrentSortsIntoAHardLinkedTargetTakeTurns) {
+  write_file(path("out"), "old\n");
+  fs::create_hard_link(path("out"), path("alias"));
+  struct stat st {};
+  ASSERT_EQ(::stat(path("out").c_str(), &st), 0);
+  std::vector<std::string> outputs;
+  for (int i = 0; i < 4; ++i) {
+    const std::string in = text_lines(30000 + 10000 * static_cast<std::size_t>(i), 10 + i);
+    write_file(path("in" + std::to_string(i)), in);
+    outputs.push_back(sorted_lines(in));
+  }
+  const int held = ::open(path("alias").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 4; ++i)
+    pids.push_back(start({"-T", path("tmp"), "-o", path("out"), path("in" + std::to_string(i))}));
+  bool one_ended = false;
+  for (int polls = 0; polls < 60000 && !one_ended && lock_waiters(st.st_ino) < 4; ++polls) {
+    for (pid_t& p : pids) {
+      int status = 0;
+      if (p > 0 && ::waitpid(p, &status, WNOHANG) == p) {
+        one_ended = true;
+        p = -1;
+      }
+    }
+    ::usleep(1000);
+  }
+  EXPECT_FALSE(one_ended) << "a sort ended while another writer held the target's lock";
+  EXPECT_EQ(read_file(path("alias")), "old\n");
+  ::close(held);
+  for (const pid_t p : pids)
+    if (p > 0) EXPECT_EQ(wait_for(p), 0);
+  const std::string now = read_file(path("alias"));
+  EXPECT_NE(std::find(outputs.begin(), outputs.end(), now), outputs.end())
+      << "the target is none of the outputs (" << now.size() << " bytes)";
+  EXPECT_EQ(tmp_entries(), std::vector<std::string>{});
 }
 
 }  // namespace

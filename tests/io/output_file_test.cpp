@@ -1,20 +1,27 @@
 // OutputFile's crash-safe files: the output has no name until commit() (a
 // killed process leaves nothing); a file system without unnamed files gets an
-// owned name, removed by the next run once its process is gone. A -T that
-// takes no files says why; a spilled run is named by its directory.
+// owned name, removed by the next run once its process is gone; a hard-linked
+// target is staged in the staging directory, its space allocated before its
+// old content is touched, the copy locked against other writers and a
+// DeferTermination section. A -T that takes no files says why; a spilled run
+// is named by its directory.
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdlib>
+#include <thread>
 #include <vector>
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/io/termination.hpp"
 #include "io_test_util.hpp"
 
 namespace corank::io::test {
@@ -116,6 +123,102 @@ TEST_F(OutputFileTest, StaleNamesOfGoneProcessesAreRemoved) {
   std::vector<std::string> names = dir_.entries();
   std::sort(names.begin(), names.end());
   EXPECT_EQ(names, (std::vector<std::string>{alive, "out"}));
+}
+
+// A target with two links: staged, then copied in.
+class InPlaceTest : public OutputFileTest {
+protected:
+  void SetUp() override {
+    ASSERT_EQ(::mkdir(dir_.file("stage").c_str(), 0700), 0);
+    ASSERT_EQ(::mkdir(dir_.file("t").c_str(), 0700), 0);
+    spit(target_, old_);
+    ASSERT_EQ(::link(target_.c_str(), dir_.file("t/other-link").c_str()), 0);
+    opt_.staging_dir = dir_.file("stage");
+  }
+  void expect_old() {
+    EXPECT_EQ(slurp(target_), old_);
+    EXPECT_EQ(slurp(dir_.file("t/other-link")), old_);
+  }
+  std::string target_ = dir_.file("t/out"), old_ = pattern(300000, 5);
+  std::string data_ = pattern(std::size_t{1} << 20, 6);
+  IoOptions opt_ = small_blocks();
+};
+
+TEST_F(InPlaceTest, StagedInTheStagingDirectoryWhichMessagesName) {
+  try {
+    FailAfter full(FaultPoint::write, 1);
+    ScopedFaultInjector faults(full);
+    OutputFile out(target_, opt_);
+    write_all(out, data_);
+    out.commit();
+    FAIL() << "no error";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "write failed: temporary file in " + real(dir_.file("stage")) + ": No space left on device");
+  }
+  expect_old();
+  {
+    OutputFile out(target_, opt_);
+    write_all(out, data_);
+    out.commit();
+  }
+  EXPECT_EQ(slurp(dir_.file("t/other-link")), data_);
+}
+
+TEST_F(InPlaceTest, NoSpaceForTheNewContentLeavesTheOldWhole) {
+  OutputFile out(target_, opt_);
+  write_all(out, data_);
+  out.finish_writing();
+  FailAfter full(FaultPoint::write, 1);  // the first request of the commit: the target's allocation
+  ScopedFaultInjector faults(full);
+  EXPECT_THROW(out.commit(), IoError);
+  expect_old();
+}
+
+// Records, at each write request, whether termination was deferred then.
+class DeferralProbe final : public FaultInjector {
+public:
+  bool fail(FaultPoint point) noexcept override {
+    if (point == FaultPoint::write) seen.push_back(termination_deferred());
+    return false;
+  }
+  std::vector<bool> seen;
+};
+
+TEST_F(InPlaceTest, TheCopyDefersTermination) {
+  OutputFile out(target_, opt_);
+  write_all(out, data_);
+  out.finish_writing();
+  DeferralProbe probe;
+  {
+    ScopedFaultInjector faults(probe);
+    out.commit();
+  }
+  EXPECT_FALSE(termination_deferred());
+  ASSERT_GE(probe.seen.size(), 2u);
+  EXPECT_FALSE(probe.seen[0]) << "the allocation, before the old content is touched, need not defer";
+  for (std::size_t i = 1; i < probe.seen.size(); ++i) EXPECT_TRUE(probe.seen[i]) << "write request " << i;
+  EXPECT_EQ(slurp(dir_.file("t/other-link")), data_);
+}
+
+TEST_F(InPlaceTest, ConcurrentCopiesTakeTurns) {
+  OutputFile out(target_, opt_);
+  write_all(out, data_);
+  out.finish_writing();
+  // Another writer holds the target's lock: the copy waits for it.
+  const FileDesc other(::open(target_.c_str(), O_RDONLY | O_CLOEXEC));
+  ASSERT_EQ(::flock(other.get(), LOCK_EX), 0);
+  std::atomic<bool> done{false};
+  std::thread commit([&] {
+    out.commit();
+    done = true;
+  });
+  ::usleep(200000);
+  EXPECT_FALSE(done) << "copied while another writer held the lock";
+  expect_old();
+  ::flock(other.get(), LOCK_UN);
+  commit.join();
+  EXPECT_EQ(slurp(dir_.file("t/other-link")), data_);
 }
 
 TEST_F(OutputFileTest, TemporaryDirectoriesSayWhyTheyTakeNoFiles) {

@@ -44,6 +44,10 @@ struct IoOptions {
   // writers filling one file at once: corank-mpi's ranks). OutputFile writes
   // it in place and touches nothing outside it (output_file.hpp).
   std::optional<OutputRegion> output_region;
+  // Where an output that cannot be renamed over its target (a file with
+  // several hard links: output_file.hpp) is written before it is copied in:
+  // the first -T directory. Empty: $TMPDIR, else /tmp.
+  std::string staging_dir;
 
   // Compression. Input: nullopt detects by suffix, then by magic bytes; a value
   // forces it (Codec::none reads the bytes as they are). Output: nullopt picks

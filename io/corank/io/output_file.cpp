@@ -74,13 +74,21 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     if (st.st_nlink > 1) mode_ = Mode::in_place;
   }
   if (mode_ == Mode::rename) open_beside(exists ? &st : nullptr);
+  IoOptions sink_options = opt;
+  std::string sink_name = target_;
   if (mode_ == Mode::in_place) {
+    // Staged in the first -T directory: a file without a name, called by that
+    // directory in messages (a full one is not the target's fault), and not
+    // synced: copy_over() syncs the target.
     const char* tmp = std::getenv("TMPDIR");
-    fd_ = TempDirectories({tmp && *tmp ? tmp : "/tmp"}).create_anonymous().release();
+    const std::string dir = !opt.staging_dir.empty() ? opt.staging_dir : tmp && *tmp ? tmp : "/tmp";
+    fd_ = TempDirectories({dir}).create_anonymous().release();
     temp_path_ = "/proc/self/fd/" + std::to_string(fd_);
+    sink_name = std::string(kTemporaryFile);
+    sink_options.sync_output = false;
   }
   try {
-    sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
+    sink_ = compressing_sink(make_fd_sink(fd_, sink_name, sink_options), codec, target_);
     positional_ = codec == Codec::none;
   } catch (...) {
     // No destructor runs for a half-built object: undo the temporary file here.
@@ -253,38 +261,6 @@ std::byte* OutputFile::mapped_range(std::uint64_t at, std::size_t n) {
   return map_ + at;
 }
 
-void OutputFile::copy_into_target() {
-  FileDesc out = FileDesc::open(final_path_, O_WRONLY | O_TRUNC);
-  struct stat st {};
-  if (::fstat(fd_, &st) != 0) throw_io_error("stat failed", target_, errno);
-  const auto size = static_cast<std::uint64_t>(st.st_size);
-  std::uint64_t at = 0;
-  while (at < size) {
-    auto off = static_cast<off_t>(at);
-    const ssize_t n = ::copy_file_range(fd_, &off, out.get(), nullptr, size - at, 0);
-    if (n > 0) {
-      at += static_cast<std::uint64_t>(n);
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) {
-      // No in-kernel copy between these files: through a buffer.
-      std::vector<char> buf(std::size_t{4} << 20);
-      while (at < size) {
-        const std::size_t got =
-            pread_full(fd_, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - at)), at,
-                       target_);
-        if (got == 0) throw IoError("write failed", target_, "temporary output ended early");
-        pwrite_full(out.get(), buf.data(), got, at, target_);
-        at += got;
-      }
-      break;
-    }
-    throw_io_error("write failed", target_, errno);
-  }
-  if (sync_ && ::fsync(out.get()) != 0) throw_io_error("fsync failed", target_, errno);
-}
-
 void OutputFile::finish_writing() {
   if (map_ != nullptr) {
     unmap();
@@ -301,7 +277,7 @@ void OutputFile::commit() {
     return;
   }
   if (mode_ == Mode::in_place) {
-    copy_into_target();
+    copy_over(fd_, final_path_, target_, sync_);
     committed_ = true;
     return;
   }

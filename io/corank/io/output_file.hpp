@@ -10,9 +10,12 @@
 //    without unnamed files gets an owned name instead (owned_temporary.hpp);
 //  - a regular file that rename would change: one with several hard links,
 //    one whose owner the new file cannot take, or one in a directory corank
-//    cannot write: bytes go to an anonymous temporary file, copied into the
-//    target when the sort succeeded (its inode, links, mode and owner kept;
-//    not atomic, as GNU sort's output never is);
+//    cannot write: bytes go to a file without a name in the first -T
+//    directory (IoOptions::staging_dir), copied into the target when the sort
+//    succeeded (its inode, links, mode and owner kept; not atomic, as GNU
+//    sort's output never is, but locked against other corank runs, its space
+//    allocated before the old content is touched, and fatal signals deferred
+//    during the copy: target_replacement.hpp, copy_over);
 //  - a device, FIFO or socket (/dev/null, /dev/stdout, a pipe): written
 //    directly, as it streams;
 //  - a region (IoOptions::output_region): bytes [offset, offset + size) of an
@@ -111,7 +114,6 @@ private:
   // Opens the file to be renamed over final_path_ (old: the existing target's
   // stat, or nullptr); switches to in_place where it cannot be made to match.
   void open_beside(const struct stat* old);
-  void copy_into_target();
 
   Mode mode_ = Mode::stream;
   std::string target_;

@@ -1,13 +1,19 @@
 #include "corank/io/target_replacement.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <vector>
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
+#include "corank/io/file_desc.hpp"
 #include "corank/io/owned_temporary.hpp"
+#include "corank/io/termination.hpp"
 
 namespace corank::io {
 
@@ -52,6 +58,70 @@ std::string link_beside(int fd, const std::string& file) {
     throw_io_error("cannot create output file in", dir, e);
   }
   throw_io_error("cannot create output file in", dir, EEXIST);
+}
+
+namespace {
+
+// Takes the file's exclusive lock, waiting for another holder. A file system
+// without locks (ENOLCK, some network file systems) is written unlocked.
+void lock(int fd, const std::string& target) {
+  while (::flock(fd, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    if (errno == ENOLCK || errno == EOPNOTSUPP || errno == EINVAL) return;
+    throw_io_error("cannot lock", target, errno);
+  }
+}
+
+void copy_bytes(int from, int to, std::uint64_t size, const std::string& target) {
+  std::uint64_t at = 0;
+  while (at < size) {
+    if (inject_failure(FaultPoint::write)) throw_io_error("write failed", target, ENOSPC);
+    auto off = static_cast<off_t>(at), to_off = static_cast<off_t>(at);
+    const ssize_t n = ::copy_file_range(from, &off, to, &to_off, std::min<std::uint64_t>(size - at, 1u << 30), 0);
+    if (n > 0) {
+      at += static_cast<std::uint64_t>(n);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0 || errno == EXDEV || errno == ENOSYS || errno == EOPNOTSUPP || errno == EINVAL) {
+      // No in-kernel copy between these files: through a buffer.
+      std::vector<char> buf(std::size_t{4} << 20);
+      while (at < size) {
+        const std::size_t got = pread_full(
+            from, buf.data(), static_cast<std::size_t>(std::min<std::uint64_t>(buf.size(), size - at)), at, target);
+        if (got == 0) throw IoError("write failed", target, "temporary output ended early");
+        pwrite_full(to, buf.data(), got, at, target);
+        at += got;
+      }
+      return;
+    }
+    throw_io_error("write failed", target, errno);
+  }
+}
+
+}  // namespace
+
+void copy_over(int from, const std::string& path, const std::string& target, bool sync) {
+  struct stat st {};
+  if (::fstat(from, &st) != 0) throw_io_error("stat failed", target, errno);
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  // Not O_TRUNC: the old content stays until the new one is copied over it.
+  FileDesc out = FileDesc::open(path, O_WRONLY);
+  lock(out.get(), target);
+  // Space first (beyond the end too: KEEP_SIZE leaves the old size), so that a
+  // full file system fails here. Where allocating is not supported, the copy
+  // finds out.
+  if (size > 0) {
+    if (inject_failure(FaultPoint::write)) throw_io_error("write failed", target, ENOSPC);
+    int r;
+    while ((r = ::fallocate(out.get(), FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(size))) != 0 && errno == EINTR) {
+    }
+    if (r != 0 && errno != EOPNOTSUPP && errno != ENOSYS) throw_io_error("write failed", target, errno);
+  }
+  const DeferTermination hold;
+  copy_bytes(from, out.get(), size, target);
+  if (::ftruncate(out.get(), static_cast<off_t>(size)) != 0) throw_io_error("write failed", target, errno);
+  if (sync && ::fsync(out.get()) != 0) throw_io_error("fsync failed", target, errno);
 }
 
 }  // namespace corank::io

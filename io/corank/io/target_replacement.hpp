@@ -1,10 +1,14 @@
 #pragma once
-// Putting the finished output in its target's place by rename (output_file.hpp
-// decides when): the output was written to a file without a name (O_TMPFILE)
-// in the target's directory. It gets a name beside the target (linkat) and is
-// renamed over it: the one instant in which a killed process could leave a
-// file behind, under an owned name that the next run removes
-// (owned_temporary.hpp), and a DeferTermination section (termination.hpp).
+// Putting the finished output in its target's place; output_file.hpp decides
+// which way.
+//  - By rename: the output was written to a file without a name (O_TMPFILE)
+//    in the target's directory. It gets a name beside the target (linkat) and
+//    is renamed over it: the one instant in which a killed process could leave
+//    a file behind, under an owned name that the next run removes
+//    (owned_temporary.hpp), and a DeferTermination section (termination.hpp).
+//  - By copy, into a target that a rename would change (several hard links):
+//    see copy_over().
+#include <cstdint>
 #include <string>
 
 namespace corank::io {
@@ -16,5 +20,20 @@ int open_unnamed(const std::string& dir, unsigned mode);
 // Gives the unnamed file `fd` an owned name beside `file` and returns it.
 // Throws IoError naming `file`'s directory.
 std::string link_beside(int fd, const std::string& file);
+
+// Copies the whole of `from` into the existing file `path` (the target,
+// called `target` in messages), keeping its inode. Old content or new, never a
+// mix, as far as the kernel allows:
+//  - concurrent copies into one file take turns (an exclusive flock(), held
+//    until the copy is synced), so outputs never interleave;
+//  - the final size is allocated first (fallocate), before a byte of the old
+//    content is touched, so a full file system fails with the old content
+//    whole (on copy-on-write file systems, btrfs and ZFS, overwriting needs
+//    space of its own that no allocation reserves);
+//  - the copy is a DeferTermination section: SIGINT, SIGTERM and SIGHUP wait
+//    for it where the program takes them so (termination.hpp).
+// SIGKILL, a power cut or an I/O error in the middle of the copy still leave
+// a mix: this way of writing is never atomic (GNU sort's never is).
+void copy_over(int from, const std::string& path, const std::string& target, bool sync);
 
 }  // namespace corank::io
