@@ -1,16 +1,18 @@
-// What corank leaves when it is killed: SIGKILL and SIGTERM at random points
-// of spilling sorts (binary records and text; a new target, an existing one,
-// a hard-linked one, a hard-linked input as its own target) leave nothing in
-// -T or beside the target, the inputs as they were, and the target as it was
-// or wholly sorted (SIGKILL may leave a mix in a hard-linked target, which is
-// filled in place: only the leftovers are checked there). Then the names
-// around the output: a -T that takes no files, a hard-linked target staged in
-// -T and written by several sorts at once.
+// What corank leaves when it is killed or cut short: SIGKILL and SIGTERM at
+// random points of spilling sorts (binary records and text; a new target, an
+// existing one, a hard-linked one, a hard-linked input as its own target)
+// leave nothing in -T or beside the target, the inputs as they were, and the
+// target as it was or wholly sorted (SIGKILL may leave a mix in a hard-linked
+// target, which is filled in place: only the leftovers are checked there).
+// Then the names around the output: -o '', a dangling symlink, extended
+// attributes, a -T that takes no files, a hard-linked target staged in -T and
+// written by several sorts at once.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -228,6 +230,36 @@ TEST_F(CrashSafety, SigtermDuringTheCopyIntoAHardLinkedTargetWaitsForIt) {
 }
 
 // ---- limits and names ------------------------------------------------------
+
+TEST_F(CrashSafety, AnEmptyOutputNameIsNoFile) {
+  write_file(path("in"), "b\na\n");
+  const Result r = run("-o '' " + path("in") + " > " + path("stdout"));
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "corank: open failed: '': No such file or directory\n");
+  EXPECT_EQ(read_file(path("stdout")), "") << "sorted to standard output";
+}
+
+TEST_F(CrashSafety, ADanglingSymlinkGetsItsFileCreated) {
+  write_file(path("in"), "b\na\n");
+  fs::create_symlink("made", path("link"));
+  const Result r = run("-o " + path("link") + " " + path("in"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_symlink(path("link"))) << "the link was replaced";
+  EXPECT_EQ(read_file(path("made")), "a\nb\n");
+}
+
+TEST_F(CrashSafety, ReplacingTheTargetKeepsItsExtendedAttributes) {
+  write_file(path("in"), "b\na\n");
+  write_file(path("out"), "old\n");
+  if (::setxattr(path("out").c_str(), "user.origin", "kept", 4, 0) != 0)
+    GTEST_SKIP() << "no user.* extended attributes here: " << std::strerror(errno);
+  const Result r = run("-o " + path("out") + " " + path("in"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "a\nb\n");
+  char value[16] = {};
+  EXPECT_EQ(::getxattr(path("out").c_str(), "user.origin", value, sizeof value), 4) << std::strerror(errno);
+  EXPECT_EQ(std::string(value, 4), "kept");
+}
 
 TEST_F(CrashSafety, ATemporaryDirectoryThatTakesNoFilesSaysWhy) {
   write_file(path("in"), text_lines(40000, 6));

@@ -3,23 +3,27 @@
 // owned name, removed by the next run once its process is gone; a hard-linked
 // target is staged in the staging directory, its space allocated before its
 // old content is touched, the copy locked against other writers and a
-// DeferTermination section. A -T that takes no files says why; a spilled run
-// is named by its directory.
+// DeferTermination section; extended attributes, dangling symlinks and -o ''
+// as GNU sort has them.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/output_file.hpp"
+#include "corank/io/owned_temporary.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/io/termination.hpp"
 #include "io_test_util.hpp"
@@ -219,6 +223,44 @@ TEST_F(InPlaceTest, ConcurrentCopiesTakeTurns) {
   ::flock(other.get(), LOCK_UN);
   commit.join();
   EXPECT_EQ(slurp(dir_.file("t/other-link")), data_);
+}
+
+TEST_F(OutputFileTest, ReplacingKeepsExtendedAttributes) {
+  const std::string target = dir_.file("out");
+  spit(target, "old");
+  if (::setxattr(target.c_str(), "user.corank.test", "kept", 4, 0) != 0)
+    GTEST_SKIP() << "no user.* extended attributes on " << dir_.path() << ": " << std::strerror(errno);
+  {
+    OutputFile out(target, small_blocks());
+    write_all(out, "new");
+    out.commit();
+  }
+  EXPECT_EQ(slurp(target), "new");
+  char value[16] = {};
+  ASSERT_EQ(::getxattr(target.c_str(), "user.corank.test", value, sizeof value), 4) << std::strerror(errno);
+  EXPECT_EQ(std::string(value, 4), "kept");
+}
+
+TEST_F(OutputFileTest, ADanglingSymlinkGetsItsFileCreated) {
+  ASSERT_EQ(::symlink("made", dir_.file("link").c_str()), 0);
+  {
+    OutputFile out(dir_.file("link"), small_blocks());
+    write_all(out, "new");
+    out.commit();
+  }
+  struct stat st {};
+  ASSERT_EQ(::lstat(dir_.file("link").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced";
+  EXPECT_EQ(slurp(dir_.file("made")), "new");
+}
+
+TEST_F(OutputFileTest, AnEmptyTargetIsNoFile) {
+  try {
+    OutputFile out("", small_blocks());
+    FAIL() << "an empty name was accepted";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), "open failed: '': No such file or directory");
+  }
 }
 
 TEST_F(OutputFileTest, TemporaryDirectoriesSayWhyTheyTakeNoFiles) {

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <algorithm>
@@ -17,6 +16,7 @@
 #include "corank/io/compressed_stream.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
+#include "corank/io/file_attributes.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/owned_temporary.hpp"
 #include "corank/io/run_file.hpp"
@@ -39,12 +39,12 @@ std::string directory_of(const std::string& path) {
 
 OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target_(target), sync_(opt.sync_output) {
   const Codec codec = opt.output_codec ? *opt.output_codec : codec_from_suffix(target);
-  if (target.empty() || target == "-") {
-    target_ = "-";
+  if (target == "-") {
     sink_ = make_fd_sink(STDOUT_FILENO, "standard output", opt);
     if (opt.output_codec) sink_ = compressing_sink(std::move(sink_), *opt.output_codec, "standard output");
     return;
   }
+  if (target.empty()) throw_io_error("open failed", "''", ENOENT);  // GNU sort's answer to -o '', quoted as GNU does
   codec_ = codec;
   if (opt.output_region) {
     open_region(*opt.output_region, opt);
@@ -64,11 +64,9 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
     return;
   }
-  final_path_ = target;
+  final_path_ = resolve_target(target);
   mode_ = Mode::rename;
   if (exists) {
-    char resolved[PATH_MAX];
-    if (::realpath(target.c_str(), resolved) != nullptr) final_path_ = resolved;
     if (::access(final_path_.c_str(), W_OK) != 0) throw_io_error("open failed", target, errno);
     // Rename would split a hard link: such a file is filled in place.
     if (st.st_nlink > 1) mode_ = Mode::in_place;
@@ -124,11 +122,10 @@ void OutputFile::open_beside(const struct stat* old) {
     mode_ = Mode::in_place;
     return;
   }
-  // The new file takes the old one's mode exactly (the umask applied at
-  // creation) and its owner; one whose owner it cannot take is filled in place.
-  if (old != nullptr && (::fchmod(fd_, old->st_mode & 07777) != 0 ||
-                         ((old->st_uid != ::geteuid() || old->st_gid != ::getegid()) &&
-                          ::fchown(fd_, old->st_uid, old->st_gid) != 0))) {
+  // The new file takes the old one's owner, mode (the umask applied at
+  // creation) and extended attributes; one that it cannot take them all is
+  // filled in place.
+  if (old != nullptr && !take_attributes(fd_, final_path_, *old)) {
     ::close(std::exchange(fd_, -1));
     if (named_temp_) ::unlink(temp_path_.c_str());
     unregister_cleanup(std::exchange(cleanup_slot_, -1));

@@ -2,20 +2,21 @@
 // The sorted output. What -o names decides how it is written:
 //  - a regular file, or a name that does not exist yet: bytes go to a file
 //    without a name (O_TMPFILE) in the target's directory (a symlink is
-//    followed to its file), with the target's mode and owner (or 0666 less
-//    the umask). Only when the whole sort succeeded is it fsynced, named
+//    followed to its file; a dangling one to the file it names, then
+//    created), with the target's owner, mode and extended attributes (or 0666
+//    less the umask). Only when the whole sort succeeded is it fsynced, named
 //    beside the target and renamed over it: atomic (target_replacement.hpp).
 //    Until then the target (which may be an input) is untouched, and a process
 //    killed by any signal, SIGKILL included, leaves nothing. A file system
 //    without unnamed files gets an owned name instead (owned_temporary.hpp);
 //  - a regular file that rename would change: one with several hard links,
-//    one whose owner the new file cannot take, or one in a directory corank
-//    cannot write: bytes go to a file without a name in the first -T
-//    directory (IoOptions::staging_dir), copied into the target when the sort
-//    succeeded (its inode, links, mode and owner kept; not atomic, as GNU
-//    sort's output never is, but locked against other corank runs, its space
-//    allocated before the old content is touched, and fatal signals deferred
-//    during the copy: target_replacement.hpp, copy_over);
+//    one whose owner or extended attributes the new file cannot take, or one
+//    in a directory corank cannot write: bytes go to a file without a name in
+//    the first -T directory (IoOptions::staging_dir), copied into the target
+//    when the sort succeeded (its inode, links, mode and owner kept; not
+//    atomic, as GNU sort's output never is, but locked against other corank
+//    runs, its space allocated before the old content is touched, and fatal
+//    signals deferred during the copy: target_replacement.hpp, copy_over);
 //  - a device, FIFO or socket (/dev/null, /dev/stdout, a pipe): written
 //    directly, as it streams;
 //  - a region (IoOptions::output_region): bytes [offset, offset + size) of an
@@ -55,7 +56,8 @@ namespace corank::io {
 
 class OutputFile {
 public:
-  // target "-" (or empty) writes to standard output, which cannot be committed atomically.
+  // target "-" writes to standard output, which cannot be committed atomically;
+  // an empty one is no file (IoError, as GNU sort's "open failed: '': No such file").
   OutputFile(const std::string& target, const IoOptions& opt);
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;

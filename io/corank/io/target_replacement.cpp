@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
+#include <cstdlib>
 #include <vector>
 
 #include "corank/io/error.hpp"
@@ -29,7 +31,49 @@ std::string base_of(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+bool symlinks_protected() {
+  const FileDesc f(::open("/proc/sys/fs/protected_symlinks", O_RDONLY | O_CLOEXEC));
+  char c = '1';  // unknown: as most systems have it
+  if (f.valid() && ::read(f.get(), &c, 1) != 1) c = '1';
+  return c != '0';
+}
+
+// The kernel's rule for following `link` (fs.protected_symlinks): not in a
+// sticky world-writable directory (/tmp) unless the follower or the
+// directory's owner owns the link.
+bool may_follow(const std::string& link, const struct stat& lst) {
+  if (lst.st_uid == ::geteuid()) return true;
+  struct stat dir {};
+  if (::stat(directory_of(link).c_str(), &dir) != 0) return true;
+  const bool shared = (dir.st_mode & S_ISVTX) && (dir.st_mode & S_IWOTH);
+  return !shared || dir.st_uid == lst.st_uid || !symlinks_protected();
+}
+
 }  // namespace
+
+std::string resolve_target(const std::string& target) {
+  struct stat st {};
+  if (::lstat(target.c_str(), &st) == 0 && S_ISLNK(st.st_mode) && !may_follow(target, st))
+    throw_io_error("open failed", target, EACCES);
+  if (::stat(target.c_str(), &st) == 0) {
+    char resolved[PATH_MAX];
+    return ::realpath(target.c_str(), resolved) != nullptr ? std::string(resolved) : target;
+  }
+  if (errno == ELOOP) throw_io_error("open failed", target, ELOOP);
+  if (errno != ENOENT) return target;  // creating the file will say what is wrong
+  // A name that does not exist, or a dangling symlink: its end is created.
+  std::string path = target;
+  for (int hops = 0; hops < 40; ++hops) {
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    if (!may_follow(path, st)) throw_io_error("open failed", target, EACCES);
+    std::vector<char> link(static_cast<std::size_t>(std::max<off_t>(st.st_size, 255)) + 1);
+    const ssize_t n = ::readlink(path.c_str(), link.data(), link.size());
+    if (n < 0 || static_cast<std::size_t>(n) == link.size()) return path;  // changed under us: let creation decide
+    const std::string to(link.data(), static_cast<std::size_t>(n));
+    path = to.starts_with('/') ? to : directory_of(path) + "/" + to;
+  }
+  throw_io_error("open failed", target, ELOOP);
+}
 
 int open_unnamed(const std::string& dir, unsigned mode) {
   if (inject_failure(FaultPoint::unnamed_file)) {

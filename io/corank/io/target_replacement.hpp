@@ -13,6 +13,13 @@
 
 namespace corank::io {
 
+// The file that -o `target` writes: `target` with its symlinks followed, to
+// the end of a dangling one, which is then created (as GNU sort's open() with
+// O_CREAT does). Where the kernel protects symlinks (fs.protected_symlinks), a
+// link it would not follow for open() is refused here too (EACCES). Throws
+// IoError("open failed", target, ...).
+std::string resolve_target(const std::string& target);
+
 // A file without a name in `dir` with `mode` (less the umask), open read-write;
 // -1 with errno set where refused (EOPNOTSUPP: a file system without them).
 int open_unnamed(const std::string& dir, unsigned mode);
