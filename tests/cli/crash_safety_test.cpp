@@ -4,12 +4,13 @@
 // leave nothing in -T or beside the target, the inputs as they were, and the
 // target as it was or wholly sorted (SIGKILL may leave a mix in a hard-linked
 // target, which is filled in place: only the leftovers are checked there).
-// Then the names around the output: -o '', a dangling symlink, extended
-// attributes, a -T that takes no files, a hard-linked target staged in -T and
-// written by several sorts at once.
+// Then the limits and names around the output: `ulimit -f`, -o '', a dangling
+// symlink, extended attributes, a -T that takes no files, a hard-linked target
+// staged in -T and written by several sorts at once.
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <sys/xattr.h>
@@ -44,13 +45,18 @@ protected:
   }
 
   // Starts corank with `args` (no shell), stderr to `err` when given, else /dev/null.
-  pid_t start(const std::vector<std::string>& args, const std::string& err = "/dev/null") {
+  pid_t start(const std::vector<std::string>& args, const std::string& err = "/dev/null",
+              rlim_t file_size_limit = RLIM_INFINITY) {
     std::vector<std::string> all{corank_bin()};
     all.insert(all.end(), args.begin(), args.end());
     const pid_t pid = ::fork();
     if (pid == 0) {
       const int e = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
       ::dup2(e, 2);
+      if (file_size_limit != RLIM_INFINITY) {
+        const rlimit lim{file_size_limit, file_size_limit};
+        ::setrlimit(RLIMIT_FSIZE, &lim);
+      }
       std::vector<char*> argv;
       for (auto& a : all) argv.push_back(a.data());
       argv.push_back(nullptr);
@@ -230,6 +236,32 @@ TEST_F(CrashSafety, SigtermDuringTheCopyIntoAHardLinkedTargetWaitsForIt) {
 }
 
 // ---- limits and names ------------------------------------------------------
+
+// `ulimit -f`: a clean EFBIG (one line naming the file, exit 2), not a death by
+// SIGXFSZ, and nothing left: spilled runs past the limit name -T, an output
+// past it names the target.
+TEST_F(CrashSafety, AFileSizeLimitIsACleanError) {
+  const std::string in = text_lines(40000, 5);
+  write_file(path("in"), in);
+  struct Case {
+    std::vector<std::string> args;
+    std::string named;
+  };
+  char real_tmp[PATH_MAX];
+  ASSERT_NE(::realpath(path("tmp").c_str(), real_tmp), nullptr);
+  for (const Case& c : {Case{{"-S", "256K"}, std::string("temporary file in ") + real_tmp},  // runs spill
+                        Case{{}, path("out")}}) {
+    std::vector<std::string> args = c.args;
+    for (const std::string& a : std::vector<std::string>{"-T", path("tmp"), "-o", path("out"), path("in")}) args.push_back(a);
+    // Below the input's size, above a 256K run's (the limit counts bytes here).
+    const int status = wait_for(start(args, path("err"), 300000));
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 2)
+        << (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status)) : "exit") << " " << status;
+    EXPECT_EQ(read_file(path("err")), "corank: write failed: " + c.named + ": File too large\n");
+    EXPECT_EQ(tmp_entries(), std::vector<std::string>{});
+    EXPECT_EQ(entries(), (std::vector<std::string>{"err", "in", "tmp"}));
+  }
+}
 
 TEST_F(CrashSafety, AnEmptyOutputNameIsNoFile) {
   write_file(path("in"), "b\na\n");

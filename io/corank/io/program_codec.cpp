@@ -59,12 +59,13 @@ public:
     // Other runs' files and pipes stay out of PROG even where they lack O_CLOEXEC.
     ::posix_spawn_file_actions_addclosefrom_np(&actions, STDERR_FILENO + 1);
 #endif
-    // PROG starts with no signal blocked (the spawning thread may block some)
-    // and dies of a broken pipe as a filter should.
+    // PROG starts with no signal blocked (the spawning thread may block some),
+    // dies of a broken pipe as a filter should, and of `ulimit -f` as any
+    // program does (the corank program ignores SIGXFSZ).
     sigset_t none, defaults;
     sigemptyset(&none);
     sigemptyset(&defaults);
-    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) sigaddset(&defaults, sig);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGXFSZ}) sigaddset(&defaults, sig);
     ::posix_spawnattr_setsigmask(&attr, &none);
     ::posix_spawnattr_setsigdefault(&attr, &defaults);
     ::posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);

@@ -56,11 +56,15 @@ private:
 //    parent sees what killed it. Every other temporary file has no name and
 //    vanishes with the process. A signal ignored when corank started (nohup)
 //    stays ignored.
+//  - SIGXFSZ is ignored: a write past `ulimit -f` then fails with EFBIG, an
+//    error like a full disk (one line naming the file, exit 2), where the
+//    signal's default would kill corank without a word.
 //  - SIGPIPE keeps its default: `corank ... | head` ends quietly, as GNU sort
 //    does; nothing named is left to remove.
-// Child processes (--compress-program) start without the mask
-// (io/program_codec.cpp).
+// Child processes (--compress-program) start with neither the mask nor the
+// ignored SIGXFSZ (io/program_codec.cpp).
 void take_signals() {
+  ::signal(SIGXFSZ, SIG_IGN);
   sigset_t fatal;
   sigemptyset(&fatal);
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
