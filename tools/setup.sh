@@ -11,6 +11,7 @@ pkgs=(build-essential cmake pkg-config liburing-dev libboost-iostreams-dev libcl
       libgtest-dev libsimdjson-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
       libcctz-dev tzdata python3  # time zones of time keys; the log corpus test's reference order
       gzip bzip2 xz-utils zstd lz4 coreutils help2man dpkg-dev file libopenmpi-dev openmpi-bin
+      locales  # the locales that lines are compared with GNU sort under
       postgresql)  # the bulk-load example's test starts a server of its own
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
@@ -18,6 +19,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# The locales of the locale tests (tests/cli/locale_test.cpp): English, German
+# (decimal comma), Swedish (its own letters, a multi-byte thousands separator).
+for l in en_US de_DE sv_SE; do
+  locale -a 2>/dev/null | grep -qix "$l.utf-\?8" ||
+    $sudo localedef -i "$l" -c -f UTF-8 -A /usr/share/locale/locale.alias "$l.UTF-8"
+done
 # shellcheck disable=SC2086
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release ${CORANK_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j"$(nproc)"

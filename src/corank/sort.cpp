@@ -17,6 +17,7 @@
 #include "corank/text/jsonl_format.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/pgtext_format.hpp"
+#include "corank/text/line_locale.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
 #include "corank/text/time_inputs.hpp"
@@ -127,6 +128,7 @@ text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool 
   text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt, read_inputs), tab, r.stable,
                                                 r.unique, r.zero_terminated ? '\0' : '\n');
   text::seed_random_keys(o.keys, salt);
+  if (r.locale != "C" && r.locale != "POSIX") o.locale = text::LineLocale::load(r.locale, nullptr);
   return o;
 }
 

@@ -75,6 +75,14 @@ struct SortRequest {
   // A strftime-style pattern (text/time_pattern.hpp) that time keys read
   // instead of the known formats; "": those.
   std::string time_format;
+  // Lines: the locale whose rules order them as GNU sort's would under it
+  // (text/line_locale.hpp): LC_COLLATE's strcoll for text, LC_CTYPE's classes
+  // for -d -i -f, LC_NUMERIC's decimal point and thousands separator for -n
+  // -h -g, LC_TIME's month names for -M. "C" or "POSIX": bytes, the fast path;
+  // "": each category from the environment (LC_ALL, LC_<CATEGORY>, LANG) as
+  // setlocale(LC_ALL, "") reads it, which the corank program passes; another
+  // name: that locale for every category. CSV/TSV and JSON lines ignore it.
+  std::string locale = "C";
 
   bool merge_only = false;  // -m: the inputs are sorted already (text formats)
   bool debug = false;       // --debug: underline each output line's keys (lines)

@@ -174,6 +174,12 @@ private:
 
 class Lines : public corank::test::CorankTest {
 protected:
+  // corank follows the locale as GNU sort does: both run in the C locale here
+  // (locale_test.cpp compares them under others).
+  void SetUp() override {
+    CorankTest::SetUp();
+    ::setenv("LC_ALL", "C", 1);
+  }
   Result gnu(const std::string& args) { return run_shell("LC_ALL=C sort " + args, dir_ / "gnu.err"); }
 
   // Sorts `files` with GNU and with corank under each budget; outputs must

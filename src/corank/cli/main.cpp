@@ -149,6 +149,7 @@ int run(Invocation& inv) {
   r.io.diagnostics = &diagnostics;
   if (!inv.files0_from.empty()) r.inputs = files0_names(inv.files0_from);
   r.progress = inv.progress.value_or(::isatty(STDERR_FILENO) == 1);
+  r.locale = "";  // lines follow LC_ALL, LC_COLLATE, ..., LANG, as GNU sort does
   validate(r);
   check_stats_file(inv);
   if (inv.action == Action::Check || inv.action == Action::CheckQuiet) {

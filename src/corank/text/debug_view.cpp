@@ -1,10 +1,18 @@
 #include "corank/text/debug_view.hpp"
 
+#include <locale.h>
+#include <wchar.h>
+#include <wctype.h>
+
 #include <algorithm>
+#include <cwchar>
+#include <cwctype>
 
 #include "corank/text/char_classes.hpp"
 #include "corank/text/field_finder.hpp"
 #include "corank/text/line_comparator.hpp"
+#include "corank/text/line_locale.hpp"
+#include "corank/text/locale_number.hpp"
 #include "corank/text/numeric_compare.hpp"
 #include "corank/text/time_rules.hpp"
 
@@ -12,15 +20,53 @@ namespace corank::text {
 
 namespace {
 
-// The columns [p, end) takes on a terminal in the C locale, counted as GNU's
-// debug_width counts them: a control byte none, except a tab (shown as '>')
-// one; any other byte one.
+// The columns [p, end) takes on a terminal, counted as GNU's debug_width
+// counts them (gnulib's mbsnwidth, plus one for each tab, shown as '>'). In
+// the C locale: a control byte none, any other byte one.
 std::size_t width(const char* p, const char* end) noexcept {
   std::size_t w = 0;
   for (; p < end; ++p) {
     const auto c = static_cast<unsigned char>(*p);
     w += c == '\t' || (c >= 0x20 && c != 0x7f);
   }
+  return w;
+}
+
+// Under a locale: by its characters where they may take several bytes
+// (wcwidth; an invalid byte one column, an incomplete character at the end
+// one), else by its byte classes.
+std::size_t width(const char* p, const char* end, const LineLocale* locale) {
+  if (!locale) return width(p, end);
+  std::size_t w = static_cast<std::size_t>(std::count(p, end, '\t'));
+  const locale_t loc = locale->handle();
+  if (!locale->multibyte()) {
+    for (; p < end; ++p) {
+      const auto c = static_cast<unsigned char>(*p);
+      w += isprint_l(c, loc) || !iscntrl_l(c, loc);
+    }
+    return w;
+  }
+  const locale_t previous = uselocale(loc);  // mbrtowc, wcwidth and iswcntrl read the thread's locale
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c >= 0x20 && c < 0x7f) {  // printable ASCII
+      ++w, ++p;
+      continue;
+    }
+    std::mbstate_t state{};
+    wchar_t wc;
+    const std::size_t n = std::mbrtowc(&wc, p, static_cast<std::size_t>(end - p), &state);
+    if (n == static_cast<std::size_t>(-1)) {
+      ++w, ++p;
+    } else if (n == static_cast<std::size_t>(-2)) {
+      ++w, p = end;
+    } else {
+      const int cw = ::wcwidth(wc);
+      w += cw >= 0 ? static_cast<std::size_t>(cw) : !std::iswcntrl(static_cast<wint_t>(wc));
+      p += n == 0 ? 1 : n;
+    }
+  }
+  uselocale(previous);
   return w;
 }
 
@@ -45,6 +91,7 @@ const char* number_end(const char* p, const char* lim, bool unit) noexcept {
 // One line marking the bytes of `line` that `key` compares (the whole line
 // when key is null): month names, numbers and timestamps only as far as they go.
 void append_mark(const LineOrdering& o, std::string_view line, const KeyField* key, std::string& out) {
+  const LineLocale* locale = o.locale.get();
   const char* text = line.data();
   const char* beg = text;
   const char* lim = text + line.size();
@@ -67,16 +114,23 @@ void append_mark(const LineOrdering& o, std::string_view line, const KeyField* k
     } else if (key->month || key->any_numeric()) {
       while (beg < lim && is_blank(static_cast<unsigned char>(*beg))) ++beg;
       const std::string_view k(beg, static_cast<std::size_t>(lim - beg));
-      if (key->month)
+      std::size_t month_end = 0;
+      if (locale && key->month)
+        lim = beg + (month_in_locale(k, *locale, &month_end) ? month_end : 0);
+      else if (key->month)
         lim = beg + (month_of(k) ? 3 : 0);
+      else if (locale && key->general_numeric)
+        lim = beg + parse_general_in(k, locale->handle()).length;
       else if (key->general_numeric)
         lim = beg + parse_general(k).length;
+      else if (locale)
+        lim = beg + locale_number_mark_end(k, locale->numbers(), key->human_numeric);
       else
         lim = number_end(beg, lim, key->human_numeric);
     }
   }
-  out.append(width(text, beg), ' ');
-  if (const std::size_t w = width(beg, lim)) {
+  out.append(width(text, beg, locale), ' ');
+  if (const std::size_t w = width(beg, lim, locale)) {
     out.append(w, '_');
     out += '\n';
   } else {
@@ -120,7 +174,10 @@ std::vector<std::string> value_key_warnings(std::span<const KeyField> keys, cons
 }
 
 std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& global, bool global_only) {
-  std::vector<std::string> w{"text ordering performed using simple byte comparison"};
+  const LineLocale* locale = o.locale.get();
+  std::vector<std::string> w =
+      locale ? locale->debug_notes() : std::vector<std::string>{"text ordering performed using simple byte comparison"};
+  const auto quote = [&](const std::string& s) { return locale ? locale->quote(s) : "'" + s + "'"; };
   // The global options no key uses: every key without ordering letters took
   // them all, a key with letters of its own none.
   KeyField unused = global;
@@ -141,7 +198,7 @@ std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& g
         now += ',';
         now += std::to_string(k.eword + 1);
       }
-      w.push_back("obsolescent key '" + old + "' used; consider '" + now + "' instead");
+      w.push_back("obsolescent key " + quote(old) + " used; consider " + quote(now) + " instead");
     }
     (k.general_numeric ? general_numeric : basic_numeric) |= k.any_numeric();
     const bool zero_width = k.sword != kNoPosition && k.eword < k.sword;
@@ -169,20 +226,36 @@ std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& g
     unused.time &= !k.time;
     unused.reverse &= !k.reverse;
   }
-  // The C locale's decimal point is '.', and it has no thousands separator.
+  // GNU's checks, with its quirks: without -t a blank thousands separator is
+  // checked as such and the decimal point only where there is a separator;
+  // -t's byte compares as a (signed) char.
+  const LocaleNumbers numbers = locale ? locale->numbers() : LocaleNumbers{};
+  const int tab = o.tab == kNoTab ? kNoTab : static_cast<int>(static_cast<signed char>(o.tab));
+  const int separator = numbers.thousands_separator;
+  const bool has_separator = separator != kNoThousandsSeparator;
+  const auto as_text = [](int c) { return std::string(1, static_cast<char>(c)); };
   bool separator_warned = false;
+  if (basic_span &&
+      (tab == kNoTab ? has_separator && is_blank(static_cast<unsigned char>(separator)) : tab == separator)) {
+    w.push_back("field separator " + quote(as_text(separator)) + " is treated as a group separator in numbers");
+    separator_warned = true;
+  }
+  const int point = numbers.decimal_point;
   if (basic_span || general_span) {
-    if (o.tab == '.') {
-      w.push_back("field separator '.' is treated as a decimal point in numbers");
+    if (tab == kNoTab ? has_separator && is_blank(static_cast<unsigned char>(point)) : tab == point) {
+      w.push_back("field separator " + quote(as_text(point)) + " is treated as a decimal point in numbers");
       separator_warned = true;
-    } else if (o.tab == '-') {
-      w.push_back("field separator '-' is treated as a minus sign in numbers");
-    } else if (general_span && o.tab == '+') {
-      w.push_back("field separator '+' is treated as a plus sign in numbers");
+    } else if (tab == '-') {
+      w.push_back("field separator " + quote("-") + " is treated as a minus sign in numbers");
+    } else if (general_span && tab == '+') {
+      w.push_back("field separator " + quote("+") + " is treated as a plus sign in numbers");
     }
   }
   if ((basic_numeric || general_numeric) && !separator_warned)
-    w.push_back(std::string(o.tab == '.' ? "" : "note ") + "numbers use '.' as a decimal point in this locale");
+    w.push_back(std::string(tab == point ? "" : "note ") + "numbers use " + quote(as_text(point)) +
+                " as a decimal point in this locale");
+  if (basic_numeric && numbers.multibyte_separator_ignored)
+    w.push_back("the multi-byte number group separator in this locale is not supported");
   const bool no_last_resort = o.stable || o.unique;
   const bool keyed = !o.keys.empty();
   if (!unused.is_default() || (unused.reverse && no_last_resort && keyed)) {

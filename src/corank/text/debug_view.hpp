@@ -1,5 +1,7 @@
 #pragma once
-// GNU sort's --debug for lines in the C locale: the warnings it prints about
+// GNU sort's --debug for lines, in the C locale or the ordering's locale
+// (line_locale.hpp: its notes, decimal point, quotes, month names and column
+// widths): the warnings it prints about
 // the key definitions before sorting, and how it shows each output line: the
 // line with tabs as '>' and a newline for its terminator, then one line per key
 // that underlines the bytes the key compares ("^ no match for key" where there
@@ -16,9 +18,9 @@
 
 namespace corank::text {
 
-// The warnings, each without the program name and newline, first of all
-// "text ordering performed using simple byte comparison". `global` holds the
-// global ordering options; `global_only` says no -k was given.
+// The warnings, each without the program name and newline, first of all how
+// text is ordered ("text ordering performed using simple byte comparison").
+// `global` holds the global ordering options; `global_only` says no -k was given.
 std::vector<std::string> debug_warnings(const LineOrdering& ordering, const KeyField& global, bool global_only);
 
 // Appends `line` (without its terminator) as --debug shows it.

@@ -15,6 +15,7 @@
 namespace corank::text {
 
 class TimeRules;
+class LineLocale;  // line_locale.hpp
 
 inline constexpr std::uint64_t kNoPosition = UINT64_MAX;
 inline constexpr int kNoTab = -1;  // fields are separated by runs of blanks
@@ -84,6 +85,8 @@ struct LineOrdering {
   bool stable = false;         // -s: no last-resort comparison
   bool unique = false;         // -u: equal keys are one record; no last resort either
   char eol = '\n';             // '\0' under -z
+  // The locale GNU sort would order by (line_locale.hpp); null: the C locale.
+  std::shared_ptr<const LineLocale> locale;
 };
 
 // Applies GNU's inheritance and compatibility rules: keys without letters take

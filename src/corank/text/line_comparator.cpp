@@ -1,11 +1,12 @@
 #include "corank/text/line_comparator.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <string>
 
 #include "corank/text/field_finder.hpp"
+#include "corank/text/line_locale.hpp"
+#include "corank/text/locale_compare.hpp"
 #include "corank/text/numeric_compare.hpp"
 #include "corank/text/time_rules.hpp"
 #include "corank/text/time_value.hpp"
@@ -51,37 +52,6 @@ std::uint64_t random_code(std::string_view s, std::uint64_t salt) noexcept {
   return XXH3_64bits_withSeed(s.empty() ? "" : s.data(), s.size(), salt);
 }
 
-// Writes a decimal number's order-preserving code into out[0..n): sign class,
-// integer digit count, then digits as nibbles; negative magnitudes inverted.
-void encode_decimal(const DecimalNumber& d, unsigned char* out, std::size_t n) {
-  std::memset(out, 0, n);
-  if (d.is_zero()) {
-    out[0] = 0x40;
-    return;
-  }
-  out[0] = d.negative ? 0x20 : 0x60;
-  const std::uint64_t count = d.integer.size();
-  // A saturated count could hide which number is longer, so then the digits
-  // stay zero and equal prefixes defer to the full comparison.
-  const bool saturated = count >= 0xFFFFFF;
-  const std::uint64_t c = saturated ? 0xFFFFFF : count;
-  if (n >= 4) out[1] = c >> 16 & 0xFF, out[2] = c >> 8 & 0xFF, out[3] = c & 0xFF;
-  if (!saturated) {
-    std::size_t nib = 0;
-    const std::size_t max_nibbles = n > 4 ? 2 * (n - 4) : 0;
-    auto put = [&](char digit) {
-      if (nib >= max_nibbles) return;
-      const unsigned v = static_cast<unsigned>(digit - '0');
-      out[4 + nib / 2] |= static_cast<unsigned char>(nib % 2 ? v : v << 4);
-      ++nib;
-    };
-    for (char ch : d.integer) put(ch);
-    for (char ch : d.fraction) put(ch);
-  }
-  if (d.negative)
-    for (std::size_t i = 1; i < n; ++i) out[i] = static_cast<unsigned char>(~out[i]);
-}
-
 std::uint64_t load_be(const unsigned char* p) noexcept {
   std::uint64_t v;
   std::memcpy(&v, p, 8);
@@ -94,20 +64,22 @@ std::string_view rest(std::string_view line, const KeySpan& k) noexcept {
   return k.end && k.end < end ? std::string_view(k.end, static_cast<std::size_t>(end - k.end)) : std::string_view{};
 }
 
-Prefix make_prefix(const unsigned char* p, bool reverse) noexcept {
+}  // namespace
+
+Prefix prefix_from_bytes(const unsigned char* p, bool reverse) noexcept {
   Prefix r;
   for (int i = 0; i < 4; ++i) r.w[i] = load_be(p + 8 * i);
   if (reverse) r.invert();
   return r;
 }
 
-}  // namespace
-
 const TimeRules& time_rules_of(const KeyField& key) noexcept {
   return key.time_rules ? *key.time_rules : TimeRules::defaults();
 }
 
-LineComparator::LineComparator(LineOrdering ordering) : o_(std::move(ordering)) {}
+LineComparator::LineComparator(LineOrdering ordering) : o_(std::move(ordering)) {
+  if (o_.locale && !o_.locale->orders_as_c()) locale_ = o_.locale.get();
+}
 
 int compare_key_text(const KeyField& key, std::string_view a, std::string_view b, std::string_view after_a,
                      std::string_view after_b) {
@@ -168,6 +140,7 @@ int LineComparator::compare_key(const KeyField& key, std::string_view line_a, st
   const KeySpan ka = find_key(line_a, key, o_.tab), kb = find_key(line_b, key, o_.tab);
   if (key.time)
     return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()}, rest(line_a, ka), rest(line_b, kb));
+  if (locale_) return compare_key_in_locale(key, {ka.begin, ka.size()}, {kb.begin, kb.size()}, *locale_);
   return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()});
 }
 
@@ -182,7 +155,7 @@ int LineComparator::compare(std::string_view a, std::string_view b) const {
     const int d = compare_keys(a, b);
     if (d || o_.unique || o_.stable) return d;
   }
-  const int d = bytes_compare(a, b);
+  const int d = locale_ ? compare_lines_in_locale(a, b, *locale_) : bytes_compare(a, b);
   return o_.reverse ? -d : d;
 }
 
@@ -201,18 +174,7 @@ Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view afte
     p[0] = static_cast<unsigned char>(0x80 + human_unit_order(skip_blanks(k)));
     encode_decimal(parse_decimal(k), p + 1, kPrefixBytes - 1);
   } else if (key.general_numeric) {
-    // Conversion errors 0, NaNs 1 (their order is left to the full comparison),
-    // numbers by the IEEE total order of the nearest double, which never
-    // reverses two long doubles; -0 and +0 share a code because they compare equal.
-    const GeneralNumber g = parse_general(k);
-    std::uint64_t code = g.kind == GeneralNumber::Error ? 0 : 1;
-    if (g.kind == GeneralNumber::Number) {
-      double d = static_cast<double>(g.value);
-      if (d == 0) d = 0;
-      const auto bits = std::bit_cast<std::uint64_t>(d);
-      code = bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
-    }
-    for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(code >> (56 - 8 * i));
+    encode_general(parse_general(k), p);
   } else if (key.month) {
     p[0] = static_cast<unsigned char>(month_of(k));
   } else if (key.time) {
@@ -227,13 +189,15 @@ Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view afte
       p[n++] = key.fold ? to_upper(u) : u;
     }
   }
-  return make_prefix(p, key.reverse);
+  return prefix_from_bytes(p, key.reverse);
 }
 
 Prefix LineComparator::prefix(std::string_view line) const {
-  if (o_.keys.size() == 1 && o_.keys.front().time && !o_.unique && !o_.stable) {
+  if (o_.keys.size() == 1 && o_.keys.front().time && !o_.unique && !o_.stable && !locale_) {
     // A time key's code takes 13 of the 32 bytes; the rest get the line's
-    // first bytes, the last-resort comparison's, so that lines of the same
+    // first bytes, the last-resort comparison's (in the C locale: under
+    // another, the last resort is strcoll's, which bytes do not follow), so
+    // that lines of the same
     // instant (log lines of one second) seldom tie and need compare().
     const KeyField& key = o_.keys.front();
     const KeySpan span = find_key(line, key, o_.tab);
@@ -245,15 +209,18 @@ Prefix LineComparator::prefix(std::string_view line) const {
       std::memcpy(p + kTimeCodeBytes, line.data(), std::min(line.size(), kPrefixBytes - kTimeCodeBytes));
     if (o_.reverse)
       for (std::size_t i = kTimeCodeBytes; i < kPrefixBytes; ++i) p[i] = static_cast<unsigned char>(~p[i]);
-    return make_prefix(p, false);
+    return prefix_from_bytes(p, false);
   }
   if (!o_.keys.empty()) {
     const KeySpan span = find_key(line, o_.keys.front(), o_.tab);
+    if (locale_ && !o_.keys.front().time)
+      return key_prefix_in_locale(o_.keys.front(), {span.begin, span.size()}, *locale_);
     return key_prefix(o_.keys.front(), {span.begin, span.size()}, rest(line, span));
   }
+  if (locale_) return line_prefix_in_locale(line, *locale_, o_.reverse);
   unsigned char p[kPrefixBytes] = {};
   if (!line.empty()) std::memcpy(p, line.data(), std::min(line.size(), kPrefixBytes));  // an empty view may have no data
-  return make_prefix(p, o_.reverse);
+  return prefix_from_bytes(p, o_.reverse);
 }
 
 }  // namespace corank::text

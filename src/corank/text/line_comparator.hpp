@@ -1,7 +1,8 @@
 #pragma once
-// GNU sort's comparison of two lines in the C locale (keycompare, then the
-// last-resort whole-line comparison unless -s or -u), and the fixed-width
-// normalized prefix of a line's first key that orders most pairs without it.
+// GNU sort's comparison of two lines (keycompare, then the last-resort
+// whole-line comparison unless -s or -u), and the fixed-width normalized
+// prefix of a line's first key that orders most pairs without it: in the C
+// locale here, under another locale by locale_compare.hpp.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -32,6 +33,9 @@ struct Prefix {
   }
 };
 
+// The prefix whose big-endian words are p[0..32), inverted when `reverse`.
+Prefix prefix_from_bytes(const unsigned char* p, bool reverse) noexcept;
+
 // One key's comparison, on the key's bytes as found in the record (-r
 // included). `after_a`/`after_b`: what follows each key in its record, where
 // a time key may find the UTC offset its end cut off (time_rules.hpp).
@@ -59,6 +63,8 @@ private:
   int compare_key(const KeyField& key, std::string_view a, std::string_view b) const;
 
   LineOrdering o_;
+  // The locale, where it orders anything unlike the C locale; null: the C path.
+  const LineLocale* locale_ = nullptr;
 };
 
 }  // namespace corank::text

@@ -1,5 +1,7 @@
 #include "corank/text/numeric_compare.hpp"
 
+#include <bit>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,6 +61,35 @@ int compare_decimal(const DecimalNumber& a, const DecimalNumber& b) noexcept {
   return a.negative ? -c : c;
 }
 
+void encode_decimal(const DecimalNumber& d, unsigned char* out, std::size_t n) {
+  std::memset(out, 0, n);
+  if (d.is_zero()) {
+    out[0] = 0x40;
+    return;
+  }
+  out[0] = d.negative ? 0x20 : 0x60;
+  const std::uint64_t count = d.integer.size();
+  // A saturated count could hide which number is longer, so then the digits
+  // stay zero and equal prefixes defer to the full comparison.
+  const bool saturated = count >= 0xFFFFFF;
+  const std::uint64_t c = saturated ? 0xFFFFFF : count;
+  if (n >= 4) out[1] = c >> 16 & 0xFF, out[2] = c >> 8 & 0xFF, out[3] = c & 0xFF;
+  if (!saturated) {
+    std::size_t nib = 0;
+    const std::size_t max_nibbles = n > 4 ? 2 * (n - 4) : 0;
+    auto put = [&](char digit) {
+      if (nib >= max_nibbles) return;
+      const unsigned v = static_cast<unsigned>(digit - '0');
+      out[4 + nib / 2] |= static_cast<unsigned char>(nib % 2 ? v : v << 4);
+      ++nib;
+    };
+    for (char ch : d.integer) put(ch);
+    for (char ch : d.fraction) put(ch);
+  }
+  if (d.negative)
+    for (std::size_t i = 1; i < n; ++i) out[i] = static_cast<unsigned char>(~out[i]);
+}
+
 int unit_order(unsigned char c) noexcept {
   switch (c) {
     case 'K': case 'k': return 1;
@@ -112,8 +143,9 @@ GeneralNumber parse_general(std::string_view key) {
   return {v != v ? GeneralNumber::NaN : GeneralNumber::Number, v, length};
 }
 
-int compare_general(std::string_view a, std::string_view b) {
-  const GeneralNumber x = parse_general(a), y = parse_general(b);
+int compare_general(std::string_view a, std::string_view b) { return compare_general(parse_general(a), parse_general(b)); }
+
+int compare_general(const GeneralNumber& x, const GeneralNumber& y) {
   if (x.kind != y.kind) return x.kind < y.kind ? -1 : 1;
   if (x.kind == GeneralNumber::Error) return 0;
   if (x.kind == GeneralNumber::Number) return (x.value > y.value) - (x.value < y.value);
@@ -122,6 +154,20 @@ int compare_general(std::string_view a, std::string_view b) {
   std::snprintf(pa, sizeof pa, "%Lf", x.value);
   std::snprintf(pb, sizeof pb, "%Lf", y.value);
   return sign(std::strcmp(pa, pb));
+}
+
+void encode_general(const GeneralNumber& g, unsigned char* out) noexcept {
+  // Conversion errors 0, NaNs 1 (their order is left to the full comparison),
+  // numbers by the IEEE total order of the nearest double, which never
+  // reverses two long doubles; -0 and +0 share a code because they compare equal.
+  std::uint64_t code = g.kind == GeneralNumber::Error ? 0 : 1;
+  if (g.kind == GeneralNumber::Number) {
+    double d = static_cast<double>(g.value);
+    if (d == 0) d = 0;
+    const auto bits = std::bit_cast<std::uint64_t>(d);
+    code = bits >> 63 ? ~bits : bits | (std::uint64_t{1} << 63);
+  }
+  for (int i = 0; i < 8; ++i) out[i] = static_cast<unsigned char>(code >> (56 - 8 * i));
 }
 
 int month_of(std::string_view key) noexcept {

@@ -20,6 +20,9 @@ struct DecimalNumber {
 
 DecimalNumber parse_decimal(std::string_view key) noexcept;
 int compare_decimal(const DecimalNumber& a, const DecimalNumber& b) noexcept;
+// Writes d's order-preserving code into out[0..n) (a prefix's bytes): sign
+// class, integer digit count, then digits as nibbles; negative magnitudes inverted.
+void encode_decimal(const DecimalNumber& d, unsigned char* out, std::size_t n);
 
 // -h's order of a unit suffix: K (or k) 1, M 2, ... Y 8, R 9, Q 10; 0 for any other byte.
 int unit_order(unsigned char c) noexcept;
@@ -41,6 +44,9 @@ struct GeneralNumber {
   std::size_t length = 0;  // the bytes strtold read (0 for an error)
 };
 GeneralNumber parse_general(std::string_view key);
+// Writes 8 bytes that order -g's values as compare_general does, where it can tell them apart.
+void encode_general(const GeneralNumber& g, unsigned char* out) noexcept;
+int compare_general(const GeneralNumber& a, const GeneralNumber& b);
 
 std::string_view skip_blanks(std::string_view s) noexcept;
 
