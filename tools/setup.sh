@@ -11,7 +11,7 @@ pkgs=(build-essential cmake pkg-config liburing-dev libboost-iostreams-dev libcl
       libgtest-dev libsimdjson-dev nlohmann-json3-dev libxxhash-dev zlib1g-dev libbz2-dev liblzma-dev libzstd-dev
       libcctz-dev tzdata python3  # time zones of time keys; the log corpus test's reference order
       gzip bzip2 xz-utils zstd lz4 coreutils help2man dpkg-dev file libopenmpi-dev openmpi-bin
-      locales  # the locales that lines are compared with GNU sort under
+      libicu-dev locales  # --collation; the locales that lines are compared with GNU sort under
       postgresql)  # the bulk-load example's test starts a server of its own
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done

@@ -14,6 +14,7 @@
 #include "corank/stopwatch.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/debug_view.hpp"
+#include "corank/text/icu_collation.hpp"
 #include "corank/text/jsonl_format.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/pgtext_format.hpp"
@@ -45,7 +46,8 @@ void reject_text_options(const SortRequest& r) {
       {r.null_string.has_value(), "--null"},
       {r.time_year != 0, "--time-year"},
       {!r.time_zone.empty(), "--time-zone"},
-      {!r.time_format.empty(), "--time-format"}};
+      {!r.time_format.empty(), "--time-format"},
+      {!r.collation.empty(), "--collation"}};
   for (const auto& [set, name] : text_only)
     if (set)
       throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, pgtext, jsonl), not '" + r.format + "'");
@@ -121,6 +123,11 @@ text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool re
   return g;
 }
 
+// The ICU collation the request names; null for none.
+std::shared_ptr<const text::Collation> collation(const SortRequest& r) {
+  return r.collation.empty() ? nullptr : text::icu_collation(r.collation);
+}
+
 text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false) {
   std::vector<text::KeyField> keys;
   for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
@@ -128,7 +135,8 @@ text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool 
   text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt, read_inputs), tab, r.stable,
                                                 r.unique, r.zero_terminated ? '\0' : '\n');
   text::seed_random_keys(o.keys, salt);
-  if (r.locale != "C" && r.locale != "POSIX") o.locale = text::LineLocale::load(r.locale, nullptr);
+  if ((r.locale != "C" && r.locale != "POSIX") || !r.collation.empty())
+    o.locale = text::LineLocale::load(r.locale, collation(r));
   return o;
 }
 
@@ -164,7 +172,8 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
     }
     o.header = r.header;
     o.keys = r.keys;
-    o.global = global_ordering(r, salt);
+    o.global = global_ordering(r, salt, read_inputs);
+    o.collation = collation(r);
     o.unique = r.unique;
     o.nulls = nulls;
     if (r.null_string) o.null_string = *r.null_string;
@@ -180,6 +189,7 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
   o.header = r.header;
   o.keys = r.keys;
   o.global = global_ordering(r, salt, read_inputs);
+  o.collation = collation(r);
   o.stable = r.stable;
   o.unique = r.unique;
   o.nulls = nulls;
@@ -296,14 +306,17 @@ std::vector<std::string> debug_warnings(const SortRequest& r) {
   if (r.format == "lines") return text::debug_warnings(line_ordering(r, salt), global_ordering(r, salt), r.keys.empty());
   if (r.format != "csv" && r.format != "tsv" && r.format != "pgtext" && r.format != "jsonl") return {};
   const text::KeyField global = global_ordering(r, salt);
+  const auto default_collation = collation(r);
   std::vector<text::KeyField> keys;
+  std::vector<const text::Collation*> collations;
   for (const auto& spec : r.keys) {
-    text::TypedKey k = text::parse_column_key(spec, global).key;
+    text::TypedKey k = text::parse_column_key(spec, global, default_collation).key;
     k.key.numeric |= k.type == text::ValueType::Number || k.type == text::ValueType::Decimal ||
                      k.type == text::ValueType::Float;
     keys.push_back(k.key);
+    collations.push_back(k.collation.get());
   }
-  return text::value_key_warnings(keys, global);
+  return text::value_key_warnings(keys, global, default_collation.get(), collations);
 }
 
 }  // namespace corank

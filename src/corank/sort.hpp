@@ -83,6 +83,11 @@ struct SortRequest {
   // setlocale(LC_ALL, "") reads it, which the corank program passes; another
   // name: that locale for every category. CSV/TSV and JSON lines ignore it.
   std::string locale = "C";
+  // Text formats: an ICU collation for text keys (text/icu_collation.hpp:
+  // "und", "en", "de-u-co-phonebk", "sv", PostgreSQL's "und-x-icu"), in place
+  // of bytes or LC_COLLATE's order; texts it holds equal are ordered by their
+  // bytes. CSV/TSV and JSON keys may name their own (KEY:collate=NAME). Empty: none.
+  std::string collation;
 
   bool merge_only = false;  // -m: the inputs are sorted already (text formats)
   bool debug = false;       // --debug: underline each output line's keys (lines)

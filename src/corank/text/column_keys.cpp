@@ -6,9 +6,10 @@
 
 namespace corank::text {
 
-ColumnKeys::ColumnKeys(const std::vector<std::string>& specs, const KeyField& global, bool header) {
+ColumnKeys::ColumnKeys(const std::vector<std::string>& specs, const KeyField& global, bool header,
+                       std::shared_ptr<const Collation> default_collation) {
   for (const auto& spec : specs) {
-    ColumnKeySpec parsed = parse_column_key(spec, global);
+    ColumnKeySpec parsed = parse_column_key(spec, global, default_collation);
     ColumnKey ck;
     ck.name = std::move(parsed.column);
     ck.key = parsed.key;

@@ -6,6 +6,7 @@
 // rows are written as they are read (files whose columns differ in order
 // cannot make one file that loads into one table).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,9 @@ class ColumnKeys {
 public:
   // Parses the key specs (typed_key.hpp); names wait for name_columns.
   // Throws UsageError for a bad spec, column 0, or a name without a header.
-  ColumnKeys(const std::vector<std::string>& specs, const KeyField& global, bool header);
+  // A text key without collate= takes `default_collation` (--collation's).
+  ColumnKeys(const std::vector<std::string>& specs, const KeyField& global, bool header,
+             std::shared_ptr<const Collation> default_collation = nullptr);
 
   // The first input's header, its fields unquoted or unescaped, read from
   // `file`. Throws UsageError for a key that names a column the header lacks

@@ -2,6 +2,7 @@
 
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
+#include "corank/text/locale_compare.hpp"
 
 namespace corank::text {
 
@@ -87,7 +88,7 @@ std::vector<std::string> parse_csv_row(std::string_view row, char delimiter) {
 CsvFormat::CsvFormat(CsvOptions options)
     : TextFormat('\n', options.unique),
       options_(std::move(options)),
-      keys_(options_.keys, options_.global, options_.header) {}
+      keys_(options_.keys, options_.global, options_.header, options_.collation) {}
 
 void CsvFormat::set_header(std::string_view header, const std::string& file) {
   keys_.name_columns(parse_csv_row(header, options_.delimiter), file);
@@ -99,6 +100,10 @@ void CsvFormat::check_header(std::string_view header, const std::string& file) c
 
 bool CsvFormat::is_null(std::string_view unquoted) const {
   return options_.null_string ? unquoted == *options_.null_string : unquoted.empty();
+}
+
+bool CsvFormat::collates_rows() const noexcept {
+  return options_.collation && takes_collation(options_.global);
 }
 
 FieldValue CsvFormat::field(std::string_view row, std::uint64_t column, std::string& buf) const {
@@ -166,9 +171,12 @@ int CsvFormat::compare(std::string_view a, std::string_view b) const {
   thread_local std::string ba, bb;
   if (keys_.empty()) {
     const std::vector<std::string> fa = parse_csv_row(a, options_.delimiter), fb = parse_csv_row(b, options_.delimiter);
-    KeyField text = options_.global;
-    for (std::size_t i = 0; i < fa.size() && i < fb.size(); ++i)
-      if (int d = compare_key_text(text, trim_blanks(fa[i], text), trim_blanks(fb[i], text))) return d;
+    const KeyField& text = options_.global;
+    const Collation* c = collates_rows() ? options_.collation.get() : nullptr;
+    for (std::size_t i = 0; i < fa.size() && i < fb.size(); ++i) {
+      const std::string_view x = trim_blanks(fa[i], text), y = trim_blanks(fb[i], text);
+      if (int d = c ? compare_collated_key(text, x, y, *c) : compare_key_text(text, x, y)) return d;
+    }
     const int d = (fa.size() > fb.size()) - (fa.size() < fb.size());
     return text.reverse ? -d : d;
   }
@@ -182,7 +190,9 @@ Prefix CsvFormat::prefix(std::string_view record) const {
   thread_local std::string buf;
   if (keys_.empty()) {
     // Rows compare column by column, so the first column's prefix orders them.
-    return key_prefix(options_.global, trim_blanks(field(record, 0, buf).text, options_.global));
+    const std::string_view first = trim_blanks(field(record, 0, buf).text, options_.global);
+    if (collates_rows()) return collated_key_prefix(options_.global, first, *options_.collation);
+    return key_prefix(options_.global, first);
   }
   keys_.require_resolved();
   const ColumnKey& k = keys_.keys().front();

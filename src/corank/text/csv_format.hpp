@@ -12,12 +12,14 @@
 // reverses every key. A UTF-8 byte order mark that starts a row (a file's
 // first) is no part of its first field.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "corank/text/column_keys.hpp"
+#include "corank/text/collation.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
@@ -30,6 +32,7 @@ struct CsvOptions {
   bool header = false;
   std::vector<std::string> keys;  // as given on the command line
   KeyField global;                // the global ordering letters, for keys without a TYPE, and the seed of R
+  std::shared_ptr<const Collation> collation;  // --collation: text keys' order; null: bytes
   bool stable = false;            // accepted: CSV sorting is always stable
   bool unique = false;
   NullOrder nulls = NullOrder::Last;
@@ -68,6 +71,8 @@ private:
   bool is_null(std::string_view unquoted) const;
   // Where field `column` of `row` lies, for --debug.
   KeyExtent extent(std::string_view row, std::uint64_t column) const;
+  // Without keys: whether --collation orders the columns' text.
+  bool collates_rows() const noexcept;
 
   CsvOptions options_;
   ColumnKeys keys_;

@@ -165,8 +165,14 @@ void append_record_view(std::string_view record, std::span<const KeyExtent> keys
   }
 }
 
-std::vector<std::string> value_key_warnings(std::span<const KeyField> keys, const KeyField& global) {
-  std::vector<std::string> w{"text ordering performed using simple byte comparison"};
+std::vector<std::string> value_key_warnings(std::span<const KeyField> keys, const KeyField& global,
+                                            const Collation* collation,
+                                            std::span<const Collation* const> key_collations) {
+  std::vector<std::string> w{collation ? "text ordering performed using ICU collation '" + collation->name() + "'"
+                                       : "text ordering performed using simple byte comparison"};
+  for (std::size_t i = 0; i < key_collations.size(); ++i)
+    if (key_collations[i] && key_collations[i] != collation)
+      w.push_back("key " + std::to_string(i + 1) + " ordered by ICU collation '" + key_collations[i]->name() + "'");
   const auto numeric = [](const KeyField& k) { return k.any_numeric(); };
   if (keys.empty() ? numeric(global) : std::any_of(keys.begin(), keys.end(), numeric))
     w.push_back("note numbers use '.' as a decimal point in this locale");

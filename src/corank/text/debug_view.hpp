@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corank/text/collation.hpp"
 #include "corank/text/key_spec.hpp"
 
 namespace corank::text {
@@ -40,9 +41,12 @@ struct KeyExtent {
 void append_record_view(std::string_view record, std::span<const KeyExtent> keys, std::string& out);
 
 // The warnings for the keys of CSV/TSV and JSON lines: those of lines that
-// apply to whole values ("text ordering performed using simple byte
-// comparison", the decimal point of numeric keys). `keys` empty: records
-// compare as text under the global options `global`.
-std::vector<std::string> value_key_warnings(std::span<const KeyField> keys, const KeyField& global);
+// apply to whole values (how text is ordered: by bytes, or by --collation's
+// `collation`, and the keys with collations of their own, `key_collations`
+// in the order of `keys`; the decimal point of numeric keys). `keys` empty:
+// records compare as text under the global options `global`.
+std::vector<std::string> value_key_warnings(std::span<const KeyField> keys, const KeyField& global,
+                                            const Collation* collation = nullptr,
+                                            std::span<const Collation* const> key_collations = {});
 
 }  // namespace corank::text

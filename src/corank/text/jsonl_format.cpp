@@ -8,6 +8,7 @@
 #include "corank/format.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/exact_number.hpp"
+#include "corank/text/locale_compare.hpp"
 
 namespace corank::text {
 
@@ -156,6 +157,7 @@ int compare_json(const TypedKey& k, const JsonField& a, const JsonField& b, Null
   int d;
   if (a.kind != b.kind) d = a.kind < b.kind ? -1 : 1;
   else if (a.kind == Kind::Number) d = compare_exact(parse_exact_number(a.text), parse_exact_number(b.text));
+  else if (a.kind == Kind::String && k.collation) d = k.collation->compare(a.text, b.text);
   else d = bytes_compare(a.text, b.text);  // booleans of one kind are equal texts
   return k.key.reverse ? -d : d;
 }
@@ -166,6 +168,8 @@ Prefix json_prefix(const TypedKey& k, const JsonField& f, NullOrder nulls) {
   p[0] = static_cast<unsigned char>(f.kind);
   if (f.kind == Kind::Number)
     encode_exact(parse_exact_number(f.text), 0, p + 1, sizeof p - 1);
+  else if (f.kind == Kind::String && k.collation && !f.text.empty())
+    k.collation->prefix(f.text, p + 1, sizeof p - 1);
   else if (f.kind != Kind::False && f.kind != Kind::True && !f.text.empty())
     std::memcpy(p + 1, f.text.data(), std::min(f.text.size(), sizeof p - 1));
   Prefix r;
@@ -198,12 +202,17 @@ std::string json_pointer(std::string_view spec, std::string_view path) {
 
 JsonlFormat::JsonlFormat(JsonlOptions options) : TextFormat('\n', options.unique), options_(std::move(options)) {
   for (const auto& spec : options_.keys) {
-    ColumnKeySpec parsed = parse_column_key(spec, options_.global);
+    ColumnKeySpec parsed = parse_column_key(spec, options_.global, options_.collation);
     keys_.push_back({parsed.column, json_pointer(spec, parsed.column), parsed.key});
   }
 }
 
+bool JsonlFormat::collates_lines() const noexcept {
+  return options_.collation && takes_collation(options_.global);
+}
+
 int JsonlFormat::compare(std::string_view a, std::string_view b) const {
+  if (keys_.empty() && collates_lines()) return compare_collated_key(options_.global, a, b, *options_.collation);
   if (keys_.empty()) return compare_key_text(options_.global, a, b);
   OpenRecord& x = open_record(0);
   OpenRecord& y = open_record(1);
@@ -215,6 +224,7 @@ int JsonlFormat::compare(std::string_view a, std::string_view b) const {
 }
 
 Prefix JsonlFormat::prefix(std::string_view record) const {
+  if (keys_.empty() && collates_lines()) return collated_key_prefix(options_.global, record, *options_.collation);
   if (keys_.empty()) return key_prefix(options_.global, record);
   OpenRecord& r = open_record(0);
   r.open(record);

@@ -4,17 +4,20 @@
 // component that is a number also indexes an array). A key with a TYPE
 // (typed_key.hpp) compares the field's text: a string's unescaped bytes, a
 // number or a boolean as written. A key without one orders by JSON's own
-// kinds, as PostgreSQL's jsonb does: strings (by their unescaped bytes) <
+// kinds, as PostgreSQL's jsonb does: strings (by their unescaped bytes, or
+// the key's collation) <
 // numbers (exactly, by value) < false < true < arrays < objects (these two by
 // their JSON text as written). A missing field and null are NULLs, placed as
 // the null order says (last by default). Without keys, lines compare as bytes.
 // A line that is not one JSON object is an error naming its file and line.
 // Parsing is simdjson's: each record is validated once as it is read (the DOM
 // parser), and its keys are read On Demand for its prefix and comparisons.
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "corank/text/collation.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/typed_key.hpp"
 
@@ -23,6 +26,7 @@ namespace corank::text {
 struct JsonlOptions {
   std::vector<std::string> keys;  // as given on the command line
   KeyField global;                // the global ordering letters, for keys without a TYPE
+  std::shared_ptr<const Collation> collation;  // --collation: strings' and text keys' order; null: bytes
   bool unique = false;
   NullOrder nulls = NullOrder::Last;
 };
@@ -50,6 +54,9 @@ private:
     std::string pointer;  // the same as a JSON pointer (RFC 6901)
     TypedKey key;
   };
+  // Without keys: whether --collation orders the lines' text.
+  bool collates_lines() const noexcept;
+
   JsonlOptions options_;
   std::vector<FieldKey> keys_;
 };

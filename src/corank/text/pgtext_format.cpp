@@ -90,7 +90,7 @@ std::string unescape_pgtext(std::string_view raw) {
 PgTextFormat::PgTextFormat(PgTextOptions options)
     : TextFormat('\n', options.unique),
       options_(std::move(options)),
-      keys_(options_.keys, options_.global, options_.header),
+      keys_(options_.keys, options_.global, options_.header, options_.collation),
       column_key_(parse_column_key("1", options_.global).key) {}
 
 std::vector<std::string> PgTextFormat::header_names(std::string_view header) const {

@@ -13,10 +13,12 @@
 // COPY's end-of-data marker: it is refused (COPY would stop reading there, and
 // the sort would move it among the rows).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "corank/text/collation.hpp"
 #include "corank/text/column_keys.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/typed_key.hpp"
@@ -31,6 +33,7 @@ struct PgTextOptions {
   bool unique = false;
   NullOrder nulls = NullOrder::Last;
   std::string null_string = "\\N";  // COPY's NULL, compared with a field's raw bytes
+  std::shared_ptr<const Collation> collation;  // --collation: text keys' order; null: bytes
 };
 
 // The unescaped value of one field's raw bytes, as COPY reads it.

@@ -1,10 +1,13 @@
 #include "corank/text/typed_key.hpp"
 
 #include <cstring>
+#include <optional>
 
 #include "corank/format.hpp"
 #include "corank/text/exact_number.hpp"
 #include "corank/text/float_value.hpp"
+#include "corank/text/icu_collation.hpp"
+#include "corank/text/locale_compare.hpp"
 #include "corank/text/time_value.hpp"
 
 namespace corank::text {
@@ -43,13 +46,15 @@ Prefix prefix_of(const unsigned char* p, bool reverse) noexcept {
 
 }  // namespace
 
-ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
+ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global,
+                               std::shared_ptr<const Collation> default_collation) {
   ColumnKeySpec out;
   TypedKey& tk = out.key;
   const std::size_t colon = spec.find(':');
   out.column = std::string(spec.substr(0, colon));
   if (out.column.empty()) bad_key(spec, "no column");
   bool letters = false, word = false, desc = false;
+  std::optional<std::string> collate;
   std::string_view rest = colon == std::string_view::npos ? std::string_view{} : spec.substr(colon + 1);
   for (bool more = colon != std::string_view::npos; more;) {
     const std::size_t next = rest.find(':');
@@ -62,15 +67,22 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
     } else if (part == "nulls_first" || part == "nulls_last") {
       if (tk.nulls) bad_key(spec, "two NULL places");
       tk.nulls = part == "nulls_first" ? NullOrder::First : NullOrder::Last;
-    } else if (part == "time" || part == "date" || part == "decimal" || part == "float") {
+    } else if (part.starts_with("collate=")) {
+      if (collate) bad_key(spec, "two collations");
+      collate = std::string(part.substr(8));
+      if (collate->empty()) bad_key(spec, "collate= names no collation");
+    } else if (part == "time" || part == "date" || part == "decimal" || part == "float" || part == "text") {
       if (word) bad_key(spec, "two types");
       word = true;
-      if (part == "time") tk.key.time = true;
+      if (part == "text") {
+        // Plain text: no global letters.
+      } else if (part == "time") tk.key.time = true;
       else tk.type = part == "date" ? ValueType::Date : part == "float" ? ValueType::Float : ValueType::Decimal;
     } else {
       if (part.empty() || apply_ordering_letters(part, tk.key, BlankSide::Both) != part.size())
         bad_key(spec, "unknown type '" + std::string(part) +
-                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal, float; asc, desc; nulls_first, nulls_last)");
+                          "' (ordering letters b d f g h i M n R T V, or time, date, decimal, float, text; asc, desc; "
+                          "nulls_first, nulls_last; collate=NAME)");
       letters = true;
     }
   }
@@ -78,7 +90,7 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
     KeyField other = tk.key;  // the letters besides b, r (and T, where the word is time)
     other.skip_start_blanks = other.skip_end_blanks = other.reverse = false;
     other.time = other.time && tk.type != ValueType::Letters;
-    if (!other.is_default()) bad_key(spec, "time, date, decimal and float take no ordering letters but b and r");
+    if (!other.is_default()) bad_key(spec, "time, date, decimal, float and text take no ordering letters but b and r");
   }
   if (!letters && !word) {
     const bool r = tk.key.reverse;
@@ -94,6 +106,12 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global) {
   tk.key.random_salt = global.random_salt;  // the seed of R, set with the global letters
   if (tk.type == ValueType::Letters && tk.key.numeric) tk.type = ValueType::Number;
   check_compatible(tk.key);
+  // "C" names byte order, in place of a global --collation.
+  tk.collation = collate ? (*collate == "C" ? nullptr : icu_collation(*collate)) : std::move(default_collation);
+  if (tk.type != ValueType::Letters || !takes_collation(tk.key)) {
+    if (collate && *collate != "C") bad_key(spec, "collate= applies to text keys");
+    tk.collation = nullptr;  // numbers, times and the like ignore --collation
+  }
   return out;
 }
 
@@ -112,7 +130,8 @@ int compare_values(const TypedKey& k, const FieldValue& a, const FieldValue& b, 
   const std::string_view x = trim_blanks(a.text, k.key), y = trim_blanks(b.text, k.key);
   int d;
   switch (k.type) {
-    case ValueType::Letters: return compare_key_text(k.key, x, y);  // reversed there
+    case ValueType::Letters:  // reversed there
+      return k.collation ? compare_collated_key(k.key, x, y, *k.collation) : compare_key_text(k.key, x, y);
     case ValueType::Number: d = compare_exact(parse_exact_number(x), parse_exact_number(y)); break;
     case ValueType::Decimal: {
       const ExactNumber p = parse_exact_number(x), q = parse_exact_number(y);
@@ -131,7 +150,8 @@ Prefix value_prefix(const TypedKey& k, const FieldValue& v, NullOrder nulls) {
   const std::string_view text = trim_blanks(v.text, k.key);
   unsigned char p[Prefix::kBytes] = {};
   switch (k.type) {
-    case ValueType::Letters: return key_prefix(k.key, text);  // reversed there
+    case ValueType::Letters:  // reversed there
+      return k.collation ? collated_key_prefix(k.key, text, *k.collation) : key_prefix(k.key, text);
     case ValueType::Number: encode_exact(parse_exact_number(text), 0, p, sizeof p); break;
     case ValueType::Decimal: {
       // 0 for the unparsable, then the numbers from 1 on.

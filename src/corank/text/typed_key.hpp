@@ -1,6 +1,7 @@
 #pragma once
 // The keys of formats whose records hold named or numbered values, CSV/TSV
-// columns and JSON lines fields: KEY[:TYPE][:asc|:desc], compared SQL-like.
+// columns and JSON lines fields: KEY[:TYPE][:asc|:desc][:collate=NAME],
+// compared SQL-like.
 //
 // TYPE is GNU's ordering letters (b d f g h i M n R V, and T for time), or one
 // of the words
@@ -12,6 +13,9 @@
 //   float    doubles as PostgreSQL's float8 (float_value.hpp); unparsable first
 //   time     timestamps as UTC instants (time_rules.hpp); unparsable first
 //   date     YYYY-MM-DD; unparsable first
+//   text     the bytes (or the collation's order), whatever the global letters
+// and optionally collate=NAME: an ICU collation for a text key
+// (icu_collation.hpp), or C for bytes where --collation names one.
 // A value may be NULL (a format decides which: an empty CSV field, a JSON
 // null or missing field). NULLs go where the key's :nulls_first or
 // :nulls_last says (SQL's NULLS FIRST and NULLS LAST), else where the format's
@@ -19,10 +23,12 @@
 // or descending alike. Either is a fixed place that :desc and -r do not move
 // (PostgreSQL instead puts them first under DESC by default: DESC NULLS FIRST).
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "corank/text/collation.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/line_comparator.hpp"
 
@@ -45,6 +51,8 @@ struct TypedKey {
   // of their own kinds (JSON) order untyped keys by those kinds.
   bool typed = false;
   std::optional<NullOrder> nulls;  // :nulls_first or :nulls_last; else the format's
+  // The collation of a text key; null: bytes.
+  std::shared_ptr<const Collation> collation;
 };
 
 // Where the NULLs of `key` go: its own place, else `fallback` (the format's).
@@ -55,11 +63,13 @@ struct ColumnKeySpec {
   TypedKey key;
 };
 
-// Parses KEY[:TYPE][:asc|:desc][:nulls_first|:nulls_last]. A key without
-// TYPE takes the global letters (`global`; its r reverses every key, and its
-// time_rules are T's).
-// Throws UsageError naming the spec.
-ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global);
+// Parses KEY[:TYPE][:asc|:desc][:nulls_first|:nulls_last][:collate=NAME], the
+// parts after KEY in any order. A key without TYPE takes the global letters
+// (`global`; its r reverses every key, and its time_rules are T's), a text key
+// without collate= the `default_collation` (--collation's). Throws UsageError
+// naming the spec.
+ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global,
+                               std::shared_ptr<const Collation> default_collation = nullptr);
 
 // A value as a format found it: its bytes (unescaped), or NULL.
 struct FieldValue {
