@@ -8,7 +8,8 @@ std::string help_text() {
   return R"(Usage: corank [OPTION]... [FILE]...
   or:  corank [OPTION]... --files0-from=F
 Write the sorted concatenation of all FILE(s) to standard output: text lines
-as GNU sort sorts them in the C locale, CSV/TSV rows and PostgreSQL COPY text
+as GNU sort sorts them in the locale (LC_ALL, LC_COLLATE, ..., LANG; C is
+byte order, and the fastest), CSV/TSV rows and PostgreSQL COPY text
 rows by column, JSON lines by field, or fixed-size
 binary records (Sort Benchmark gensort records, typed arrays, records with keys
 at byte offsets), in memory or through temporary files when the input is
@@ -94,6 +95,10 @@ Formats and corank's options:
       --null=STRING           CSV: an unquoted field equal to STRING is NULL
                                 (default: an empty one); pgtext: a field
                                 written as STRING (default \N), as COPY's NULL
+      --collation=NAME        text formats: order text keys by the ICU
+                                collation NAME (und, en, de-u-co-phonebk, sv,
+                                PostgreSQL's und-x-icu; equal ones by bytes),
+                                not bytes or the locale's LC_COLLATE
       --verify                binary formats: re-read the output before
                                 committing it: in order, the input's records
       --gpu=WHEN              sort on the GPU: auto (default: when one works and
@@ -123,18 +128,21 @@ KEYDEF means what the format needs (highest priority first):
             The obsolete form +POS1 [-POS2] (origin 0) is accepted as GNU sort
             accepts it.
   csv, tsv, pgtext
-            COLUMN[:TYPE][:desc][:nulls_first|:nulls_last]: COLUMN is a number
-            from 1 or a header name; TYPE is ordering letters as for lines
-            (default: text), or n (exact numbers, exponents too), decimal,
-            float (as PostgreSQL's float8), date (YYYY-MM-DD) or time;
-            unparsable decimals, floats, dates and times sort first; NaN
+            COLUMN[:TYPE][:desc][:nulls_first|:nulls_last][:collate=NAME]:
+            COLUMN is a number from 1 or a header name; TYPE is ordering
+            letters as for lines (default: text), or n (exact numbers,
+            exponents too), decimal, float (as PostgreSQL's float8), date
+            (YYYY-MM-DD), time or text; collate=NAME orders a text key by an
+            ICU collation (C: bytes); unparsable decimals, floats, dates and
+            times sort first; NaN
             and Infinity as PostgreSQL orders them (-Infinity < numbers <
             Infinity < NaN), and the times -infinity and infinity first and
             last. NULLs (the null string, a missing column) go where
             nulls_first or nulls_last says, else where --nulls says
-  jsonl     PATH[:TYPE][:desc][:nulls_first|:nulls_last]: PATH names a
-            field, dots for nested ones (user.id); TYPE as for CSV; without
-            one, strings < numbers < false < true < arrays < objects. Missing
+  jsonl     PATH[:TYPE][:desc][:nulls_first|:nulls_last][:collate=NAME]: PATH
+            names a field, dots for nested ones (user.id); TYPE as for CSV;
+            without one, strings (by the collation) < numbers < false < true
+            < arrays < objects. Missing
             fields and null are NULL; a line that is not a JSON object is an
             error
   binary    OFFSET:LENGTH[:TYPE][:desc]: TYPE is bytes (default, memcmp
@@ -142,8 +150,9 @@ KEYDEF means what the format needs (highest priority first):
             i64be (big-endian), f32 f64 (f32be f64be; IEEE total order)
 
 Without -s or -u, lines whose keys are equal are ordered by their whole bytes
-(GNU's last-resort comparison); with -s they keep their input order; -u keeps
-the first line of each run of equal keys. Binary formats always sort stably.
+or, outside the C locale, by its collation (GNU's last-resort comparison);
+with -s they keep their input order; -u keeps the first line of each run of
+equal keys. Binary formats always sort stably.
 
 SIZE may be followed by the following multiplicative suffixes:
 % 1% of memory, b 1, K 1024 (default), and so on for M, G, T.
@@ -153,6 +162,7 @@ Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
 Examples:
   corank -t, -k2,2n -k1,1 -o out.txt in.txt
   corank --format csv --header --key price:n:desc --key name -o out.csv in.csv
+  corank --format csv --header --key name:text:collate=de -o out.csv in.csv
   corank -k4,5T -o by-time.log access.log
   corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl

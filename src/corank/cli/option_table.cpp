@@ -6,6 +6,7 @@ const option kLongOptions[] = {
     {"batch-size", required_argument, nullptr, kBatchSize},
     {"buffer-size", required_argument, nullptr, 'S'},
     {"check", optional_argument, nullptr, kCheck},
+    {"collation", required_argument, nullptr, kCollation},
     {"compress-program", required_argument, nullptr, kCompressProgram},
     {"compress-temp", optional_argument, nullptr, kCompressTemp},
     {"debug", no_argument, nullptr, kDebug},
