@@ -114,7 +114,7 @@ std::optional<GlibcLevelOne> GlibcLevelOne::from(locale_t loc) {
   t.indirect_ = reinterpret_cast<const std::int32_t*>(nl_langinfo_l(_NL_COLLATE_INDIRECTMB, loc));
   t.rulesets_ = reinterpret_cast<const unsigned char*>(nl_langinfo_l(_NL_COLLATE_RULESETS, loc));
   if (!t.table_ || !t.weights_ || !t.extra_ || !t.indirect_ || !t.rulesets_) return std::nullopt;
-  t.index_two_byte_characters();
+  t.index_characters();
   // A sort loads its locale several times (validation, --debug, the sort):
   // each locale is checked once per process.
   static std::mutex mutex;
@@ -183,24 +183,49 @@ std::int32_t GlibcLevelOne::search(const unsigned char*& p, const unsigned char*
   }
 }
 
-std::int32_t GlibcLevelOne::element(const unsigned char*& p, const unsigned char* end) const {
-  const unsigned char b = *p;
-  if (b >= 0xC0 && b < 0xE0 && end - p >= 2 && (p[1] & 0xC0) == 0x80) {
-    const std::int32_t i = two_byte_[(b - 0xC0) * 64 + (p[1] - 0x80)];
-    if (i >= 0) {
-      p += 2;
-      return i;
-    }
-  }
-  return search(p, end);
+GlibcLevelOne::CharWeights GlibcLevelOne::plain_weights(std::int32_t index) const {
+  CharWeights c;
+  const std::uint32_t ruleset = static_cast<std::uint32_t>(index) >> 24;
+  if (rulesets_[ruleset * levels_] & (kBackward | kPosition)) return c;
+  const unsigned char* w = weights_ + (index & 0xFFFFFF);
+  if (w[0] > c.bytes.size()) return c;
+  c.size = w[0];
+  std::memcpy(c.bytes.data(), w + 1, c.size);
+  return c;
 }
 
-void GlibcLevelOne::index_two_byte_characters() {
-  two_byte_.fill(-1);
+void GlibcLevelOne::index_characters() {
+  chars_.assign(128 + 32 * 64, CharWeights{});
+  for (unsigned b = 0; b < 0x80; ++b) {
+    const std::int32_t first = table_[b];
+    if (first >= 0) {
+      chars_[b] = plain_weights(first);
+      continue;
+    }
+    // A list: the longer sequences give the bytes that may follow; the entry
+    // without bytes (the last) is the byte alone.
+    for (const unsigned char* e = extra_ - first;;) {
+      const std::int32_t index = load_i32(e);
+      const std::size_t n = e[4];
+      const unsigned char* bytes = e + 5;
+      if (index >= 0 && n == 0) {
+        chars_[b] = plain_weights(index);
+        break;
+      }
+      if (index >= 0) {
+        continues_[b].set(bytes[0]);
+        e += 4 + padded(1 + n);
+      } else {
+        for (unsigned c = bytes[0]; c <= bytes[n]; ++c) continues_[b].set(c);
+        e += 4 + padded(1 + 2 * n);
+      }
+    }
+  }
   for (unsigned lead = 0xC2; lead < 0xE0; ++lead) {
     const std::int32_t first = table_[lead];
     if (first >= 0) continue;  // the lead byte alone is an element: search
     bool decided[64] = {};
+    const auto slot = [&](unsigned c) -> CharWeights& { return chars_[128 + (lead - 0xC0) * 64 + (c - 0x80)]; };
     for (const unsigned char* e = extra_ - first;;) {
       const std::int32_t index = load_i32(e);
       const std::size_t n = e[4];
@@ -211,15 +236,15 @@ void GlibcLevelOne::index_two_byte_characters() {
           // The first entry that can match a continuation byte decides it:
           // the character itself, or a longer sequence that must be searched.
           decided[bytes[0] - 0x80] = true;
-          if (n == 1) two_byte_[(lead - 0xC0) * 64 + (bytes[0] - 0x80)] = index;
+          if (n == 1) slot(bytes[0]) = plain_weights(index);
         }
         e += 4 + padded(1 + n);
         continue;
       }
-      for (unsigned c = 0x80; c < 0xC0; ++c) {
-        if (decided[c - 0x80] || c < bytes[0] || c > bytes[n]) continue;
+      for (unsigned c = std::max(0x80u, static_cast<unsigned>(bytes[0])); c < 0xC0 && c <= bytes[n]; ++c) {
+        if (decided[c - 0x80]) continue;
         decided[c - 0x80] = true;
-        if (n == 1) two_byte_[(lead - 0xC0) * 64 + (c - 0x80)] = indirect_[-index + static_cast<std::int32_t>(c - bytes[0])];
+        if (n == 1) slot(c) = plain_weights(indirect_[-index + static_cast<std::int32_t>(c - bytes[0])]);
       }
       e += 4 + padded(1 + 2 * n);
     }
@@ -231,7 +256,22 @@ bool GlibcLevelOne::weights(std::string_view text, unsigned char* out, std::size
   const unsigned char* end = p + text.size();
   std::size_t o = 0;
   while (p < end && o < n) {
-    const std::int32_t e = element(p, end);
+    const unsigned char b = *p;
+    const CharWeights* known = nullptr;
+    std::size_t step = 0;
+    if (b < 0x80) {
+      if (end - p == 1 || !continues_[b].test(p[1])) known = &chars_[b], step = 1;
+    } else if (b >= 0xC0 && b < 0xE0 && end - p >= 2 && (p[1] & 0xC0) == 0x80) {
+      known = &chars_[128 + (b - 0xC0) * 64 + (p[1] - 0x80)], step = 2;
+    }
+    if (known && known->size != CharWeights::kSearch) {
+      const std::size_t len = std::min<std::size_t>(known->size, n - o);
+      std::memcpy(out + o, known->bytes.data(), len);
+      o += len;
+      p += step;
+      continue;
+    }
+    const std::int32_t e = search(p, end);
     const std::uint32_t ruleset = static_cast<std::uint32_t>(e) >> 24;
     if (rulesets_[ruleset * levels_] & (kBackward | kPosition)) return false;
     const unsigned char* w = weights_ + (e & 0xFFFFFF);

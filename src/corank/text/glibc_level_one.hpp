@@ -17,10 +17,12 @@
 #include <locale.h>
 
 #include <array>
+#include <bitset>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace corank::text {
 
@@ -37,11 +39,22 @@ public:
   bool weights(std::string_view text, unsigned char* out, std::size_t n) const;
 
 private:
+  // The weights copied without searching the tables, for characters of one
+  // byte (ASCII) and of two (UTF-8 0xC0-0xDF, then 0x80-0xBF) that are whole
+  // collating elements: most of most texts.
+  struct CharWeights {
+    static constexpr std::uint8_t kSearch = 0xFF;  // not known here: search the tables
+    std::uint8_t size = kSearch;
+    std::array<unsigned char, 7> bytes{};
+  };
+
   GlibcLevelOne() = default;
   // The table index of the collating element that starts at p, and where it ends.
-  std::int32_t element(const unsigned char*& p, const unsigned char* end) const;
   std::int32_t search(const unsigned char*& p, const unsigned char* end) const;
-  void index_two_byte_characters();
+  void index_characters();
+  // Element `index`'s level-one weights as a CharWeights (kSearch where they
+  // are no plain forward sequence or longer than it holds).
+  CharWeights plain_weights(std::int32_t index) const;
 
   const std::int32_t* table_ = nullptr;      // by a sequence's first byte: an index, or minus a list's offset in extra_
   const unsigned char* weights_ = nullptr;   // per element and level: a length byte, then the weights
@@ -49,10 +62,11 @@ private:
   const std::int32_t* indirect_ = nullptr;   // the indexes of the characters in ranges
   const unsigned char* rulesets_ = nullptr;  // per ruleset, a rule per level
   std::uint32_t levels_ = 0;
-  // UTF-8 two-byte characters (lead 0xC0-0xDF, then 0x80-0xBF) that are whole
-  // collating elements, by their index: -1 where a contraction may start with
-  // one, so that the lists must be searched.
-  std::array<std::int32_t, 32 * 64> two_byte_{};
+  // ASCII characters at their byte, two-byte ones at 128 + (lead - 0xC0) * 64 + (second - 0x80).
+  std::vector<CharWeights> chars_;
+  // For an ASCII byte that starts contractions (l in "l·"), the bytes that
+  // may follow it in one: before any other, it is an element of its own.
+  std::array<std::bitset<256>, 128> continues_{};
 };
 
 // Level one as strxfrm_l writes it (the bytes before its first level separator),
