@@ -1,11 +1,5 @@
 #include "corank/text/icu_collation.hpp"
 
-#include <unicode/ucol.h>
-#include <unicode/uiter.h>
-#include <unicode/uloc.h>
-#include <unicode/utypes.h>
-#include <unicode/uversion.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstring>
@@ -16,13 +10,14 @@
 #include <vector>
 
 #include "corank/errors.hpp"
+#include "corank/text/icu_library.hpp"
 
 namespace corank::text {
 
 namespace {
 
 struct CloseCollator {
-  void operator()(UCollator* c) const noexcept { ucol_close(c); }
+  void operator()(UCollator* c) const noexcept { icu_library().close(c); }
 };
 using CollatorPtr = std::unique_ptr<UCollator, CloseCollator>;
 
@@ -44,11 +39,12 @@ int bytes_compare(std::string_view a, std::string_view b) noexcept {
 // The languages ICU has locale data for.
 const std::set<std::string>& known_languages() {
   static const std::set<std::string> languages = [] {
+    const IcuLibrary& lib = icu_library();
     std::set<std::string> out;
-    for (std::int32_t i = 0, n = uloc_countAvailable(); i < n; ++i) {
+    for (std::int32_t i = 0, n = lib.count_available(); i < n; ++i) {
       char lang[ULOC_LANG_CAPACITY];
       UErrorCode status = U_ZERO_ERROR;
-      uloc_getLanguage(uloc_getAvailable(i), lang, sizeof lang, &status);
+      lib.language(lib.available(i), lang, sizeof lang, &status);
       if (U_SUCCESS(status)) out.insert(lang);
     }
     return out;
@@ -65,14 +61,14 @@ std::string locale_id(const std::string& name) {
     char buf[ULOC_FULLNAME_CAPACITY];
     std::int32_t parsed = 0;
     UErrorCode status = U_ZERO_ERROR;
-    const std::int32_t n = uloc_forLanguageTag(tag.c_str(), buf, sizeof buf, &parsed, &status);
+    const std::int32_t n = icu_library().for_language_tag(tag.c_str(), buf, sizeof buf, &parsed, &status);
     if (U_FAILURE(status) || status == U_STRING_NOT_TERMINATED_WARNING || parsed != static_cast<std::int32_t>(tag.size()))
       unknown(name, "not a BCP 47 language tag");
     id.assign(buf, static_cast<std::size_t>(n));
   }
   char lang[ULOC_LANG_CAPACITY];
   UErrorCode status = U_ZERO_ERROR;
-  uloc_getLanguage(id.c_str(), lang, sizeof lang, &status);
+  icu_library().language(id.c_str(), lang, sizeof lang, &status);
   const std::string language = U_SUCCESS(status) ? lang : "?";
   if (!language.empty() && language != "root" && language != "und" && !known_languages().count(language))
     unknown(name, "ICU has no data for language '" + language + "'");
@@ -86,18 +82,18 @@ public:
   int compare(std::string_view a, std::string_view b) const override {
     UErrorCode status = U_ZERO_ERROR;
     const UCollationResult r =
-        ucol_strcollUTF8(for_this_thread(), a.data(), icu_length(a), b.data(), icu_length(b), &status);
+        icu_library().strcoll_utf8(for_this_thread(), a.data(), icu_length(a), b.data(), icu_length(b), &status);
     if (U_SUCCESS(status) && r != UCOL_EQUAL) return r == UCOL_LESS ? -1 : 1;
     return bytes_compare(a, b);
   }
 
   void prefix(std::string_view text, unsigned char* out, std::size_t n) const override {
     UCharIterator it;
-    uiter_setUTF8(&it, text.data(), icu_length(text));
+    icu_library().iterate_utf8(&it, text.data(), icu_length(text));
     std::uint32_t state[2] = {0, 0};
     UErrorCode status = U_ZERO_ERROR;
     const std::int32_t got =
-        ucol_nextSortKeyPart(for_this_thread(), &it, state, out, static_cast<std::int32_t>(n), &status);
+        icu_library().next_sort_key_part(for_this_thread(), &it, state, out, static_cast<std::int32_t>(n), &status);
     const std::size_t k = U_SUCCESS(status) ? static_cast<std::size_t>(got) : 0;
     std::memset(out + k, 0, n - k);  // a key's end, as its terminating 0 would be
   }
@@ -107,12 +103,12 @@ public:
   void sort_key(std::string_view text, std::string& out) const override {
     out.clear();
     UCharIterator it;
-    uiter_setUTF8(&it, text.data(), icu_length(text));
+    icu_library().iterate_utf8(&it, text.data(), icu_length(text));
     std::uint32_t state[2] = {0, 0};
     unsigned char part[256];
     for (;;) {
       UErrorCode status = U_ZERO_ERROR;
-      const std::int32_t got = ucol_nextSortKeyPart(for_this_thread(), &it, state, part, sizeof part, &status);
+      const std::int32_t got = icu_library().next_sort_key_part(for_this_thread(), &it, state, part, sizeof part, &status);
       if (U_FAILURE(status) || got <= 0) break;
       out.append(reinterpret_cast<const char*>(part), static_cast<std::size_t>(got));
       if (got < static_cast<std::int32_t>(sizeof part)) break;
@@ -132,11 +128,7 @@ private:
       if (!c.base.owner_before(base_) && !base_.owner_before(c.base)) return c.collator.get();
     std::erase_if(clones, [](const Clone& c) { return c.base.expired(); });
     UErrorCode status = U_ZERO_ERROR;
-#if U_ICU_VERSION_MAJOR_NUM >= 71
-    CollatorPtr clone(ucol_clone(base_.get(), &status));
-#else
-    CollatorPtr clone(ucol_safeClone(base_.get(), nullptr, nullptr, &status));
-#endif
+    CollatorPtr clone(icu_library().clone(base_.get(), &status));
     if (U_FAILURE(status) || !clone) throw std::runtime_error("cannot clone ICU collator '" + name_ + "'");
     clones.push_back({base_, std::move(clone)});
     return clones.back().collator.get();
@@ -155,8 +147,8 @@ std::shared_ptr<const Collation> icu_collation(const std::string& name) {
   if (auto it = opened.find(name); it != opened.end()) return it->second;
   const std::string id = locale_id(name);
   UErrorCode status = U_ZERO_ERROR;
-  CollatorPtr collator(ucol_open(id.c_str(), &status));
-  if (U_FAILURE(status) || !collator) unknown(name, u_errorName(status));
+  CollatorPtr collator(icu_library().open(id.c_str(), &status));
+  if (U_FAILURE(status) || !collator) unknown(name, icu_library().error_name(status));
   auto c = std::make_shared<IcuCollation>(name, std::move(collator));
   opened.emplace(name, c);
   return c;
