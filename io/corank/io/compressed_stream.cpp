@@ -78,6 +78,7 @@ public:
     return k;
   }
   std::optional<std::uint64_t> size() const override { return std::nullopt; }
+  std::optional<std::uint64_t> file_size() const override { return inner_->file_size(); }
 
 private:
   std::unique_ptr<ByteSource> inner_;
@@ -159,6 +160,7 @@ public:
     return k;
   }
   std::optional<std::uint64_t> size() const override { return inner_->size(); }
+  std::optional<std::uint64_t> file_size() const override { return inner_->file_size(); }
 
 private:
   std::unique_ptr<ByteSource> inner_;

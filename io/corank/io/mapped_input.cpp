@@ -18,24 +18,53 @@
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/positional_input.hpp"
+#include "corank/io/source.hpp"
 #include "corank/io/temp_files.hpp"
 
 namespace corank::io {
 
 namespace {
 
-// The SIGBUS handler's table: lock-free slots, each a mapped range and the
-// line to print when a page of it has gone.
+// The SIGBUS handler's table: lock-free slots, each a mapped range, its
+// file's descriptor and size when mapped, and the lines to print when a page
+// of it has gone: the file shrank (the start of the line: the size now
+// follows), or the page could not be read.
 constexpr int kSlots = 16;
 constexpr std::size_t kLineMax = 4096 + 256;
+struct Line {
+  std::array<char, kLineMax> text{};
+  std::size_t size = 0;
+  void assign(const std::string& s) {
+    size = std::min(s.size(), kLineMax);
+    std::memcpy(text.data(), s.data(), size);
+  }
+};
 struct Slot {
   std::atomic<std::uintptr_t> begin{0}, end{0};  // end == 0: free
-  std::array<char, kLineMax> line{};
-  std::size_t line_size = 0;
+  int fd = -1;
+  std::uint64_t size = 0;
+  Line shrank, unreadable;
 };
 std::array<Slot, kSlots> g_slots;
 std::mutex g_slots_mutex;
 struct sigaction g_previous {};
+
+// What the handler writes: async-signal-safe calls only (fstat, write, _exit).
+[[noreturn]] void report_lost_page(const Slot& s) {
+  struct stat st {};
+  if (::fstat(s.fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) >= s.size) {
+    [[maybe_unused]] ssize_t w = ::write(STDERR_FILENO, s.unreadable.text.data(), s.unreadable.size);
+    ::_exit(2);
+  }
+  char tail[32];  // the size now, then " bytes)\n"
+  char* p = tail + sizeof tail;
+  for (const char c : {'\n', ')', 's', 'e', 't', 'y', 'b', ' '}) *--p = c;
+  auto now = static_cast<std::uint64_t>(st.st_size);
+  do *--p = static_cast<char>('0' + now % 10); while ((now /= 10) != 0);
+  [[maybe_unused]] ssize_t w = ::write(STDERR_FILENO, s.shrank.text.data(), s.shrank.size);
+  w = ::write(STDERR_FILENO, p, static_cast<std::size_t>(tail + sizeof tail - p));
+  ::_exit(2);
+}
 
 extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
   const auto addr = reinterpret_cast<std::uintptr_t>(info->si_addr);
@@ -48,8 +77,7 @@ extern "C" void on_sigbus(int sig, siginfo_t* info, void* context) {
     const std::uintptr_t end = s.end.load(std::memory_order_acquire);
     if (end != 0 && addr >= s.begin.load(std::memory_order_relaxed) && addr < end) {
       unlink_registered_files();
-      [[maybe_unused]] ssize_t w = ::write(STDERR_FILENO, s.line.data(), s.line_size);
-      ::_exit(2);
+      report_lost_page(s);
     }
   }
   // Not ours: the earlier disposition. Returning from a fault re-runs the
@@ -77,17 +105,17 @@ void install_sigbus_handler() {
   });
 }
 
-int register_range(const std::byte* p, std::uint64_t n, const std::string& path) {
+int register_range(const std::byte* p, std::uint64_t n, int fd, const std::string& path) {
   std::lock_guard lock(g_slots_mutex);
   for (int i = 0; i < kSlots; ++i) {
     Slot& s = g_slots[static_cast<std::size_t>(i)];
     if (s.end.load(std::memory_order_relaxed) != 0) continue;
-    std::string line = std::string(program_invocation_short_name) + ": " + path +
-                       ": the file shrank or could not be read while it was being sorted";
-    line.resize(std::min(line.size(), kLineMax - 1));
-    line += '\n';
-    s.line_size = line.size();
-    std::memcpy(s.line.data(), line.data(), s.line_size);
+    // As an IoError from a read would print them (error.hpp, source.hpp).
+    const std::string head = std::string(program_invocation_short_name) + ": read failed: " + path + ": ";
+    s.shrank.assign(head + std::string(kFileShrank) + " (from " + std::to_string(n) + " to ");
+    s.unreadable.assign(head + std::strerror(EIO) + "\n");
+    s.fd = fd;
+    s.size = n;
     s.begin.store(reinterpret_cast<std::uintptr_t>(p), std::memory_order_relaxed);
     s.end.store(reinterpret_cast<std::uintptr_t>(p) + n, std::memory_order_release);
     return i;
@@ -103,7 +131,9 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   FileDesc fd = FileDesc::open(path, O_RDONLY);
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw_io_error("stat failed", path, errno);
-  if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) != size) return nullptr;
+  // Shorter than the caller found it: reading reports that. Longer (a log
+  // being written): the bytes it had then are mapped, as they would be read.
+  if (!S_ISREG(st.st_mode) || static_cast<std::uint64_t>(st.st_size) < size) return nullptr;
   if (inject_failure(FaultPoint::read)) throw_io_error("read failed", path, EIO);
   // In memory: all but an eighth at most, which the sort's first pass then
   // faults in (with read-ahead). Not all: a cached file's pages leave the
@@ -112,7 +142,7 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd.get(), 0);
   if (m == MAP_FAILED) return nullptr;
   auto* p = static_cast<const std::byte*>(m);
-  const int slot = register_range(p, size, path);
+  const int slot = register_range(p, size, fd.get(), path);
   if (slot < 0) {
     ::munmap(m, static_cast<std::size_t>(size));
     return nullptr;
@@ -120,7 +150,7 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   install_sigbus_handler();
   // The sort reads the records front to back, then gathers them in key order.
   ::madvise(m, static_cast<std::size_t>(size), MADV_WILLNEED);
-  return std::unique_ptr<MappedInput>(new MappedInput(p, size, slot));
+  return std::unique_ptr<MappedInput>(new MappedInput(p, size, slot, std::move(fd)));
 }
 
 void MappedInput::drop(std::uint64_t offset, std::uint64_t n) const noexcept {

@@ -9,9 +9,11 @@
 // A mapped file that shrinks while mapped turns a read past its new end into
 // SIGBUS, and so does a page that cannot be read from the disk. The first
 // mapping installs a handler for it: a SIGBUS inside a mapped input removes
-// the registered temporary files (temp_files.hpp), writes one line,
-// "PROGRAM: FILE: the file shrank or could not be read while it was being
-// sorted", to standard error and exits with status 2, as an input error does.
+// the registered temporary files (temp_files.hpp), writes one line to
+// standard error, the one a read would have thrown ("PROGRAM: read failed:
+// FILE: the file shrank while it was being read (from N to M bytes)", or
+// "...: FILE: Input/output error" where the file is whole), and exits with
+// status 2, as an input error does.
 // This handler is the library's only direct writer to standard error: nothing
 // can be returned to a thread that touched a page that is gone. A SIGBUS
 // elsewhere keeps its earlier disposition.
@@ -20,16 +22,17 @@
 #include <memory>
 #include <string>
 
+#include "corank/io/file_desc.hpp"
 #include "corank/io/options.hpp"
 
 namespace corank::io {
 
 class MappedInput {
 public:
-  // The mapping of `path`, whose size was `size` when the caller opened it,
-  // or nullptr where reading it is the better way: not a regular file read as
-  // it is (standard input, a pipe, a compressed file), empty, of another size
-  // now (it changed: reading reports that), more than an eighth of its pages
+  // The mapping of `path`'s first `size` bytes, its size when the caller
+  // opened it, or nullptr where reading it is the better way: not a regular
+  // file read as it is (standard input, a pipe, a compressed file), empty,
+  // shorter now (reading reports that), more than an eighth of its pages
   // not in memory (estimated from a sample: direct_fd.hpp's cached_share), or
   // no file there (reading reports that too). Counts as one read request for
   // a read fault point (fault_injection.hpp).
@@ -48,10 +51,12 @@ public:
   void drop(std::uint64_t offset, std::uint64_t n) const noexcept;
 
 private:
-  MappedInput(const std::byte* data, std::uint64_t size, int slot) : data_(data), size_(size), slot_(slot) {}
+  MappedInput(const std::byte* data, std::uint64_t size, int slot, FileDesc fd)
+      : data_(data), size_(size), slot_(slot), fd_(std::move(fd)) {}
   const std::byte* data_;
   std::uint64_t size_;
-  int slot_;  // this mapping's entry in the SIGBUS handler's table
+  int slot_;     // this mapping's entry in the SIGBUS handler's table
+  FileDesc fd_;  // kept open for the handler, which asks the file's size now
 };
 
 }  // namespace corank::io

@@ -9,6 +9,7 @@
 
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
+#include "corank/io/source.hpp"
 
 namespace corank::io {
 
@@ -61,7 +62,7 @@ void PositionalInput::read(std::uint64_t offset, std::byte* dst, std::size_t n) 
     if (it->memory)
       std::memcpy(dst, it->memory + in_file, len);
     else if (pread_full(it->fd.get(), dst, len, in_file, it->path) != len)
-      throw IoError("read failed", it->path, "the file shrank while it was being read");
+      throw_file_shrank(it->path, it->fd.get(), it->size);
     dst += len;
     offset += len;
     n -= len;

@@ -35,7 +35,8 @@ public:
 
   // Reads bytes [offset, offset + n) of the concatenation into dst. Safe to
   // call from several threads at once. Throws IoError naming the file, also
-  // when a file has shrunk since it was opened.
+  // when a file has shrunk since it was opened (source.hpp's
+  // throw_file_shrank); a file that grew is read up to its size then.
   void read(std::uint64_t offset, std::byte* dst, std::size_t n) const;
 
 private:

@@ -17,8 +17,8 @@ constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t a) { return (x +
 }  // namespace
 
 ReadAheadSource::ReadAheadSource(int fd, FileDesc owned, std::string name, const IoOptions& opt,
-                                 std::uint64_t begin, std::optional<std::uint64_t> end)
-    : ByteSource(std::move(name)), owned_(std::move(owned)), fd_(fd), begin_(begin) {
+                                 std::uint64_t begin, std::optional<std::uint64_t> end, Content content)
+    : ByteSource(std::move(name)), owned_(std::move(owned)), fd_(fd), begin_(begin), content_(content) {
   if (end) {
     end_ = *end;
   } else {
@@ -95,27 +95,27 @@ void ReadAheadSource::wait_ready(Slot& s) {
     }
   }
   if (s.result < 0) throw_io_error("read failed", name(), static_cast<int>(-s.result));
+  // The engine completes short transfers itself: fewer bytes is the end of the file.
+  if (static_cast<std::uint64_t>(s.result) < block_len(s.block)) ended_early();
+}
+
+void ReadAheadSource::ended_early() const {
+  if (content_ == Content::run) throw IoError("read failed", name(), "run ended early");
+  throw_file_shrank(name(), fd_, end_);
 }
 
 std::size_t ReadAheadSource::read_parallel(void* dst, std::size_t n) {
-  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, eof_ ? 0 : end_ - next_));
+  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, end_ - next_));
   const std::size_t parts = std::clamp<std::size_t>(n / kParallelPart, 1, read_threads_);
   std::vector<std::size_t> got(parts, 0);
   ThreadPool::shared().run(static_cast<unsigned>(parts), [&](unsigned p) {
     const std::size_t lo = n * p / parts, hi = n * (p + 1) / parts;
     got[p] = pread_full(fd_, static_cast<std::byte*>(dst) + lo, hi - lo, next_ + lo, name());
   });
-  // A part short of its length means the file shrank: what follows it is not the file's.
-  std::size_t copied = 0;
-  for (std::size_t p = 0; p < parts; ++p) {
-    copied += got[p];
-    if (got[p] < n * (p + 1) / parts - n * p / parts) {
-      eof_ = true;
-      break;
-    }
-  }
-  next_ += copied;
-  return copied;
+  for (std::size_t p = 0; p < parts; ++p)
+    if (got[p] < n * (p + 1) / parts - n * p / parts) ended_early();
+  next_ += n;
+  return n;
 }
 
 std::size_t ReadAheadSource::read(void* dst, std::size_t n) {
@@ -123,20 +123,15 @@ std::size_t ReadAheadSource::read(void* dst, std::size_t n) {
   auto* out = static_cast<std::byte*>(dst);
   std::size_t copied = 0;
   while (next_issue_ < nblocks_ && next_issue_ < slots_.size()) issue(next_issue_++);
-  while (copied < n && !eof_ && cur_ < nblocks_) {
+  while (copied < n && cur_ < nblocks_) {
     Slot& s = slots_[cur_ % slots_.size()];
     wait_ready(s);
-    const std::uint64_t want = block_len(cur_);
-    const auto valid = static_cast<std::size_t>(std::min<std::uint64_t>(static_cast<std::uint64_t>(s.result), want));
+    const auto valid = static_cast<std::size_t>(block_len(cur_));  // a longer read: the file grew
     const std::size_t k = std::min(n - copied, valid - pos_);
     std::memcpy(out + copied, bufs_[cur_ % slots_.size()].data() + pos_, k);
     copied += k;
     pos_ += k;
     if (pos_ == valid) {
-      if (valid < want) {
-        eof_ = true;  // the file is shorter than it was at open
-        break;
-      }
       ++cur_;
       pos_ = 0;
       if (next_issue_ < nblocks_) issue(next_issue_++);

@@ -8,6 +8,11 @@
 // so they go O_DIRECT (no page-cache pollution for a file read once); the last
 // block asks for a rounded-up length and gets the bytes up to end of file.
 //
+// The range's end is fixed when the source is made: a file that grows is read
+// up to it, and one found shorter while it is read throws IoError, "the file
+// shrank while it was being read" for an input (source.hpp) or "run ended
+// early" for a spilled run, never a short read.
+//
 // Parallel reads: an input that is not read O_DIRECT (mostly in the page cache)
 // and whose options ask for read_threads > 1 is read without the engine, each
 // read() split into parts of at least kParallelPart bytes that as many threads
@@ -26,10 +31,12 @@ namespace corank::io {
 
 class ReadAheadSource final : public ByteSource {
 public:
+  // What the bytes are, for the error a short file is.
+  enum class Content { input, run };
   // Reads fd from `begin` to `end` (nullopt: the file's size now). `owned`,
   // when valid, is closed with the source (it is normally fd itself).
   ReadAheadSource(int fd, FileDesc owned, std::string name, const IoOptions& opt, std::uint64_t begin = 0,
-                  std::optional<std::uint64_t> end = std::nullopt);
+                  std::optional<std::uint64_t> end = std::nullopt, Content content = Content::input);
   ~ReadAheadSource() override;
 
   static constexpr std::size_t kParallelPart = std::size_t{4} << 20;
@@ -51,6 +58,7 @@ private:
   void wait_ready(Slot& s);
   std::uint64_t block_len(std::uint64_t block) const noexcept;
   std::size_t read_parallel(void* dst, std::size_t n);
+  [[noreturn]] void ended_early() const;
 
   FileDesc owned_;
   FileDesc direct_fd_;
@@ -61,7 +69,7 @@ private:
   std::uint64_t next_issue_ = 0;  // first block not yet issued
   std::uint64_t cur_ = 0;         // block being consumed
   std::size_t pos_ = 0;           // bytes of it consumed
-  bool eof_ = false;              // the file ended early (shrank while we read)
+  Content content_;
   unsigned read_threads_ = 1;     // > 1: parallel reads, no engine
   std::uint64_t next_ = 0;        // parallel reads: the next byte's offset
   std::vector<Buffer> bufs_;      // declared before engine_: the engine drains first

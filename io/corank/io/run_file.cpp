@@ -20,7 +20,8 @@ std::unique_ptr<ByteSource> make_run_source(int fd, std::string name, const IoOp
   if (!opt.temp_program.empty()) return program_decompressing_source(fd, opt.temp_program, std::move(name), offset);
   std::optional<std::uint64_t> end;
   if (length) end = offset + *length;
-  auto raw = std::make_unique<ReadAheadSource>(fd, FileDesc{}, std::move(name), opt, offset, end);
+  auto raw = std::make_unique<ReadAheadSource>(fd, FileDesc{}, std::move(name), opt, offset, end,
+                                               ReadAheadSource::Content::run);
   return decompressing_source(std::move(raw), opt.temp_codec);
 }
 

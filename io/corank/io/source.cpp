@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "corank/io/compressed_stream.hpp"
@@ -17,22 +18,39 @@ namespace corank::io {
 
 namespace {
 
-// Pipes, terminals, character devices: sequential read(2), no engine.
+// Pipes, terminals, character devices: sequential read(2), no engine. Also
+// standard input that is a regular file: read from its offset now up to the
+// size it had when opened, as ReadAheadSource reads a named one.
 class FdSource final : public ByteSource {
 public:
   FdSource(FileDesc owned, int fd, std::string name) : ByteSource(std::move(name)), owned_(std::move(owned)), fd_(fd) {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw_io_error("stat failed", this->name(), errno);
     if (S_ISDIR(st.st_mode)) throw IoError("read failed", this->name(), EISDIR);
-    if (S_ISREG(st.st_mode)) size_ = static_cast<std::uint64_t>(st.st_size);
+    const off_t at = S_ISREG(st.st_mode) ? ::lseek(fd_, 0, SEEK_CUR) : -1;
+    if (at >= 0) {
+      end_ = static_cast<std::uint64_t>(st.st_size);
+      start_ = at_ = std::min(static_cast<std::uint64_t>(at), *end_);
+    }
   }
-  std::size_t read(void* dst, std::size_t n) override { return read_full(fd_, dst, n, name()); }
-  std::optional<std::uint64_t> size() const override { return size_; }
+  std::size_t read(void* dst, std::size_t n) override {
+    if (!end_) return read_full(fd_, dst, n, name());
+    n = static_cast<std::size_t>(std::min<std::uint64_t>(n, *end_ - at_));
+    const std::size_t got = read_full(fd_, dst, n, name());
+    at_ += got;
+    if (got < n) throw_file_shrank(name(), fd_, *end_);
+    return got;
+  }
+  std::optional<std::uint64_t> size() const override {
+    if (!end_) return std::nullopt;
+    return *end_ - start_;
+  }
 
 private:
   FileDesc owned_;
   int fd_;
-  std::optional<std::uint64_t> size_;
+  std::optional<std::uint64_t> end_;  // a regular file: its size when opened
+  std::uint64_t start_ = 0, at_ = 0;  // the offset read first, and next
 };
 
 class FdSink final : public ByteSink {
@@ -65,7 +83,8 @@ bool positional_writes_ok(int fd) {
 
 }  // namespace
 
-std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt) {
+std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt,
+                                        std::optional<std::uint64_t> snapshot) {
   std::unique_ptr<ByteSource> raw;
   bool regular = false;
   if (path == "-") {
@@ -75,7 +94,7 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
     const int r = fd.get();
     regular = is_regular_file(r);
     if (regular)
-      raw = std::make_unique<ReadAheadSource>(r, std::move(fd), path, opt);
+      raw = std::make_unique<ReadAheadSource>(r, std::move(fd), path, opt, 0, snapshot);
     else
       raw = std::make_unique<FdSource>(std::move(fd), r, path);
   }
@@ -88,6 +107,14 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
   // input have no name to go by, so there the magic bytes decide.
   if (regular) return raw;
   return detect_and_decompress(std::move(raw));
+}
+
+void throw_file_shrank(const std::string& path, int fd, std::uint64_t snapshot) {
+  struct stat st {};
+  std::string why(kFileShrank);
+  if (::fstat(fd, &st) == 0)
+    why += " (from " + std::to_string(snapshot) + " to " + std::to_string(st.st_size) + " bytes)";
+  throw IoError("read failed", path, why);
 }
 
 std::unique_ptr<ByteSink> make_fd_sink(int fd, std::string name, const IoOptions& opt) {

@@ -11,11 +11,17 @@
 //                         otherwise plain write(2). finish() flushes and fsyncs
 //                         (unless IoOptions::sync_output is off).
 // Run files: run_file.hpp. Positional reads: segment_reader.hpp.
+//
+// One snapshot of a regular file: its size is taken when it is opened, reads
+// stop there (a file that grows, a log being written, yields the bytes it had
+// then), and a file found shorter than that while it is read is an error
+// (throw_file_shrank), never a short input.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "corank/io/options.hpp"
 
@@ -28,6 +34,9 @@ public:
   virtual std::size_t read(void* dst, std::size_t n) = 0;
   // The number of bytes the source will yield, when known before reading.
   virtual std::optional<std::uint64_t> size() const = 0;
+  // A regular file's size when it was opened, compressed or not: what
+  // open_source's `snapshot` takes to open it again alike. nullopt otherwise.
+  virtual std::optional<std::uint64_t> file_size() const { return size(); }
   const std::string& name() const noexcept { return name_; }
 
 protected:
@@ -53,8 +62,19 @@ public:
 };
 
 // Opens `path` for reading; "-" is standard input. Decompresses per
-// opt.input_codec (default: by suffix, else by magic bytes).
-std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt);
+// opt.input_codec (default: by suffix, else by magic bytes). `snapshot`: the
+// size a regular file had when the sort first opened it (a file opened again
+// reads that much, and is reported if now shorter); by default its size now.
+std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt,
+                                        std::optional<std::uint64_t> snapshot = std::nullopt);
+
+// Why a read of an input ends the sort when the file is shorter than it was
+// when opened: every reader of regular files says it in these words.
+inline constexpr std::string_view kFileShrank = "the file shrank while it was being read";
+
+// Throws IoError("read failed", path, "the file shrank while it was being read
+// (from SNAPSHOT to N bytes)"), N the size of fd now.
+[[noreturn]] void throw_file_shrank(const std::string& path, int fd, std::uint64_t snapshot);
 
 // A sink writing sequentially to an open descriptor it does not own, from the
 // descriptor's current offset; finish() fsyncs a regular file unless

@@ -26,6 +26,7 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
   bool known = true;
   for (const auto& path : inputs_) {
     sources_.push_back(io::open_source(path, io_));
+    snapshots_.push_back(sources_.back()->file_size());
     if (auto n = sources_.back()->size()) total += *n; else known = false;
     if (sources_.size() > kKeptOpen && path != "-") sources_.back().reset();
   }
@@ -43,7 +44,8 @@ bool ChunkReader::open_next() {
   source_ = nullptr;
   if (next_input_ == inputs_.size()) return false;
   source_name_ = inputs_[next_input_];
-  if (!sources_[next_input_]) sources_[next_input_] = io::open_source(source_name_, io_);
+  if (!sources_[next_input_])  // reopened: read as much as when first opened
+    sources_[next_input_] = io::open_source(source_name_, io_, snapshots_[next_input_]);
   source_ = sources_[next_input_++].get();
   at_file_start_ = true;
   file_lines_ = 0;

@@ -100,6 +100,7 @@ private:
   unsigned threads_;
   std::size_t next_input_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
+  std::vector<std::optional<std::uint64_t>> snapshots_;   // their file_size() then
   // One input already in memory (mapped_input.hpp), ending with a terminator
   // and without a header: chunks are windows of it, nothing is copied.
   std::unique_ptr<io::MappedInput> mapped_;
