@@ -404,6 +404,66 @@ TEST_F(SortedRunTest, EveryStoreReadsBackFrontToBackThroughAReader) {
       }
 }
 
+// A spilled run whose file ends before its records (a read that finds the
+// end of the file early, injected) is "run ended early" on every way a merge
+// reads it, CPU and device alike: by ranges, through a Reader's stretches and
+// takes, by a segment read later, and compressed; on both I/O engines.
+TEST_F(SortedRunTest, ARunThatReadsBackShortEndedEarly) {
+  io::TempDirectories temps({dir_.string()});
+  const std::uint32_t R = 100;
+  const std::uint64_t n = 30000;
+  const Bytes all = random_bytes(n * R, 23);
+  for (bool uring : {true, false})
+    for (RunStore store : {RunStore::file, RunStore::compressed})
+      for (std::uint64_t nth : {1u, 2u, 5u}) {
+        SCOPED_TRACE(std::string(uring ? "io_uring, " : "pread, ") + store_name(store) + ", read request " +
+                     std::to_string(nth) + " finds the end");
+        io::IoOptions opt = zstd_runs();
+        opt.use_uring = uring;
+        opt.block_size = 64 << 10;  // many requests to a run
+        SortedRun run(n, 0, R, store, temps);
+        {
+          SortedRun::Writer writer(run, opt, pool_);
+          writer.append(all.data(), n);
+          writer.finish();
+        }
+        const auto expect_ended_early = [&](const char* how, auto&& read) {
+          SCOPED_TRACE(how);
+          io::FailAfter early_end(io::FaultPoint::early_end, nth);
+          io::ScopedFaultInjector scope(early_end);
+          try {
+            read();
+            ADD_FAILURE() << "a run that read back short was taken whole";
+          } catch (const io::IoError& e) {
+            EXPECT_EQ(std::string(e.what()), "read failed: temporary file: run ended early");
+          }
+        };
+        Bytes got(n * R), scratch;
+        expect_ended_early("take", [&] {
+          SortedRun::Reader reader(run, opt);
+          for (std::uint64_t at = 0; at < n; at += 1000) reader.take(at + 1000, got.data() + at * R);
+        });
+        expect_ended_early("stretch", [&] {
+          SortedRun::Reader reader(run, opt);
+          for (std::uint64_t at = 0; at < n; at += 1000) reader.stretch(at, at + 1000);
+        });
+        if (store != RunStore::file) continue;
+        expect_ended_early("read", [&] {
+          for (std::uint64_t at = 0; at < n; at += 1000) run.read(at, 1000, got.data() + at * R, pool_);
+        });
+        expect_ended_early("peek", [&] {
+          for (std::uint64_t at = 0; at < n; at += 1000) run.peek(at, 1000, scratch);
+        });
+        expect_ended_early("segment", [&] {
+          SortedRun::Reader reader(run, opt);
+          io::SegmentReader segments(opt, "temporary file");
+          const auto segment = reader.take_later(n, got.data());
+          ASSERT_TRUE(segment);
+          segments.read(std::span<const io::Segment>(&*segment, 1));
+        });
+      }
+}
+
 // A Writer given fewer records than the run was made for (a -u merge) ends
 // the run after them.
 TEST_F(SortedRunTest, WriterEndsTheRunAfterTheRecordsAppended) {

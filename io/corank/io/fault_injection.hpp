@@ -6,6 +6,9 @@
 // writes with ENOSPC, unnamed files with EOPNOTSUPP, GPU sorts with GpuError,
 // exactly as a failed device, a full disk, a file system without O_TMPFILE or
 // a lost GPU would.
+// A read request may also find the end of its file where it starts
+// (early_end), as it would in a file shorter than its reader knows: a run
+// that reads back short, an input cut while it is read.
 // That is how the tests prove that a failure at any stage leaves the old
 // target, no partial output and no temporary file.
 //
@@ -29,6 +32,7 @@ enum class FaultPoint : std::uint8_t {
   device_sort,       // a GPU sort, before it starts
   device_sort_done,  // a GPU sort, after the device sorted (its results not yet taken)
   unnamed_file,      // a file without a name (O_TMPFILE): refused, as by a file system without them
+  early_end,         // a read request (engines, pread_full, read_full): no bytes, the end of the file
 };
 
 class FaultInjector {

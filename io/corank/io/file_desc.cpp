@@ -49,6 +49,7 @@ int prefault_for_write(void* p, std::size_t n) noexcept {
 
 std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, const std::string& path) {
   if (inject_failure(FaultPoint::read)) throw_io_error("read failed", path, EIO);
+  if (inject_failure(FaultPoint::early_end)) return 0;
   auto* p = static_cast<char*>(dst);
   std::size_t done = 0;
   bool prefaulted = false;
@@ -86,6 +87,7 @@ void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, c
 
 std::size_t read_full(int fd, void* dst, std::size_t n, const std::string& path) {
   if (inject_failure(FaultPoint::read)) throw_io_error("read failed", path, EIO);
+  if (inject_failure(FaultPoint::early_end)) return 0;
   auto* p = static_cast<char*>(dst);
   std::size_t done = 0;
   while (done < n) {

@@ -51,7 +51,8 @@ private:
   std::uint64_t written_ = 0;
 };
 
-// Positional reads of bytes [from, to) of a file (to its end by default).
+// Positional reads of bytes [from, to) of a spilled run's file (to its end
+// by default). A file that ends before `to` is an IoError, "run ended early".
 class PositionalSource final : public ByteSource {
 public:
   explicit PositionalSource(int fd, std::uint64_t from = 0, std::uint64_t to = UINT64_MAX)
@@ -60,6 +61,7 @@ public:
     n = static_cast<std::size_t>(std::min<std::uint64_t>(n, end_ - offset_));
     const std::size_t got = n ? pread_full(fd_, dst, n, offset_, name()) : 0;
     offset_ += got;
+    if (got < n && end_ != UINT64_MAX) throw IoError("read failed", name(), "run ended early");
     return got;
   }
   std::optional<std::uint64_t> size() const override { return std::nullopt; }

@@ -13,6 +13,7 @@ namespace corank::io {
 std::int64_t run_request_sync(const IoRequest& req) noexcept {
   if (req.op == IoOp::write && inject_failure(FaultPoint::write)) return -ENOSPC;
   if (req.op == IoOp::read && inject_failure(FaultPoint::read)) return -EIO;
+  if (req.op == IoOp::read && inject_failure(FaultPoint::early_end)) return 0;
   std::size_t done = 0;
   int fd = req.fd;
   bool prefaulted = false;

@@ -43,7 +43,7 @@ void SegmentReader::read(std::span<const Segment> segments) {
       if (done[i].result < 0) {
         if (!error) error = static_cast<int>(-done[i].result);
       } else if (static_cast<std::size_t>(done[i].result) != r.len) {
-        short_read = "unexpected end of file";
+        short_read = "run ended early";
       }
     }
   }

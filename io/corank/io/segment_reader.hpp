@@ -24,7 +24,8 @@ struct Segment {
 class SegmentReader {
 public:
   SegmentReader(const IoOptions& opt, std::string name);
-  // Reads every segment in full; throws IoError on a failed or short read.
+  // Reads every segment in full; throws IoError on a failed read, and
+  // IoError("read failed", name, "run ended early") on a short one.
   void read(std::span<const Segment> segments);
   std::string_view engine_name() const noexcept { return engine_->name(); }
 

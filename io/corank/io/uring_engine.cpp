@@ -123,6 +123,10 @@ void UringEngine::submit(const IoRequest& req) {
     injected_.push_back({req.tag, req.op == IoOp::write ? -ENOSPC : -EIO});
     return;
   }
+  if (req.op == IoOp::read && inject_failure(FaultPoint::early_end)) {
+    injected_.push_back({req.tag, 0});
+    return;
+  }
   Slot* s = free_.back();
   free_.pop_back();
   s->req = req;

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "corank/errors.hpp"
+#include "corank/io/error.hpp"
 
 namespace corank::text {
 
@@ -24,10 +25,14 @@ bool RecordReader::next(std::string_view& record) {
       if (format_.counts_lines() || check_)
         lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
       begin_ += n;
+      ++seen_.records;
       return true;
     }
     if (eof_) {
-      if (begin_ == end_) return false;
+      if (begin_ == end_) {
+        if (expected_ && seen_.records != expected_->records) check_end();
+        return false;
+      }
       // The unterminated tail: supply the terminator.
       format_.check_unterminated(std::string_view(buf_.data() + begin_, end_ - begin_), name_, lines_ + 1);
       if (end_ == buf_.size()) buf_.resize(buf_.size() + 1);
@@ -46,8 +51,18 @@ bool RecordReader::next(std::string_view& record) {
     const std::size_t want = buf_.size() - end_;
     const std::size_t got = read_(buf_.data() + end_, want);
     end_ += got;
-    if (got < want) eof_ = true;
+    seen_.bytes += got;
+    if (got < want) {
+      eof_ = true;
+      // Before the tail is taken for a record: a run cut short is that, not a malformed record.
+      if (expected_ && seen_.bytes != expected_->bytes) check_end();
+    }
   }
+}
+
+void RecordReader::check_end() const {
+  throw io::IoError("read failed", name_,
+                    seen_.bytes < expected_->bytes ? "run ended early" : "run read back is not what was written");
 }
 
 }  // namespace corank::text

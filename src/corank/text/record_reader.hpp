@@ -4,6 +4,7 @@
 // until the following call. A last record without terminator is supplied one.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,12 @@
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
+
+// What a spilled run holds, counted as it was written: its records and their
+// bytes with terminators, uncompressed. Read back, it must yield exactly that.
+struct RunContent {
+  std::uint64_t records = 0, bytes = 0;
+};
 
 class RecordReader {
 public:
@@ -20,11 +27,18 @@ public:
   // written by the sort itself, whose records were checked on the way in).
   RecordReader(ReadFn read, std::string name, const TextFormat& format, std::size_t buffer_bytes, bool check = true);
 
+  // A spilled run: from now on the end of the stream is checked against what
+  // was written, and one short of it throws IoError("read failed", name,
+  // "run ended early") (a different one: "run read back is not what was written").
+  void expect(const RunContent& written) { expected_ = written; }
+
   // False at the end of the file.
   bool next(std::string_view& record);
   const std::string& name() const noexcept { return name_; }
 
 private:
+  [[noreturn]] void check_end() const;
+
   ReadFn read_;
   std::string name_;
   const TextFormat& format_;
@@ -33,6 +47,8 @@ private:
   std::uint64_t lines_ = 0;  // newlines consumed, for the format's error messages
   bool eof_ = false;
   bool check_ = true;
+  std::optional<RunContent> expected_;
+  RunContent seen_;  // bytes read_ gave, records next() yielded
 };
 
 }  // namespace corank::text

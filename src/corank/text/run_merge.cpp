@@ -78,7 +78,9 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
 
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
                                          const io::IoOptions& temp) {
-  return reader_over(io::page_cache_run_source(run.fd.get(), run.bytes, temp), format, buffer);
+  auto reader = reader_over(io::page_cache_run_source(run.fd.get(), run.bytes, temp), format, buffer);
+  reader->expect(run.content);
+  return reader;
 }
 
 bool can_merge_in_ranges(std::span<const SpilledRun> runs) {

@@ -39,6 +39,7 @@ struct SpilledRun {
   io::FileDesc fd;
   std::uint64_t bytes = 0;         // stored in the file
   std::vector<RunSample> samples;  // in run order; plain runs only
+  RunContent content;              // as written: what reading the run back must yield
 };
 
 // Merges the records of `readers` (earlier readers win ties, which keeps the
@@ -47,7 +48,10 @@ struct SpilledRun {
 void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const TextFormat& format, RecordWriter& out,
                    Progress* progress = nullptr);
 
-// Reads the records of a run (decompressed with `codec`) through a buffer of `buffer` bytes.
+// Reads the records of a run (decompressed per `temp`) through a buffer of
+// `buffer` bytes; a run that does not yield its `content` at its end is an
+// IoError ("run ended early"), as is any range of a plain run that ends
+// before its bytes (merge_in_ranges).
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
                                          const io::IoOptions& temp);
 

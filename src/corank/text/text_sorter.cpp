@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <future>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <span>
 #include <thread>
@@ -137,8 +138,12 @@ public:
   SpilledRun spill_chunk() {
     const Chunk& chunk = chunks_[chunk_];
     SpilledRun run{temps_.create_anonymous(), 0, {}};
-    run.bytes = compressed_runs() ? write_compressed(chunk, run.fd.get())
-                                  : write_at(chunk, io::FileRange(run.fd.get(), 0, "temporary file"), &run.samples);
+    if (compressed_runs()) {
+      run.bytes = write_compressed(chunk, run.fd.get(), run.content);
+    } else {
+      run.bytes = write_at(chunk, io::FileRange(run.fd.get(), 0, "temporary file"), &run.samples, &run.content.records);
+      run.content.bytes = run.bytes;
+    }
     stats_.spill_bytes += run.bytes;
     return run;
   }
@@ -164,7 +169,9 @@ public:
     SpilledRun merged{temps_.create_anonymous(), 0, {}};
     if (merge_in_ranges_ok(group)) {
       const io::FileRange range(merged.fd.get(), 0, "temporary file");
-      merged.bytes = merge_in_ranges(group, format_, range, parallel_merge(&merged.samples)).bytes;
+      const MergedBytes m = merge_in_ranges(group, format_, range, parallel_merge(&merged.samples));
+      merged.bytes = m.bytes;
+      merged.content = {m.records, m.bytes};
     } else {
       auto sink = io::page_cache_run_sink(merged.fd.get(), io_, plan_.threads, plan_.piece_bytes);
       RecordWriter w(*sink, format_.terminator(), unique_format());
@@ -174,6 +181,7 @@ public:
       w.finish();
       sink->finish();
       merged.bytes = sink->stored_bytes();
+      merged.content = {w.records(), w.bytes()};
     }
     for (auto& r : group) r.fd.reset();  // frees the space at once
     return merged;
@@ -361,11 +369,13 @@ private:
   }
 
   // Writes a sorted chunk to `range` from its start on; returns its bytes, and
-  // keeps samples of a spilled run in `samples` (see run_merge.hpp).
+  // keeps samples of a spilled run in `samples` (see run_merge.hpp) and the
+  // records written (fewer under -u) in `records`.
   // Gathering the records (a cache miss each) and copying them into the page
   // cache is the bulk of the work, so without -u every thread takes a
   // contiguous share of the records and writes it at its own offset of the file.
-  std::uint64_t write_at(const Chunk& chunk, const io::FileRange& range, std::vector<RunSample>* samples = nullptr) {
+  std::uint64_t write_at(const Chunk& chunk, const io::FileRange& range, std::vector<RunSample>* samples = nullptr,
+                         std::uint64_t* records = nullptr) {
     const std::size_t n = chunk.records.size();
     const unsigned parts =
         format_.unique() ? 1u : static_cast<unsigned>(std::clamp<std::size_t>(n / 65536, 1, plan_.threads));
@@ -377,26 +387,29 @@ private:
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) offset[p + 1] += chunk.records[i].length + 1;
     }
     std::vector<std::vector<RunSample>> part_samples(samples ? parts : 0);
+    std::vector<std::uint64_t> part_records(parts);
     parallel_for(parts, [&](unsigned p) {
       const std::unique_ptr<io::ByteSink> sink = range.sink_at(offset[p]);
       RecordWriter w(*sink, format_.terminator(), unique_format());
       if (samples) w.keep_samples(plan_.sample_stride, offset[p], part_samples[p]);
       for (std::size_t i = first[p]; i < first[p + 1]; ++i) w.write(chunk.record(chunk.records[i]));
       w.finish();
+      part_records[p] = w.records();
       if (parts == 1) offset[1] = sink->bytes_written();  // -u may have dropped records
     });
     for (auto& part : part_samples) std::move(part.begin(), part.end(), std::back_inserter(*samples));
+    if (records) *records = std::accumulate(part_records.begin(), part_records.end(), std::uint64_t{0});
     return offset[parts];
   }
 
   // Writes a sorted chunk to fd compressed (--compress-temp); returns the bytes
-  // stored. The records are cut into pieces, each compressed into memory on
+  // stored, and what they hold in `content`. The records are cut into pieces, each compressed into memory on
   // its own thread, plan_.threads pieces at a time, and the pieces are appended to
   // the file in order: compressed streams one after another decompress as one.
   // Under -u a single piece, so that its writer drops every repeated record.
   // Under --compress-program one stream, through PROG: another PROG's
   // streams need not concatenate.
-  std::uint64_t write_compressed(const Chunk& chunk, int fd) {
+  std::uint64_t write_compressed(const Chunk& chunk, int fd, RunContent& content) {
     const auto& recs = chunk.records;
     if (!io_.temp_program.empty()) {
       auto sink = io::page_cache_run_sink(fd, io_);
@@ -404,6 +417,7 @@ private:
       for (const auto& rec : recs) w.write(chunk.record(rec));
       w.finish();
       sink->finish();
+      content = {w.records(), w.bytes()};
       return sink->stored_bytes();
     }
     const std::uint64_t piece_bytes = plan_.piece_bytes;
@@ -419,7 +433,9 @@ private:
     if (cut.back() != recs.size()) cut.push_back(recs.size());
     const std::size_t pieces = cut.size() - 1;
     std::vector<std::string> packed(std::min<std::size_t>(plan_.threads, pieces));
+    std::vector<RunContent> counted(packed.size());
     std::uint64_t stored = 0;
+    content = {};
     for (std::size_t first = 0; first < pieces; first += packed.size()) {
       const auto batch = static_cast<unsigned>(std::min(packed.size(), pieces - first));
       io::compress_pieces(batch, io_.temp_codec, io::CompressionLevel::fast, "temporary file", packed,
@@ -428,10 +444,13 @@ private:
                             for (std::size_t i = cut[first + t]; i < cut[first + t + 1]; ++i)
                               w.write(chunk.record(recs[i]));
                             w.finish();
+                            counted[t] = {w.records(), w.bytes()};
                           });
       for (unsigned t = 0; t < batch; ++t) {
         io::pwrite_full(fd, packed[t].data(), packed[t].size(), stored, "temporary file");
         stored += packed[t].size();
+        content.records += counted[t].records;
+        content.bytes += counted[t].bytes;
       }
     }
     return stored;

@@ -24,6 +24,8 @@
 #include "../library_test_util.hpp"
 #include "corank/io/codec.hpp"
 #include "corank/io/compressed_stream.hpp"
+#include "corank/io/error.hpp"
+#include "corank/io/fault_injection.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/positional_file.hpp"
 #include "corank/io/temp_files.hpp"
@@ -343,6 +345,8 @@ protected:
       w.finish();
       sink->finish();
       run.bytes += w.bytes();
+      run.content.records += w.records();
+      run.content.bytes += w.bytes();
     }
     return run;
   }
@@ -503,7 +507,9 @@ TEST_F(RunMergeTest, AMergedRunMergesAgainInRanges) {
   SpilledRun merged{temps_.create_anonymous(), 0, {}};
   const io::FileRange range(merged.fd.get(), 0, "temporary file");
   const ParallelMerge options{.threads = 3, .samples = &merged.samples, .stride = 200};
-  merged.bytes = merge_in_ranges(std::span(spilled).first(2), format, range, options).bytes;
+  const MergedBytes first = merge_in_ranges(std::span(spilled).first(2), format, range, options);
+  merged.bytes = first.bytes;
+  merged.content = {first.records, first.bytes};
   std::vector<SpilledRun> second;
   second.push_back(std::move(merged));
   second.push_back(std::move(spilled[2]));
@@ -539,6 +545,60 @@ TEST_F(RunMergeTest, CanMergeInRangesOnlyRunsWithSamples) {
   EXPECT_FALSE(can_merge_in_ranges(spilled));
 }
 
+// A run must read back as it was written: one whose file ends early (a read
+// that finds the end of the file, injected), plain or compressed, merged by
+// streams or in key ranges, is "run ended early"; one that yields other
+// records than were counted when it was written is an error too.
+TEST_F(RunMergeTest, ARunThatReadsBackShortIsAnError) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(10);
+  const auto runs = make_runs(rng, {3000, 2000}, 100, format, 200);
+  const auto expect_error = [](const std::string& why, auto&& merge) {
+    try {
+      merge();
+      ADD_FAILURE() << "merged a run that did not read back as written";
+    } catch (const io::IoError& e) {
+      EXPECT_EQ(std::string(e.what()), "read failed: temporary file: " + why);
+    }
+  };
+  std::vector<SpilledRun> plain = spill_all(runs, 1000);
+  for (const std::uint64_t nth : {1u, 3u, 10u}) {
+    SCOPED_TRACE("read request " + std::to_string(nth) + " finds the end");
+    io::FailAfter early_end(io::FaultPoint::early_end, nth);
+    io::ScopedFaultInjector scope(early_end);
+    expect_error("run ended early", [&] { merge_by_streams(plain, format, 4096); });
+    const io::FileDesc out = temps_.create_anonymous();
+    expect_error("run ended early",
+                 [&] { merge_in_ranges(plain, format, io::FileRange(out.get(), 0, "out"), {.threads = 3}); });
+  }
+  io::IoOptions zstd;
+  zstd.temp_codec = io::Codec::zstd;
+  std::vector<SpilledRun> packed;
+  for (const auto& records : runs) {
+    SpilledRun run{temps_.create_anonymous(), 0, {}};
+    auto sink = io::page_cache_run_sink(run.fd.get(), zstd);
+    RecordWriter w(*sink, '\n', nullptr);
+    for (const auto& rec : records) w.write(rec);
+    w.finish();
+    sink->finish();
+    run.bytes = sink->stored_bytes();
+    run.content = {w.records(), w.bytes()};
+    packed.push_back(std::move(run));
+  }
+  {
+    io::FailAfter early_end(io::FaultPoint::early_end, 2);
+    io::ScopedFaultInjector scope(early_end);
+    expect_error("run ended early", [&] { merge_by_streams(packed, format, 4096, zstd); });
+  }
+  // Counted otherwise when written: fewer bytes read back, or other records in as many bytes.
+  ASSERT_EQ(merge_by_streams(packed, format, 4096, zstd), joined(stable_merge(runs, format)));
+  packed[1].content.bytes += 1;
+  expect_error("run ended early", [&] { merge_by_streams(packed, format, 4096, zstd); });
+  packed[1].content.bytes -= 1;
+  plain[0].content.records += 1;
+  expect_error("run read back is not what was written", [&] { merge_by_streams(plain, format, 64); });
+}
+
 // Runs compressed (--compress-temp zstd or gzip) through page_cache_run_sink,
 // one of them as several compressed pieces one after another (as
 // TextSorter::write_compressed stores them), read back through run_reader
@@ -567,6 +627,8 @@ TEST_F(RunMergeTest, CompressedRunsMerge) {
           sink->finish();
           io::pwrite_full(run.fd.get(), packed.data(), packed.size(), run.bytes, "temporary file");
           run.bytes += packed.size();
+          run.content.records += w.records();
+          run.content.bytes += w.bytes();
         }
       } else {
         auto sink = io::page_cache_run_sink(run.fd.get(), io);
@@ -575,6 +637,7 @@ TEST_F(RunMergeTest, CompressedRunsMerge) {
         w.finish();
         sink->finish();
         run.bytes = sink->stored_bytes();
+        run.content = {w.records(), w.bytes()};
         EXPECT_EQ(sink->bytes_written(), joined(runs[r]).size());
       }
       const std::string stored = read_at(run.fd.get(), 0, run.bytes + 1);
