@@ -20,7 +20,7 @@ RecordInput::RecordInput(const std::vector<std::string>& paths, std::uint32_t re
   std::uint64_t total = 0;
   bool known = true;
   for (const auto& p : paths.empty() ? std::vector<std::string>{"-"} : paths) {
-    sources_.push_back(io::open_source(p, opt));
+    sources_.push_back(io::open_source(p, opt, std::nullopt, io::MagicBytes::ignore));  // records: by name only
     if (auto s = sources_.back()->size()) {
       if (*s % record_size != 0) throw_not_multiple(sources_.back()->name(), *s, record_size);
       total += *s / record_size;

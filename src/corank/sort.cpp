@@ -59,7 +59,9 @@ std::uint64_t random_salt(const SortRequest& r) {
     std::random_device rd;
     return (std::uint64_t{rd()} << 32) ^ rd();
   }
-  auto src = io::open_source(r.random_source, io::IoOptions{});
+  io::IoOptions raw;
+  raw.input_codec = io::Codec::none;  // its bytes as they are, as GNU sort takes them
+  auto src = io::open_source(r.random_source, raw);
   unsigned char bytes[8];
   std::size_t got = 0;
   while (got < sizeof bytes) {

@@ -1,5 +1,7 @@
 #include "corank/io/codec.hpp"
 
+#include <initializer_list>
+
 namespace corank::io {
 
 std::string_view codec_name(Codec c) noexcept {
@@ -34,13 +36,23 @@ Codec codec_from_suffix(std::string_view path) noexcept {
 }
 
 Codec codec_from_magic(const unsigned char* p, std::size_t n) noexcept {
-  // gzip: 1f 8b, method 8 (deflate, the only one defined), reserved FLG bits 0.
-  if (n >= 4 && p[0] == 0x1f && p[1] == 0x8b && p[2] == 8 && (p[3] & 0xe0) == 0) return Codec::gzip;
-  // bzip2: "BZh" and a block size digit.
-  if (n >= 4 && p[0] == 'B' && p[1] == 'Z' && p[2] == 'h' && p[3] >= '1' && p[3] <= '9') return Codec::bzip2;
-  if (n >= 6 && p[0] == 0xfd && p[1] == '7' && p[2] == 'z' && p[3] == 'X' && p[4] == 'Z' && p[5] == 0)
-    return Codec::xz;
-  if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd) return Codec::zstd;
+  auto starts = [&](std::size_t at, std::initializer_list<unsigned char> bytes) {
+    if (n < at + bytes.size()) return false;
+    for (const unsigned char b : bytes)
+      if (p[at++] != b) return false;
+    return true;
+  };
+  // gzip (RFC 1952): 1f 8b, method 8 (deflate, the only one defined), reserved FLG bits 0.
+  if (starts(0, {0x1f, 0x8b, 8}) && n >= 4 && (p[3] & 0xe0) == 0) return Codec::gzip;
+  // bzip2: "BZh", the block size digit, then the first block's magic (the
+  // digits of pi) or, for a stream with no block, the end-of-stream magic (of sqrt(pi)).
+  if (starts(0, {'B', 'Z', 'h'}) && n >= 4 && p[3] >= '1' && p[3] <= '9' &&
+      (starts(4, {0x31, 0x41, 0x59, 0x26, 0x53, 0x59}) || starts(4, {0x17, 0x72, 0x45, 0x38, 0x50, 0x90})))
+    return Codec::bzip2;
+  // xz: the magic, then stream flags whose first byte and high bits are reserved (0).
+  if (starts(0, {0xfd, '7', 'z', 'X', 'Z', 0, 0}) && n >= 8 && (p[7] & 0xf0) == 0) return Codec::xz;
+  // zstd: the frame magic, then a frame header descriptor whose bit 3 is reserved (0).
+  if (starts(0, {0x28, 0xb5, 0x2f, 0xfd}) && n >= 5 && (p[4] & 0x08) == 0) return Codec::zstd;
   return Codec::none;
 }
 

@@ -51,8 +51,10 @@ private:
 
 class DecompressingSource final : public ByteSource {
 public:
-  DecompressingSource(std::unique_ptr<ByteSource> inner, Codec c)
-      : ByteSource(inner->name()), inner_(std::move(inner)), codec_(c) {
+  // by_header: the codec was told by the stream's first bytes, not by a
+  // name or an option; the error then says so.
+  DecompressingSource(std::unique_ptr<ByteSource> inner, Codec c, bool by_header = false)
+      : ByteSource(inner->name()), inner_(std::move(inner)), codec_(c), by_header_(by_header) {
     switch (c) {
       case Codec::gzip: in_.push(bio::gzip_decompressor(), kChainBuffer); break;
       case Codec::bzip2: in_.push(bio::bzip2_decompressor(), kChainBuffer); break;
@@ -71,7 +73,9 @@ public:
       throw;
     } catch (const std::exception&) {
       // Boost's codec errors carry no useful text ("gzip error: iostream error").
-      throw IoError("read failed", name(), "corrupt or truncated " + std::string(codec_name(codec_)) + " stream");
+      throw IoError("read failed", name(),
+                    "corrupt or truncated " + std::string(codec_name(codec_)) + " stream" +
+                        (by_header_ ? " (recognized by its first bytes)" : ""));
     }
     auto k = static_cast<std::size_t>(in_.gcount());
     if (k < n) done_ = true;
@@ -83,6 +87,7 @@ public:
 private:
   std::unique_ptr<ByteSource> inner_;
   Codec codec_;
+  bool by_header_;
   bio::filtering_istream in_;
   bool done_ = false;
 };
@@ -183,8 +188,9 @@ std::unique_ptr<ByteSink> compressing_sink(std::unique_ptr<ByteSink> inner, Code
 
 std::unique_ptr<ByteSource> detect_and_decompress(std::unique_ptr<ByteSource> inner) {
   auto peeked = std::make_unique<PeekedSource>(std::move(inner));
-  Codec c = peeked->codec();
-  return decompressing_source(std::move(peeked), c);
+  const Codec c = peeked->codec();
+  if (c == Codec::none) return peeked;
+  return std::make_unique<DecompressingSource>(std::move(peeked), c, /*by_header=*/true);
 }
 
 }  // namespace corank::io

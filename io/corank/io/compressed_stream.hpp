@@ -47,8 +47,12 @@ std::unique_ptr<ByteSink> parallel_compressing_sink(std::unique_ptr<ByteSink> in
                                                     unsigned threads, std::size_t piece_bytes = std::size_t{4} << 20,
                                                     CompressionLevel level = CompressionLevel::fast);
 
-// A source that reads its first bytes ahead to tell the codec by magic bytes,
-// then yields all of them (the peeked ones first). Keeps inner's size().
+// A source that reads its first bytes ahead to tell the codec by the stream's
+// header (codec_from_magic), then yields all of them (the peeked ones first),
+// decompressed where a header was found. Keeps inner's size() otherwise. A
+// stream so recognized that does not decompress is an error, "corrupt or
+// truncated CODEC stream (recognized by its first bytes)": a header that
+// full is never the start of text, so the stream is a damaged one.
 std::unique_ptr<ByteSource> detect_and_decompress(std::unique_ptr<ByteSource> inner);
 
 }  // namespace corank::io

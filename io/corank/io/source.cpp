@@ -84,7 +84,7 @@ bool positional_writes_ok(int fd) {
 }  // namespace
 
 std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt,
-                                        std::optional<std::uint64_t> snapshot) {
+                                        std::optional<std::uint64_t> snapshot, MagicBytes magic) {
   std::unique_ptr<ByteSource> raw;
   bool regular = false;
   if (path == "-") {
@@ -101,11 +101,12 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
   if (opt.input_codec) return decompressing_source(std::move(raw), *opt.input_codec);
   const Codec by_suffix = path == "-" ? Codec::none : codec_from_suffix(path);
   if (by_suffix != Codec::none) return decompressing_source(std::move(raw), by_suffix);
-  // A named regular file is compressed only if its suffix says so: random binary
-  // records begin with a gzip or bzip2 magic often enough (about 1 in 2^27 files)
-  // that sniffing them would one day reject a valid input. Pipes and standard
-  // input have no name to go by, so there the magic bytes decide.
-  if (regular) return raw;
+  // A named regular file is compressed only if its suffix says so, and binary
+  // records never by their first bytes: random records begin with a gzip
+  // header often enough (about 1 in 2^27 inputs) that sniffing them would one
+  // day reject a valid input. A pipe or standard input of text has no name to
+  // go by, so there the stream's header decides.
+  if (regular || magic == MagicBytes::ignore) return raw;
   return detect_and_decompress(std::move(raw));
 }
 

@@ -5,8 +5,8 @@
 //   open_source(path)     regular file: ReadAheadSource (read_ahead_source.hpp),
 //                         queue_depth blocks in flight through io_uring or pread;
 //                         pipe/tty/stdin: plain read(2). Compressed input (.gz .bz2
-//                         .xz .zst, or the codec's magic bytes) is decompressed on
-//                         the fly, and size() is then nullopt.
+//                         .xz .zst; a stream of text also by its header) is
+//                         decompressed on the fly, and size() is then nullopt.
 //   make_fd_sink(fd)      regular file: WriteBehindSink (write_behind_sink.hpp);
 //                         otherwise plain write(2). finish() flushes and fsyncs
 //                         (unless IoOptions::sync_output is off).
@@ -61,12 +61,19 @@ public:
   virtual std::uint64_t stored_bytes() const { return bytes_written(); }
 };
 
+// Whether a stream without a name to go by (standard input, a pipe) is told
+// compressed by its first bytes. Text is: a compressed stream's header
+// (codec.hpp) is never the start of a line. Binary records are not: their
+// first bytes are anything, so a valid input would one day match.
+enum class MagicBytes { detect, ignore };
+
 // Opens `path` for reading; "-" is standard input. Decompresses per
-// opt.input_codec (default: by suffix, else by magic bytes). `snapshot`: the
+// opt.input_codec (default: by suffix, else per `magic`). `snapshot`: the
 // size a regular file had when the sort first opened it (a file opened again
 // reads that much, and is reported if now shorter); by default its size now.
 std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions& opt,
-                                        std::optional<std::uint64_t> snapshot = std::nullopt);
+                                        std::optional<std::uint64_t> snapshot = std::nullopt,
+                                        MagicBytes magic = MagicBytes::detect);
 
 // Why a read of an input ends the sort when the file is shorter than it was
 // when opened: every reader of regular files says it in these words.
