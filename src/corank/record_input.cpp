@@ -13,6 +13,15 @@ namespace {
   throw InputError(name + ": size " + std::to_string(size) + " is not a multiple of the record size " +
                    std::to_string(record_size));
 }
+// A source whose size was not known before it was read (a pipe, a
+// compressed file; a regular file that shrank says so itself) ends inside a
+// record: its size is what it gave, decompressed where it is compressed.
+[[noreturn]] void throw_ends_inside_a_record(const io::ByteSource& src, std::uint64_t bytes, std::uint32_t record_size) {
+  if (const auto stored = src.file_size(); stored && !src.size())
+    throw InputError(src.name() + ": size " + std::to_string(bytes) + " decompressed (" + std::to_string(*stored) +
+                     " compressed) is not a multiple of the record size " + std::to_string(record_size));
+  throw_not_multiple(src.name(), bytes, record_size);
+}
 }  // namespace
 
 RecordInput::RecordInput(const std::vector<std::string>& paths, std::uint32_t record_size, const io::IoOptions& opt)
@@ -91,7 +100,7 @@ std::uint64_t RecordInput::read(std::byte* dst, std::uint64_t max_records) {
     got += n;
     current_bytes_ += n;
     if (got < want) {  // this source is exhausted
-      if (current_bytes_ % record_size_ != 0) throw_not_multiple(src.name(), current_bytes_, record_size_);
+      if (current_bytes_ % record_size_ != 0) throw_ends_inside_a_record(src, current_bytes_, record_size_);
       ++current_;
       current_bytes_ = 0;
     }

@@ -5,6 +5,8 @@
 //  - Standard input and pipes: text is decompressed where the stream begins
 //    with a compressed stream's whole header, and only there (a line may begin
 //    "BZh5"); binary records are read as they are, whatever their first bytes.
+//  - A compressed input that ends inside a record gives its sizes as they are:
+//    decompressed, and compressed.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -150,6 +152,21 @@ TEST_F(InputIntegrity, BinaryRecordsOnAPipeAreReadAsTheyAre) {
                              dir_ / "err");
   ASSERT_EQ(g.status, 0) << g.err;
   EXPECT_EQ(read_file(path("out")), recs.substr(0, 100) + recs.substr(200, 100) + recs.substr(100, 100));
+}
+
+TEST_F(InputIntegrity, ACompressedInputEndingInsideARecordGivesItsSizes) {
+  std::string recs(5000 * 100 + 7, 'y');
+  write_file(path("in.dat"), recs);
+  ASSERT_EQ(run_shell("zstd -q -c " + path("in.dat") + " > " + path("in.dat.zst"), dir_ / "err").status, 0);
+  const auto stored = std::to_string(fs::file_size(path("in.dat.zst")));
+  for (const char* budget : {"", "-S 64K "}) {
+    SCOPED_TRACE(budget);
+    expect_refused(run(std::string("--format gensort ") + budget + "-T " + path("tmp") + " -o " + path("out") + " " +
+                       path("in.dat.zst")),
+                   "corank: " + path("in.dat.zst") + ": size 500007 decompressed (" + stored +
+                       " compressed) is not a multiple of the record size 100\n",
+                   path("out"));
+  }
 }
 
 }  // namespace

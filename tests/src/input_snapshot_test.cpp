@@ -146,6 +146,19 @@ TEST_F(InputSnapshot, RecordsCutOnARecordBoundaryAreRefused) {
   expect_shrink_refused(r, path("in"), big, 30000 * 100, true, {"first", "in", "out", "tmp"});
 }
 
+// Cut inside a record, the file says so with both its sizes, not the bytes
+// read as its size; on each way records are read.
+TEST_F(InputSnapshot, RecordsCutInsideARecordReportBothSizes) {
+  const std::string recs = gensort_records(20000, 4);
+  for (const char* format : {"gensort", "u64"})
+    for (std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{256} << 10}) {
+      SCOPED_TRACE(std::string(format) + ", budget " + std::to_string(budget));
+      SortRequest r = request({path("in")}, format);
+      r.memory_budget = budget;
+      expect_shrink_refused(r, path("in"), recs, 1000037, false, {"in", "out", "tmp"});
+    }
+}
+
 // u64 keys are the records: the words sort, through positional reads by all threads.
 TEST_F(InputSnapshot, WordsCutOnARecordBoundaryAreRefused) {
   const std::string words = gensort_records(2000, 2);  // 200000 bytes: 25000 u64
