@@ -7,6 +7,7 @@
 //    "BZh5"); binary records are read as they are, whatever their first bytes.
 //  - A compressed input that ends inside a record gives its sizes as they are:
 //    decompressed, and compressed.
+//  - A file of /proc, whose size says 0, is read to its end.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -167,6 +168,14 @@ TEST_F(InputIntegrity, ACompressedInputEndingInsideARecordGivesItsSizes) {
                        " compressed) is not a multiple of the record size 100\n",
                    path("out"));
   }
+}
+
+TEST_F(InputIntegrity, AFileOfProcIsReadToItsEnd) {
+  const std::string file = "/proc/self/limits";  // corank's and sort's alike: both inherit them
+  const std::string want = gnu(file);
+  ASSERT_FALSE(want.empty());
+  ASSERT_EQ(corank(file + " -o " + path("out")), 0);
+  EXPECT_EQ(read_file(path("out")), want);
 }
 
 }  // namespace

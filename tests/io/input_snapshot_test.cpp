@@ -3,7 +3,8 @@
 // while it is read is an IoError naming it with both sizes, never a short
 // input; on both engines, O_DIRECT from the disk, buffered, and split over
 // threads (read_ahead_source.hpp), and through PositionalInput and standard
-// input. A spilled run read short is "run ended early". The files change
+// input. A spilled run read short is "run ended early". The kernel's pseudo
+// files, whose sizes say nothing, are read to their end. The files change
 // between reads through ResizeAtRead, a fault injector.
 #include <fcntl.h>
 #include <unistd.h>
@@ -216,6 +217,25 @@ TEST_P(InputSnapshot, ARunShorterThanWrittenEndedEarly) {
         IoError);
     src.reset();
     ::close(fd);
+  }
+}
+
+// The kernel's pseudo files claim a size that is not their content's (0 for
+// /proc, a page for /sys): they are read to their end, whatever it says.
+TEST(PseudoFiles, AreReadToTheirEnd) {
+  for (const std::string file : {"/proc/self/limits", "/sys/kernel/mm/transparent_hugepage/enabled"}) {
+    if (::access(file.c_str(), R_OK) != 0) continue;
+    SCOPED_TRACE(file);
+    const std::string want = slurp(file);
+    ASSERT_FALSE(want.empty());
+    auto src = open_source(file, IoOptions{});
+    EXPECT_EQ(src->size(), std::nullopt);
+    std::string got(1 << 16, '\0');
+    std::size_t n = 0;
+    while (std::size_t k = src->read(got.data() + n, got.size() - n)) n += k;
+    got.resize(n);
+    EXPECT_EQ(got, want);
+    EXPECT_FALSE(PositionalInput::suits({file}, IoOptions{}));
   }
 }
 

@@ -122,6 +122,31 @@ bool on_memory_file_system(int fd) noexcept {
   return type == TMPFS_MAGIC || type == RAMFS_MAGIC;
 }
 
+namespace {
+bool pseudo(const struct statfs& fs) noexcept {
+  switch (static_cast<unsigned long>(fs.f_type)) {
+    case PROC_SUPER_MAGIC:
+    case SYSFS_MAGIC:
+    case DEBUGFS_MAGIC:
+    case TRACEFS_MAGIC:
+    case SECURITYFS_MAGIC:
+    case CGROUP_SUPER_MAGIC:
+    case CGROUP2_SUPER_MAGIC: return true;
+    default: return false;
+  }
+}
+}  // namespace
+
+bool on_pseudo_file_system(int fd) noexcept {
+  struct statfs fs {};
+  return ::fstatfs(fd, &fs) == 0 && pseudo(fs);
+}
+
+bool on_pseudo_file_system(const std::string& path) noexcept {
+  struct statfs fs {};
+  return ::statfs(path.c_str(), &fs) == 0 && pseudo(fs);
+}
+
 bool append_in_parallel(int fd, std::uint64_t offset, const void* src, std::size_t n, unsigned threads,
                         const std::string& path) {
   // A slice of at least this much per thread: below it, threads cost more than they gain.

@@ -55,6 +55,12 @@ void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, c
 // pages are memory already: mapping it costs no copy, and allocating its pages
 // is the bulk of writing it.
 bool on_memory_file_system(int fd) noexcept;
+// Whether the file (fd, or the path's) lies on one of the kernel's pseudo
+// file systems (proc, sysfs, debugfs, tracefs, securityfs, cgroup), whose
+// files' sizes are not their contents' (0, or a page): such a file is read as
+// a stream, to its end, never held to its size.
+bool on_pseudo_file_system(int fd) noexcept;
+bool on_pseudo_file_system(const std::string& path) noexcept;
 
 // Writes n bytes at `offset`, the end of the regular file fd (open for
 // reading and writing: a mapping needs both), with up to

@@ -9,6 +9,7 @@
 
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
+#include "corank/io/file_desc.hpp"
 #include "corank/io/source.hpp"
 
 namespace corank::io {
@@ -19,7 +20,7 @@ bool PositionalInput::suits(const std::vector<std::string>& paths, const IoOptio
     if (p == "-") return false;
     if (!opt.input_codec && codec_from_suffix(p) != Codec::none) return false;
     struct stat st {};
-    if (::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    if (::stat(p.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || on_pseudo_file_system(p)) return false;
   }
   return true;
 }

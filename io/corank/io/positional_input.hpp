@@ -19,8 +19,8 @@ namespace corank::io {
 class PositionalInput {
 public:
   // Whether every path names a regular file read as it is (no "-", no
-  // compression by suffix or option): otherwise read it sequentially
-  // (open_source). Opens nothing.
+  // compression by suffix or option, not a file of /proc or /sys): otherwise
+  // read it sequentially (open_source). Opens nothing.
   static bool suits(const std::vector<std::string>& paths, const IoOptions& opt);
   // Opens every path; throws IoError naming the first that cannot be opened.
   explicit PositionalInput(const std::vector<std::string>& paths);

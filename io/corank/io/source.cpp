@@ -18,16 +18,17 @@ namespace corank::io {
 
 namespace {
 
-// Pipes, terminals, character devices: sequential read(2), no engine. Also
-// standard input that is a regular file: read from its offset now up to the
-// size it had when opened, as ReadAheadSource reads a named one.
+// Pipes, terminals, character devices, the files of /proc and /sys:
+// sequential read(2) to the end, no engine. Also standard input that is a
+// regular file: read from its offset now up to the size it had when opened,
+// as ReadAheadSource reads a named one.
 class FdSource final : public ByteSource {
 public:
   FdSource(FileDesc owned, int fd, std::string name) : ByteSource(std::move(name)), owned_(std::move(owned)), fd_(fd) {
     struct stat st {};
     if (::fstat(fd_, &st) != 0) throw_io_error("stat failed", this->name(), errno);
     if (S_ISDIR(st.st_mode)) throw IoError("read failed", this->name(), EISDIR);
-    const off_t at = S_ISREG(st.st_mode) ? ::lseek(fd_, 0, SEEK_CUR) : -1;
+    const off_t at = S_ISREG(st.st_mode) && !on_pseudo_file_system(fd_) ? ::lseek(fd_, 0, SEEK_CUR) : -1;
     if (at >= 0) {
       end_ = static_cast<std::uint64_t>(st.st_size);
       start_ = at_ = std::min(static_cast<std::uint64_t>(at), *end_);
@@ -92,7 +93,7 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
   } else {
     FileDesc fd = FileDesc::open(path, O_RDONLY);
     const int r = fd.get();
-    regular = is_regular_file(r);
+    regular = is_regular_file(r) && !on_pseudo_file_system(r);
     if (regular)
       raw = std::make_unique<ReadAheadSource>(r, std::move(fd), path, opt, 0, snapshot);
     else
