@@ -1,0 +1,72 @@
+#include "corank/mpi/binning.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "corank/errors.hpp"
+#include "corank/mpi/communicator.hpp"
+#include "corank/parallel.hpp"
+
+namespace corank::mpi {
+
+Binning::Binning(unsigned parts, unsigned threads, std::uint32_t record_size, char term)
+    : parts_(parts), threads_(std::max(threads, 1u)), record_size_(record_size), term_(term),
+      extra_(record_size ? 0 : 1), region_(parts, 0), size_(parts, 0) {}
+
+std::pair<std::size_t, std::size_t> Binning::slice(std::size_t records, unsigned t) const {
+  return {records * t / slices_, records * (t + 1) / slices_};
+}
+
+void Binning::find_parts(std::vector<ShareRecord>& records, const Partitioner& partitioner) {
+  find_parts(records, partitioner, nullptr, 0, 0);
+}
+
+void Binning::find_parts(std::vector<ShareRecord>& records, const Partitioner& partitioner, const char* block,
+                         std::uint64_t bytes, std::uint64_t position) {
+  // A block is listed by the threads below (a chunk holds hundreds of
+  // thousands of records); no shrinking: every entry is filled.
+  if (block) records.resize(static_cast<std::size_t>(bytes / record_size_));
+  slices_ = static_cast<unsigned>(std::clamp<std::size_t>(records.size() / 4096, 1, threads_));
+  slice_bytes_.assign(slices_, std::vector<std::uint64_t>(parts_, 0));
+  parallel_for(slices_, [&](unsigned t) {
+    const auto [b, e] = slice(records.size(), t);
+    for (std::size_t i = b; i < e; ++i) {
+      ShareRecord& r = records[i];
+      if (block) r = {block + i * record_size_, record_size_, position + i * record_size_};
+      r.part = partitioner.part_of(std::string_view(r.data, r.size), r.position);
+      slice_bytes_[t][r.part] += r.size + extra_;
+    }
+  });
+  std::uint64_t at = 0;
+  for (unsigned d = 0; d < parts_; ++d) {
+    region_[d] = at;
+    size_[d] = 0;
+    for (unsigned t = 0; t < slices_; ++t) {
+      const std::uint64_t n = slice_bytes_[t][d];
+      slice_bytes_[t][d] = at;  // now where slice t's records for d start
+      at += n;
+      size_[d] += n;
+    }
+  }
+  if (at > kMaxRoundBytes) throw InputError("a line of over 1 GiB cannot be exchanged");
+  grouped_.resize(static_cast<std::size_t>(at));
+}
+
+void Binning::group(const std::vector<ShareRecord>& records, unsigned self, std::byte* kept) {
+  parallel_for(slices_, [&](unsigned t) {
+    const auto [b, e] = slice(records.size(), t);
+    std::vector<std::uint64_t>& to = slice_bytes_[t];
+    for (std::size_t i = b; i < e; ++i) {
+      const ShareRecord& r = records[i];
+      char* dst = kept && r.part == self ? reinterpret_cast<char*>(kept) + (to[self] - region_[self])
+                                         : grouped_.data() + to[r.part];
+      std::memcpy(dst, r.data, r.size);
+      if (extra_) dst[r.size] = term_;
+      to[r.part] += r.size + extra_;
+    }
+  });
+}
+
+void Binning::release() { grouped_ = std::vector<char>(); }
+
+}  // namespace corank::mpi

@@ -1,0 +1,92 @@
+#include "corank/mpi/communicator.hpp"
+
+#include <cstring>
+
+#include "corank/errors.hpp"
+
+namespace corank::mpi {
+
+MpiCommunicator::MpiCommunicator(MPI_Comm comm) : comm_(comm) {
+  MPI_Comm_rank(comm, &rank_);
+  MPI_Comm_size(comm, &size_);
+}
+
+int MpiCommunicator::node_size() {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  int n = 1;
+  MPI_Comm_size(node, &n);
+  MPI_Comm_free(&node);
+  return n;
+}
+
+void MpiCommunicator::max(int* values, int n) {
+  std::vector<int> in(values, values + n);
+  MPI_Allreduce(in.data(), values, n, MPI_INT, MPI_MAX, comm_);
+}
+
+std::uint64_t MpiCommunicator::sum(std::uint64_t value) {
+  std::uint64_t total = 0;
+  MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, comm_);
+  return total;
+}
+
+std::uint64_t MpiCommunicator::sum_before(std::uint64_t value) {
+  std::uint64_t before = 0;
+  MPI_Exscan(&value, &before, 1, MPI_UINT64_T, MPI_SUM, comm_);
+  return rank_ == 0 ? 0 : before;  // MPI leaves rank 0's undefined
+}
+
+void MpiCommunicator::broadcast(std::string& bytes, int root) {
+  int len = static_cast<int>(bytes.size());
+  MPI_Bcast(&len, 1, MPI_INT, root, comm_);
+  bytes.resize(static_cast<std::size_t>(len));
+  MPI_Bcast(bytes.data(), len, MPI_CHAR, root, comm_);
+}
+
+std::vector<std::uint64_t> MpiCommunicator::gather(std::uint64_t value) {
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(size_));
+  MPI_Allgather(&value, 1, MPI_UINT64_T, all.data(), 1, MPI_UINT64_T, comm_);
+  return all;
+}
+
+void MpiCommunicator::gather_bytes(const char* mine, int n, char* all, const int* counts, const int* displs) {
+  MPI_Allgatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, comm_);
+}
+
+void MpiCommunicator::all_to_all(const int* send, int* recv) {
+  MPI_Alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, comm_);
+}
+
+void MpiCommunicator::all_to_all_bytes(const char* send, const int* send_counts, const int* send_displs, char* recv,
+                                       const int* recv_counts, const int* recv_displs) {
+  MPI_Alltoallv(send, send_counts, send_displs, MPI_BYTE, recv, recv_counts, recv_displs, MPI_BYTE, comm_);
+}
+
+std::string gather_all(Communicator& c, const std::string& mine, std::vector<int>* sizes_out) {
+  const std::vector<std::uint64_t> sizes = c.gather(mine.size());
+  std::uint64_t total = 0;
+  for (auto s : sizes) total += s;
+  if (total >= kMaxRoundBytes * 2) throw InputError("the gathered samples exceed 2 GiB (records too long)");
+  std::vector<int> counts(c.ranks()), displs(c.ranks());
+  for (unsigned r = 0, at = 0; r < c.ranks(); ++r) {
+    counts[r] = static_cast<int>(sizes[r]);
+    displs[r] = static_cast<int>(at);
+    at += static_cast<unsigned>(sizes[r]);
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  c.gather_bytes(mine.data(), counts[static_cast<unsigned>(c.rank())], all.data(), counts.data(), displs.data());
+  if (sizes_out) *sizes_out = counts;
+  return all;
+}
+
+void put_u64(std::string& s, std::uint64_t v) { s.append(reinterpret_cast<const char*>(&v), sizeof v); }
+
+std::uint64_t get_u64(const char*& p) {
+  std::uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+  p += sizeof v;
+  return v;
+}
+
+}  // namespace corank::mpi

@@ -1,0 +1,154 @@
+#include "corank/mpi/exchange.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "corank/mpi/agreement.hpp"
+#include "corank/mpi/binning.hpp"
+
+namespace corank::mpi {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::unique_ptr<ReceivedPieces> receiver(const Job& job, unsigned ranks, unsigned threads) {
+  ReceivedPieces::Plan plan;
+  plan.senders = ranks;
+  plan.header = job.header;
+  plan.threads = threads;
+  ScratchDir* scratch = job.scratch.get();
+  plan.file_name = [scratch](unsigned s) { return scratch->file("from-" + std::to_string(s)); };
+  // Fixed-size records stay in memory while they take at most half of
+  // the rank's budget; the sort then has the other half.
+  if (!job.text()) {
+    for (unsigned s = 0; s < ranks; ++s) plan.most_from.push_back(fixed_share(*job.inputs, s, ranks, job.record_size).bytes());
+    plan.memory_limit = job.local.memory_budget / 2;
+  }
+  return std::make_unique<ReceivedPieces>(std::move(plan));
+}
+
+}  // namespace
+
+Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
+  const unsigned n = c.ranks();
+  const unsigned threads = std::max(job.local.threads, 1u);
+  Exchanged out;
+  std::string err;
+  try {
+    out.received = receiver(job, n, threads);
+  } catch (...) {
+    err = what_of(std::current_exception());
+  }
+  agree(c, err);
+  ReceivedPieces& received = *out.received;
+
+  ShareReader reader(*job.inputs, job.share.begin, job.share.end, job.record_size, job.term, job.chunk_bytes,
+                     job.reading(true), threads);
+  Binning binning(n, threads, job.record_size, job.term);
+  std::vector<ShareRecord> records;
+  // Of part d of the chunk binned last, sent[d] bytes are gone.
+  std::vector<std::uint64_t> sent(n, 0);
+  std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
+  std::vector<char> recv_buf;
+  const unsigned self = static_cast<unsigned>(c.rank());
+  bool input_left = true;
+  for (;;) {
+    bool pending = false;
+    if (err.empty()) {
+      try {
+        bool drained = true;
+        for (unsigned d = 0; d < n; ++d) drained = drained && sent[d] == binning.size(d);
+        if (drained && input_left) {
+          std::fill(sent.begin(), sent.end(), 0);
+          auto t = Clock::now();
+          if (job.record_size) {
+            const char* block = nullptr;
+            std::uint64_t bytes = 0, at = 0;
+            input_left = reader.next_block(block, bytes, at);
+            times.read += seconds_since(t), t = Clock::now();
+            if (input_left)
+              binning.find_parts(records, *job.partitioner, block, bytes, at);
+            else
+              records.clear(), binning.find_parts(records, *job.partitioner);
+          } else {
+            input_left = reader.next(records);
+            times.read += seconds_since(t), t = Clock::now();
+            binning.find_parts(records, *job.partitioner);
+          }
+          // What stays on this rank goes straight into its piece where
+          // that is in memory: one copy less, and no trip through MPI.
+          times.bin += seconds_since(t), t = Clock::now();
+          std::byte* kept = binning.size(self) ? received.room(self, binning.size(self)) : nullptr;
+          times.keep += seconds_since(t), t = Clock::now();
+          binning.group(records, self, kept);
+          if (kept) {
+            received.appended(self, binning.size(self));
+            sent[self] = binning.size(self);
+          }
+          times.bin += seconds_since(t);
+          out.read_bytes += binning.bytes();
+        }
+      } catch (...) {
+        err = what_of(std::current_exception());
+      }
+    }
+    // What stays on this rank and did not go straight into its piece
+    // skips MPI all the same: added to its piece all at once.
+    if (err.empty() && sent[self] < binning.size(self)) {
+      try {
+        const auto t = Clock::now();
+        const std::uint64_t k = binning.size(self) - sent[self];
+        received.append(self, binning.grouped() + binning.region(self) + sent[self], k);
+        sent[self] += k;
+        times.keep += seconds_since(t);
+      } catch (...) {
+        err = what_of(std::current_exception());
+      }
+    }
+    for (unsigned d = 0; d < n; ++d) {
+      const std::uint64_t k = err.empty() && d != self ? std::min(binning.size(d) - sent[d], job.round_quota) : 0;
+      send_displs[d] = static_cast<int>(binning.region(d) + sent[d]);
+      send_counts[d] = static_cast<int>(k);
+      sent[d] += k;
+      pending = pending || sent[d] < binning.size(d);
+    }
+    const auto t_mpi = Clock::now();
+    c.all_to_all(send_counts.data(), recv_counts.data());
+    std::size_t total = 0;
+    for (unsigned s = 0; s < n; ++s) recv_displs[s] = static_cast<int>(total), total += static_cast<std::size_t>(recv_counts[s]);
+    recv_buf.resize(total);
+    c.all_to_all_bytes(binning.grouped(), send_counts.data(), send_displs.data(), recv_buf.data(), recv_counts.data(),
+                       recv_displs.data());
+    times.mpi += seconds_since(t_mpi);
+    if (err.empty()) {
+      try {
+        const auto t = Clock::now();
+        for (unsigned s = 0; s < n; ++s)
+          if (recv_counts[s] != 0)
+            received.append(s, recv_buf.data() + recv_displs[s], static_cast<std::uint64_t>(recv_counts[s]));
+        times.keep += seconds_since(t);
+      } catch (...) {
+        err = what_of(std::current_exception());
+      }
+    }
+    // [more to send anywhere, lowest failing rank as size - rank]
+    int state[2] = {err.empty() && (pending || input_left) ? 1 : 0, err.empty() ? 0 : c.size() - c.rank()};
+    c.max(state, 2);
+    if (state[1] != 0 || state[0] == 0) break;
+  }
+  binning.release();
+  recv_buf = std::vector<char>();
+  try {
+    received.close();
+  } catch (...) {
+    if (err.empty()) err = what_of(std::current_exception());
+  }
+  agree(c, err);
+  return out;
+}
+
+}  // namespace corank::mpi

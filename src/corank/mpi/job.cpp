@@ -1,0 +1,122 @@
+#include "corank/mpi/job.hpp"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <thread>
+
+#include "corank/errors.hpp"
+#include "corank/io/error.hpp"
+#include "corank/text_format_of.hpp"
+
+namespace corank::mpi {
+
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+constexpr std::uint64_t kChunkBytes = 64 * kMiB;   // input read and binned at once
+constexpr std::uint64_t kRoundBytes = 128 * kMiB;  // received by a rank in one exchange round
+static_assert(kRoundBytes <= kMaxRoundBytes);
+
+std::uint64_t physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 4ULL << 30;
+}
+
+// What corank-mpi does not distribute, or cannot write; throws UsageError.
+void check_request(const DistributedRequest& request, const SortRequest& r, bool is_text, unsigned rank) {
+  if (r.output.empty() || r.output == "-") throw UsageError("corank-mpi writes a file: give -o FILE");
+  struct stat out_st {};
+  if (::lstat(r.output.c_str(), &out_st) == 0 && !S_ISREG(out_st.st_mode))
+    throw UsageError("'" + r.output + "' is not a regular file: the output is written beside it and renamed onto it");
+  if (r.inputs.empty() || std::find(r.inputs.begin(), r.inputs.end(), "-") != r.inputs.end())
+    throw UsageError("corank-mpi reads files on a shared path, not standard input");
+  if (r.merge_only) throw UsageError("-m is not distributed: merge with corank");
+  if (r.debug) throw UsageError("--debug is not distributed: use corank");
+  if (is_text && r.random_source.empty() &&
+      (r.ordering.find('R') != std::string::npos ||
+       std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) { return k.find('R') != std::string::npos; })))
+    throw UsageError("-R needs --random-source FILE under corank-mpi, so that every rank draws the same order");
+  validate(r);
+  if (!io::PositionalInput::suits(r.inputs, r.io))
+    throw UsageError("corank-mpi reads regular uncompressed files (each rank reads its own byte range)");
+  if (rank == 0 && !request.stats_file.empty() && request.stats_file != "-") {
+    const std::string& f = request.stats_file;
+    if (::access(f.c_str(), F_OK) == 0 ? ::access(f.c_str(), W_OK) != 0
+                                       : ::access(dir_of(f).c_str(), W_OK | X_OK) != 0)
+      throw io::IoError("cannot write statistics", f, errno);
+  }
+}
+
+}  // namespace
+
+Job::Job(const DistributedRequest& req, unsigned rank, unsigned ranks, int node_size) : request(req) {
+  SortRequest& r = local;
+  r = req.sort;
+  r.io.diagnostics = nullptr;  // the ranks' own sorts stay quiet
+  const bool is_text = is_text_format(r.format);
+  verify = r.verify;
+  if (is_text) r.verify = false;  // the library verifies binary pieces; text gets the boundary check only
+  check_request(req, r, is_text, rank);
+
+  // Each process of a node gets its share of the node's threads and memory.
+  if (r.threads == 0) r.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(node_size));
+  if (r.memory_budget == 0) r.memory_budget = physical_memory() / 2 / static_cast<std::uint64_t>(node_size);
+  r.progress = false;
+
+  inputs = std::make_unique<Inputs>(r.inputs);
+  if (is_text) {
+    auto f = text_format_of(r);
+    term = f->terminator();
+    csv = r.format == "csv" || r.format == "tsv";
+    if (csv) delimiter = !r.delimiter.empty() ? r.delimiter[0] : r.format == "tsv" ? '\t' : ',';
+    // The header: the first row of the first input that has one (every
+    // input's first row is its header). It names the columns here, leads
+    // every received file so that each rank's sort names them alike, and
+    // heads the output once.
+    if (f->has_header())
+      for (std::size_t i = 0; i < inputs->files(); ++i)
+        if (inputs->data->file_size(i) > 0) {
+          const std::string h = csv_row_at(*inputs, inputs->begin[i], *f);
+          f->set_header(h, inputs->data->name(i));
+          header = h + '\n';
+          break;
+        }
+    text_format = f.get();
+    order = std::make_unique<TextOrder>(std::move(f));
+  } else {
+    const RecordFormat format = parse_format(r.format, r.keys);
+    record_size = format.record_size;
+    order = std::make_unique<BinaryOrder>(format, r.reverse);
+  }
+  partitioner = std::make_unique<Partitioner>(*order, !r.unique);
+  if (!text())
+    for (std::size_t i = 0; i < inputs->files(); ++i)
+      if (inputs->data->file_size(i) % record_size != 0)
+        throw InputError(inputs->data->name(i) + ": size " + std::to_string(inputs->data->file_size(i)) +
+                         " is not a multiple of the record size " + std::to_string(record_size));
+  if (!text())
+    share = fixed_share(*inputs, rank, ranks, record_size);
+  else if (!csv)  // CSV rows are cut by cut_csv_share
+    share = line_share(*inputs, rank, ranks, term);
+  scratch = std::make_unique<ScratchDir>(r.temp_dirs);
+
+  // Buffers of a few tens of MiB, reused chunk after chunk, stay in cache and
+  // fault their pages in once; larger ones only cost page faults.
+  const std::uint64_t quarter = std::max<std::uint64_t>(r.memory_budget / 4, kMiB);
+  chunk_bytes = std::min(quarter, kChunkBytes);
+  round_quota = std::max<std::uint64_t>(std::min(quarter, kRoundBytes) / ranks, 1);
+}
+
+TextReading Job::reading(bool check) const {
+  TextReading t;
+  t.format = text_format;
+  t.csv = csv;
+  t.skip_headers = !header.empty();
+  t.check = check;
+  return t;
+}
+
+}  // namespace corank::mpi

@@ -1,0 +1,48 @@
+#pragma once
+// What every stage of the distributed sort reads: the request checked and
+// completed as each rank's own sort runs it, the inputs and the record
+// format, the order the splitters compare by, this rank's share, and the
+// sizes the exchange reads and sends in. Built by every rank alike from the
+// same command line (the share aside).
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "corank/mpi/distributed_sort.hpp"
+#include "corank/mpi/inputs.hpp"
+#include "corank/mpi/partition.hpp"
+#include "corank/mpi/scratch.hpp"
+#include "corank/mpi/share_cut.hpp"
+#include "corank/mpi/share_reader.hpp"
+
+namespace corank::mpi {
+
+struct Job {
+  // Checks the request (throws UsageError for what is not distributed),
+  // opens the inputs, reads a CSV header, cuts this rank's share (but a CSV
+  // one: cut_csv_share) and makes the rank's scratch directory. node_size:
+  // the ranks on this node, which share its threads and memory.
+  Job(const DistributedRequest& request, unsigned rank, unsigned ranks, int node_size);
+
+  const DistributedRequest& request;
+  SortRequest local;     // what this rank's sort runs: quiet, no progress, threads and -S set
+  bool verify = false;   // --verify (the boundaries between the ranks' pieces)
+  std::unique_ptr<Inputs> inputs;
+  std::uint32_t record_size = 0;  // 0: text
+  char term = '\n';
+  const text::TextFormat* text_format = nullptr;  // text: the format order compares by
+  bool csv = false;                                // CSV or TSV: rows may hold quoted newlines
+  char delimiter = ',';
+  std::string header;  // CSV --header: the header row with its newline; "" without
+  std::unique_ptr<RecordOrder> order;
+  std::unique_ptr<Partitioner> partitioner;
+  Share share;
+  std::uint64_t chunk_bytes = 0;  // the share is read and binned this much at a time
+  std::uint64_t round_quota = 0;  // the most bytes sent to one rank in one exchange round
+  std::unique_ptr<ScratchDir> scratch;
+
+  bool text() const { return record_size == 0; }
+  TextReading reading(bool check) const;
+};
+
+}  // namespace corank::mpi

@@ -1,0 +1,88 @@
+#include "corank/mpi/rank_report.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "corank/io/diagnostics.hpp"
+#include "corank/io/error.hpp"
+#include "corank/mpi/agreement.hpp"
+#include "corank/mpi/partition.hpp"
+#include "corank/version.hpp"
+
+namespace corank::mpi {
+
+void report(Communicator& c, const Job& job, const RankReport& r) {
+  const RankTimes& t = r.times;
+  nlohmann::ordered_json mine = {
+      {"rank", c.rank()},
+      {"bytes_received", r.bytes_received},
+      {"received_in_memory", r.received_in_memory},
+      {"records_out", r.stats.records_out},
+      {"bytes_out", r.bytes_out},
+      {"output_offset", r.output_offset},
+      {"in_place", r.in_place},
+      {"seconds",
+       {{"setup", t.setup},
+        {"sample", t.sample},
+        {"exchange", t.exchange},
+        {"exchange_read", t.exchange_parts.read},
+        {"exchange_bin", t.exchange_parts.bin},
+        {"exchange_mpi", t.exchange_parts.mpi},
+        {"exchange_keep", t.exchange_parts.keep},
+        {"sort", t.sort},
+        {"write", t.write},
+        {"total", t.total}}},
+      {"sort", nlohmann::ordered_json::parse(stats_to_json(r.stats, job.local))},
+  };
+  std::vector<int> sizes;
+  const std::string all = gather_all(c, mine.dump(), &sizes);
+  phase(c, [&] {
+    if (c.rank() != 0) return;
+    const DistributedRequest& req = job.request;
+    nlohmann::ordered_json per_rank = nlohmann::ordered_json::array();
+    std::vector<std::uint64_t> parts;
+    std::uint64_t records = 0, bytes = 0;
+    double slowest = 0;
+    for (std::size_t k = 0, at = 0; k < sizes.size(); at += static_cast<std::size_t>(sizes[k]), ++k) {
+      per_rank.push_back(nlohmann::ordered_json::parse(all.substr(at, static_cast<std::size_t>(sizes[k]))));
+      const auto& j = per_rank.back();
+      parts.push_back(j["bytes_received"].get<std::uint64_t>());
+      records += j["records_out"].get<std::uint64_t>();
+      bytes += j["bytes_out"].get<std::uint64_t>();
+      slowest = std::max(slowest, j["seconds"]["total"].get<double>());
+    }
+    const double skew = partition_skew(parts);
+    if (job.local.verbose && req.sort.io.diagnostics)
+      req.sort.io.diagnostics->note(io::format_line("%u ranks sorted %llu records in %.3f s, partition skew %.4f",
+                                                    c.ranks(), static_cast<unsigned long long>(records), slowest,
+                                                    skew));
+    if (req.stats_file.empty()) return;
+    nlohmann::ordered_json doc = {
+        {"version", corank::version()},
+        {"ranks", c.size()},
+        {"format", req.sort.format},
+        {"inputs", req.sort.inputs},
+        {"output", req.sort.output},
+        {"part_files", req.part_files},
+        {"records_out", records},
+        {"bytes_in", job.inputs->total()},
+        {"bytes_out", bytes},
+        {"seconds", slowest},  // the slowest rank's total: the job's time
+        {"partition_skew", skew},
+        {"per_rank", per_rank},
+    };
+    const std::string text = doc.dump(2) + "\n";
+    if (req.stats_file == "-") {
+      if (req.stats_text) *req.stats_text = text;
+      return;
+    }
+    std::ofstream f(req.stats_file);
+    f << text;
+    if (!f) throw io::IoError("write failed", req.stats_file, "cannot write statistics");
+  });
+}
+
+}  // namespace corank::mpi

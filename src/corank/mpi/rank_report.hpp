@@ -1,0 +1,32 @@
+#pragma once
+// --stats and --verbose on rank 0: totals, each rank's part and times, and
+// the partition skew (largest part over the mean, in bytes received).
+#include <cstdint>
+
+#include "corank/mpi/communicator.hpp"
+#include "corank/mpi/exchange.hpp"
+#include "corank/mpi/job.hpp"
+#include "corank/sort_options.hpp"
+
+namespace corank::mpi {
+
+struct RankTimes {
+  double setup = 0, sample = 0, exchange = 0, sort = 0, write = 0, total = 0;
+  ExchangeTimes exchange_parts;
+};
+
+// What one rank did.
+struct RankReport {
+  std::uint64_t bytes_received = 0;
+  bool received_in_memory = false;  // sorted where they lie, not written to -T first
+  bool in_place = false;            // sorted straight into the shared output, not into a file then moved
+  std::uint64_t bytes_out = 0, output_offset = 0;
+  SortStats stats;  // its own sort's
+  RankTimes times;
+};
+
+// Collective, failures agreed: rank 0 gathers every rank's report and writes
+// the document to --stats (or Job::request.stats_text) and -v's summary line.
+void report(Communicator& c, const Job& job, const RankReport& mine);
+
+}  // namespace corank::mpi

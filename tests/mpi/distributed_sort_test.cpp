@@ -1,0 +1,178 @@
+// The whole distributed sort over ranks as threads of this process: for 1 to
+// 4 ranks the output is corank::sort's, byte for byte, through every stage
+// (CSV cut, sampling, exchange rounds, in-place and copied pieces, part
+// files), and a bad record on one rank stops every rank with the single
+// process's message. The same runs under mpirun in mpi_sort_test.sh.
+#include "corank/mpi/distributed_sort.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "corank/mpi/output.hpp"
+#include "fake_communicator.hpp"
+#include "test_files.hpp"
+
+namespace corank::mpi {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeWorld;
+using testing::read_file;
+using testing::TestDir;
+using testing::write_file;
+
+SortRequest base_request(const TestDir& dir, std::vector<std::string> inputs) {
+  SortRequest r;
+  r.inputs = std::move(inputs);
+  r.gpu = GpuMode::Off;
+  r.threads = 1;
+  r.memory_budget = std::uint64_t{4} << 20;  // several chunks and rounds on a few MB
+  r.io.sync_output = false;  // the outputs are compared, not kept
+  fs::create_directories(dir / "tmp");
+  r.temp_dirs = {dir / "tmp"};
+  return r;
+}
+
+struct Outcome {
+  std::vector<int> status;
+  std::string error;  // rank 0's
+};
+
+Outcome run_ranks(int ranks, const DistributedRequest& request) {
+  Outcome o;
+  o.status.assign(static_cast<std::size_t>(ranks), -1);
+  FakeWorld world(ranks);
+  world.run([&](Communicator& c) {
+    std::string error;
+    o.status[static_cast<std::size_t>(c.rank())] = distributed_sort(c, request, &error);
+    if (c.rank() == 0) o.error = error;
+  });
+  return o;
+}
+
+// corank::sort's output of `r`, and corank-mpi's with 1 to 4 ranks equal to it;
+// nothing left in -T or beside the output.
+void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = false) {
+  r.output = dir / "single";
+  sort(r);
+  const std::string want = read_file(r.output);
+  ASSERT_FALSE(want.empty());
+  fs::create_directories(dir / "out");
+  for (int ranks = 1; ranks <= 4; ++ranks) {
+    DistributedRequest d;
+    d.sort = r;
+    d.sort.output = dir / "out/sorted";
+    d.part_files = part_files;
+    const Outcome o = run_ranks(ranks, d);
+    ASSERT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 0)) << o.error;
+    std::string got;
+    if (part_files)
+      for (int k = 0; k < ranks; ++k) got += read_file(part_name(d.sort.output, static_cast<unsigned>(k)));
+    else
+      got = read_file(d.sort.output);
+    EXPECT_TRUE(got == want) << ranks << " ranks: the output differs from corank::sort's";
+    EXPECT_TRUE(fs::is_empty(dir / "tmp")) << ranks << " ranks left temporaries";
+    std::size_t beside = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir / "out")) ++beside;
+    EXPECT_EQ(beside, part_files ? static_cast<std::size_t>(ranks) : 1u) << ranks << " ranks";
+    fs::remove_all(dir / "out");
+    fs::create_directories(dir / "out");
+  }
+}
+
+std::string words(unsigned lines, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::string s;
+  for (unsigned i = 0; i < lines; ++i)
+    s += (rng() % 10 < 3 ? std::string("dup") : "w" + std::to_string(rng() % 50000)) + " " +
+         std::to_string(rng() % 1000) + "\n";
+  return s;
+}
+
+TEST(MpiDistributedSort, LinesInRounds) {
+  TestDir dir;
+  write_file(dir / "words.txt", words(250000, 1));  // about 3 MB: three chunks of 1 MiB
+  expect_like_single(dir, base_request(dir, {dir / "words.txt"}));
+}
+
+TEST(MpiDistributedSort, LinesUniqueAndPartFiles) {
+  TestDir dir;
+  write_file(dir / "a.txt", words(20000, 2));
+  write_file(dir / "b.txt", "zeta\nalpha");
+  SortRequest r = base_request(dir, {dir / "a.txt", dir / "b.txt"});
+  r.keys = {"1,1"};
+  r.unique = true;
+  expect_like_single(dir, r);
+  r.unique = false;
+  expect_like_single(dir, r, /*part_files=*/true);
+}
+
+TEST(MpiDistributedSort, CsvWithHeaderAndQuotedNewlines) {
+  TestDir dir;
+  std::mt19937 rng(5);
+  std::string csv = "id,name,score\n";
+  for (int i = 0; i < 30000; ++i)
+    csv += std::to_string(i) + "," + (rng() % 5 == 0 ? "\"two\nlines, \"\"q\"\"\"" : "n" + std::to_string(rng() % 300)) +
+           "," + std::to_string(static_cast<int>(rng() % 2000) - 700) + "\n";
+  write_file(dir / "people.csv", csv);
+  SortRequest r = base_request(dir, {dir / "people.csv", dir / "people.csv"});
+  r.format = "csv";
+  r.header = true;
+  r.keys = {"score:n", "name"};
+  expect_like_single(dir, r);
+  expect_like_single(dir, r, /*part_files=*/true);
+}
+
+TEST(MpiDistributedSort, FixedSizeInMemoryAndSpilled) {
+  TestDir dir;
+  std::mt19937_64 rng(7);
+  std::string u64s;
+  for (int i = 0; i < 400000; ++i) {  // 3.2 MB: more than half of -S, so the pieces go to files
+    const std::uint64_t v = rng() % 100000;
+    u64s.append(reinterpret_cast<const char*>(&v), 8);
+  }
+  write_file(dir / "keys.u64", u64s);
+  SortRequest r = base_request(dir, {dir / "keys.u64"});
+  r.format = "u64";
+  expect_like_single(dir, r);
+  r.memory_budget = std::uint64_t{64} << 20;  // in memory
+  r.reverse = true;
+  expect_like_single(dir, r);
+}
+
+TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {
+  TestDir dir;
+  std::string jsonl;
+  for (int i = 0; i < 60000; ++i) jsonl += "{\"id\":" + std::to_string(i) + ",\"score\":" + std::to_string(i * 7 % 1000) + "}\n";
+  jsonl += "{\"id\": 60000, \"score\": oops\n{\"id\": 60001, \"score\": 1}\n";
+  write_file(dir / "bad.jsonl", jsonl);
+  SortRequest r = base_request(dir, {dir / "bad.jsonl"});
+  r.format = "jsonl";
+  r.keys = {"score:n"};
+  r.output = dir / "single";
+  std::string single;
+  try {
+    sort(r);
+  } catch (const std::exception& e) {
+    single = e.what();
+  }
+  ASSERT_NE(single, "");
+  fs::create_directories(dir / "out");
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    DistributedRequest d;
+    d.sort = r;
+    d.sort.output = dir / "out/sorted";
+    const Outcome o = run_ranks(ranks, d);
+    EXPECT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 2));
+    EXPECT_EQ(o.error, ranks == 1 ? single : "rank " + std::to_string(ranks - 1) + ": " + single);
+    EXPECT_TRUE(fs::is_empty(dir / "out"));
+    EXPECT_TRUE(fs::is_empty(dir / "tmp"));
+  }
+}
+
+}  // namespace
+}  // namespace corank::mpi
