@@ -75,8 +75,22 @@ void run(Communicator& c, const DistributedRequest& request) {
   // Collectives stay outside the phases' local work: a rank that fails
   // early must not leave the others waiting in one.
   const int node_size = c.node_size();
+  // One snapshot of the inputs: rank 0's sizes, which every rank reads to.
   std::unique_ptr<Job> job;
-  phase(c, [&] { job = std::make_unique<Job>(request, rank, c.ranks(), node_size); });
+  std::string snapshot;
+  phase(c, [&] {
+    job = std::make_unique<Job>(request, rank, node_size);
+    if (rank != 0) return;
+    job->open(nullptr, rank, c.ranks());
+    for (std::uint64_t size : job->inputs->sizes()) put_u64(snapshot, size);
+  });
+  c.broadcast(snapshot, 0);
+  phase(c, [&] {
+    if (rank == 0) return;
+    std::vector<std::uint64_t> sizes;
+    for (const char* p = snapshot.data(); p < snapshot.data() + snapshot.size();) sizes.push_back(get_u64(p));
+    job->open(&sizes, rank, c.ranks());
+  });
   if (job->csv) job->share = cut_csv_share(c, *job->inputs, job->delimiter);
   times.setup = lap(t);
 

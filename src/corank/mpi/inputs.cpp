@@ -1,18 +1,79 @@
 #include "corank/mpi/inputs.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <stdexcept>
+
+#include "corank/errors.hpp"
+#include "corank/io/error.hpp"
 
 namespace corank::mpi {
 
-Inputs::Inputs(const std::vector<std::string>& paths) : data(std::make_unique<io::PositionalInput>(paths)) {
-  std::uint64_t at = 0;
-  for (std::size_t i = 0; i < data->files(); ++i) begin.push_back(at), at += data->file_size(i);
-  begin.push_back(at);
+std::vector<std::uint64_t> Inputs::open(const std::vector<std::string>& paths) {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& p : paths) {
+    File f;
+    f.fd = io::FileDesc::open(p, O_RDONLY);
+    struct stat st {};
+    if (::fstat(f.fd.get(), &st) != 0) io::throw_io_error("stat failed", p, errno);
+    if (S_ISDIR(st.st_mode)) throw io::IoError("read failed", p, EISDIR);
+    if (!S_ISREG(st.st_mode))
+      throw UsageError("'" + p + "' is not a regular file: corank-mpi reads regular uncompressed files (each rank reads "
+                       "its own byte range)");
+    f.path = p;
+    files_.push_back(std::move(f));
+    sizes.push_back(static_cast<std::uint64_t>(st.st_size));
+  }
+  return sizes;
+}
+
+Inputs::Inputs(const std::vector<std::string>& paths) {
+  const auto sizes = open(paths);
+  begin.push_back(0);
+  for (auto s : sizes) begin.push_back(begin.back() + s);
+}
+
+Inputs::Inputs(const std::vector<std::string>& paths, const std::vector<std::uint64_t>& snapshot) {
+  const auto sizes = open(paths);
+  if (sizes.size() != snapshot.size()) throw std::logic_error("corank-mpi: a snapshot of other inputs");
+  begin.push_back(0);
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    // Shorter: this rank cannot read its share as the others cut it. Longer
+    // (appended to since): the snapshot's prefix is read, as on every rank.
+    if (sizes[i] < snapshot[i])
+      throw InputError(paths[i] + ": shorter (" + std::to_string(sizes[i]) + " bytes) than when the sort started (" +
+                       std::to_string(snapshot[i]) + " bytes on rank 0)");
+    begin.push_back(begin.back() + snapshot[i]);
+  }
+}
+
+std::vector<std::uint64_t> Inputs::sizes() const {
+  std::vector<std::uint64_t> s;
+  for (std::size_t i = 0; i < files(); ++i) s.push_back(file_size(i));
+  return s;
 }
 
 std::size_t Inputs::file_of(std::uint64_t x) const {
   return static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), x) - begin.begin()) - 1;
+}
+
+void Inputs::read(std::uint64_t offset, std::byte* dst, std::size_t n) const {
+  std::size_t f = n ? file_of(offset) : 0;
+  while (n > 0) {
+    if (f >= files_.size()) throw io::IoError("read failed", files_.back().path, "read past the end of the input");
+    const std::uint64_t in_file = offset - begin[f];
+    const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(n, file_size(f) - in_file));
+    if (io::pread_full(files_[f].fd.get(), dst, len, in_file, files_[f].path) != len)
+      throw io::IoError("read failed", files_[f].path, "the file shrank while it was being read");
+    dst += len;
+    offset += len;
+    n -= len;
+    ++f;
+  }
 }
 
 std::uint64_t line_of(const Inputs& in, std::uint64_t x) {
@@ -21,7 +82,7 @@ std::uint64_t line_of(const Inputs& in, std::uint64_t x) {
   std::string buf;
   for (std::uint64_t at = from; at < x;) {
     buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(1 << 20, x - at)));
-    in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    in.read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
     lines += static_cast<std::uint64_t>(std::count(buf.begin(), buf.end(), '\n'));
     at += buf.size();
   }
@@ -34,10 +95,10 @@ std::string csv_row_at(const Inputs& in, std::uint64_t at, const text::TextForma
   std::string buf;
   for (std::uint64_t n = std::min<std::uint64_t>(4096, end - at);; n = std::min(2 * n, end - at)) {
     buf.resize(static_cast<std::size_t>(n));
-    in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    in.read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
     if (const std::size_t len = format.record_length(buf.data(), buf.data() + buf.size())) return buf.substr(0, len - 1);
     if (at + n == end) {
-      format.check_unterminated(buf, in.data->name(f), line_of(in, at));
+      format.check_unterminated(buf, in.name(f), line_of(in, at));
       return buf;
     }
   }
@@ -52,7 +113,7 @@ std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char ter
   std::string buf;
   for (std::uint64_t at = x - 1; at < end;) {
     buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(64 * 1024, end - at)));
-    in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    in.read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
     if (const void* p = std::memchr(buf.data(), term, buf.size()))
       return at + static_cast<std::uint64_t>(static_cast<const char*>(p) - buf.data()) + 1;
     at += buf.size();
@@ -68,7 +129,7 @@ std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char te
   for (std::uint64_t end = x; end > file_begin;) {  // looks at [file_begin, x) backwards
     const std::uint64_t from = end - std::min<std::uint64_t>(64 * 1024, end - file_begin);
     buf.resize(static_cast<std::size_t>(end - from));
-    in.data->read(from, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    in.read(from, reinterpret_cast<std::byte*>(buf.data()), buf.size());
     if (const void* p = ::memrchr(buf.data(), term, buf.size()))
       return from + static_cast<std::uint64_t>(static_cast<const char*>(p) - buf.data()) + 1;
     end = from;
@@ -80,7 +141,7 @@ std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_s
   std::string rec;
   if (record_size) {
     rec.resize(record_size);
-    in.data->read(at, reinterpret_cast<std::byte*>(rec.data()), record_size);
+    in.read(at, reinterpret_cast<std::byte*>(rec.data()), record_size);
     return rec;
   }
   std::size_t f = 0;
@@ -89,7 +150,7 @@ std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_s
   std::string buf;
   for (std::uint64_t p = at; p < end;) {
     buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(4096, end - p)));
-    in.data->read(p, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+    in.read(p, reinterpret_cast<std::byte*>(buf.data()), buf.size());
     if (const void* t = std::memchr(buf.data(), term, buf.size())) {
       rec.append(buf.data(), static_cast<std::size_t>(static_cast<const char*>(t) - buf.data()));
       return rec;

@@ -1,26 +1,56 @@
 #pragma once
-// The inputs as one byte range (the files concatenated), and finding records
-// in it at any offset: what every rank reads its share, its samples and the
+// The inputs as one byte range (the files concatenated), as one snapshot:
+// rank 0 opens them and takes their sizes, every other rank opens its files
+// held to those sizes, so that every rank cuts
+// and reads the same bytes even while a file grows (what was appended after
+// the snapshot is not read) or when a rank is shown another file under the
+// same name (one shorter than the snapshot fails that rank: it cannot read
+// its share). Every read is checked against the snapshot: a file that shrank
+// since is an error, never a shorter share. Also finding records in the
+// range at any offset: what every rank reads its share, its samples and the
 // CSV header from.
+#include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "corank/io/positional_input.hpp"
+#include "corank/io/file_desc.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::mpi {
 
-struct Inputs {
-  std::unique_ptr<io::PositionalInput> data;
-  std::vector<std::uint64_t> begin;  // per file, plus the total at the end
-
+class Inputs {
+public:
+  // Opens every path and takes the sizes: the snapshot. Throws IoError
+  // naming the first file that cannot be opened (or is a directory),
+  // UsageError for one that is not a regular file.
   explicit Inputs(const std::vector<std::string>& paths);
+  // Opens every path, held to the snapshot's sizes; also throws InputError
+  // naming a file shorter than its snapshot size.
+  Inputs(const std::vector<std::string>& paths, const std::vector<std::uint64_t>& snapshot);
+
+  std::vector<std::uint64_t> sizes() const;
   std::uint64_t total() const { return begin.back(); }
-  std::size_t files() const { return begin.size() - 1; }
+  std::size_t files() const { return files_.size(); }
+  const std::string& name(std::size_t i) const { return files_[i].path; }
+  std::uint64_t file_size(std::size_t i) const { return begin[i + 1] - begin[i]; }
   // The file that holds byte x < total (never an empty one).
   std::size_t file_of(std::uint64_t x) const;
+  // Bytes [offset, offset + n) of the concatenation; safe from several
+  // threads at once. Throws IoError naming the file where it ends before
+  // the snapshot said.
+  void read(std::uint64_t offset, std::byte* dst, std::size_t n) const;
+
+  std::vector<std::uint64_t> begin;  // each file's start in the concatenation, plus the total at the end
+
+private:
+  struct File {
+    io::FileDesc fd;
+    std::string path;
+  };
+  // The files, their sizes as they are now.
+  std::vector<std::uint64_t> open(const std::vector<std::string>& paths);
+  std::vector<File> files_;
 };
 
 // The 1-based line of byte x in its file, as the single-process reader numbers

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "corank/errors.hpp"
+#include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
 #include "corank/text_format_of.hpp"
 
@@ -40,8 +41,12 @@ void check_request(const DistributedRequest& request, const SortRequest& r, bool
        std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) { return k.find('R') != std::string::npos; })))
     throw UsageError("-R needs --random-source FILE under corank-mpi, so that every rank draws the same order");
   validate(r);
-  if (!io::PositionalInput::suits(r.inputs, r.io))
-    throw UsageError("corank-mpi reads regular uncompressed files (each rank reads its own byte range)");
+  // Whether each is a regular file is for the ranks that open them to say
+  // (a file missing on one rank is that rank's error, with its reason).
+  const bool compressed = std::any_of(r.inputs.begin(), r.inputs.end(), [&](const std::string& p) {
+    return r.io.input_codec ? *r.io.input_codec != io::Codec::none : io::codec_from_suffix(p) != io::Codec::none;
+  });
+  if (compressed) throw UsageError("corank-mpi reads regular uncompressed files (each rank reads its own byte range)");
   if (rank == 0 && !request.stats_file.empty() && request.stats_file != "-") {
     const std::string& f = request.stats_file;
     if (::access(f.c_str(), F_OK) == 0 ? ::access(f.c_str(), W_OK) != 0
@@ -52,7 +57,7 @@ void check_request(const DistributedRequest& request, const SortRequest& r, bool
 
 }  // namespace
 
-Job::Job(const DistributedRequest& req, unsigned rank, unsigned ranks, int node_size) : request(req) {
+Job::Job(const DistributedRequest& req, unsigned rank, int node_size) : request(req) {
   SortRequest& r = local;
   r = req.sort;
   r.io.diagnostics = nullptr;  // the ranks' own sorts stay quiet
@@ -66,8 +71,17 @@ Job::Job(const DistributedRequest& req, unsigned rank, unsigned ranks, int node_
   if (r.memory_budget == 0) r.memory_budget = physical_memory() / 2 / static_cast<std::uint64_t>(node_size);
   r.progress = false;
 
-  inputs = std::make_unique<Inputs>(r.inputs);
-  if (is_text) {
+  // Buffers of a few tens of MiB, reused chunk after chunk, stay in cache and
+  // fault their pages in once; larger ones only cost page faults.
+  const std::uint64_t quarter = std::max<std::uint64_t>(r.memory_budget / 4, kMiB);
+  chunk_bytes = std::min(quarter, kChunkBytes);
+  round_quota = std::min(quarter, kRoundBytes);  // over the ranks in open()
+}
+
+void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsigned ranks) {
+  const SortRequest& r = local;
+  inputs = snapshot ? std::make_unique<Inputs>(r.inputs, *snapshot) : std::make_unique<Inputs>(r.inputs);
+  if (is_text_format(r.format)) {
     auto f = text_format_of(r);
     term = f->terminator();
     csv = r.format == "csv" || r.format == "tsv";
@@ -78,9 +92,9 @@ Job::Job(const DistributedRequest& req, unsigned rank, unsigned ranks, int node_
     // heads the output once.
     if (f->has_header())
       for (std::size_t i = 0; i < inputs->files(); ++i)
-        if (inputs->data->file_size(i) > 0) {
+        if (inputs->file_size(i) > 0) {
           const std::string h = csv_row_at(*inputs, inputs->begin[i], *f);
-          f->set_header(h, inputs->data->name(i));
+          f->set_header(h, inputs->name(i));
           header = h + '\n';
           break;
         }
@@ -94,20 +108,15 @@ Job::Job(const DistributedRequest& req, unsigned rank, unsigned ranks, int node_
   partitioner = std::make_unique<Partitioner>(*order, !r.unique);
   if (!text())
     for (std::size_t i = 0; i < inputs->files(); ++i)
-      if (inputs->data->file_size(i) % record_size != 0)
-        throw InputError(inputs->data->name(i) + ": size " + std::to_string(inputs->data->file_size(i)) +
+      if (inputs->file_size(i) % record_size != 0)
+        throw InputError(inputs->name(i) + ": size " + std::to_string(inputs->file_size(i)) +
                          " is not a multiple of the record size " + std::to_string(record_size));
   if (!text())
     share = fixed_share(*inputs, rank, ranks, record_size);
   else if (!csv)  // CSV rows are cut by cut_csv_share
     share = line_share(*inputs, rank, ranks, term);
   scratch = std::make_unique<ScratchDir>(r.temp_dirs);
-
-  // Buffers of a few tens of MiB, reused chunk after chunk, stay in cache and
-  // fault their pages in once; larger ones only cost page faults.
-  const std::uint64_t quarter = std::max<std::uint64_t>(r.memory_budget / 4, kMiB);
-  chunk_bytes = std::min(quarter, kChunkBytes);
-  round_quota = std::max<std::uint64_t>(std::min(quarter, kRoundBytes) / ranks, 1);
+  round_quota = std::max<std::uint64_t>(round_quota / ranks, 1);
 }
 
 TextReading Job::reading(bool check) const {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "corank/mpi/distributed_sort.hpp"
 #include "corank/mpi/inputs.hpp"
@@ -18,11 +19,15 @@
 namespace corank::mpi {
 
 struct Job {
-  // Checks the request (throws UsageError for what is not distributed),
-  // opens the inputs, reads a CSV header, cuts this rank's share (but a CSV
-  // one: cut_csv_share) and makes the rank's scratch directory. node_size:
-  // the ranks on this node, which share its threads and memory.
-  Job(const DistributedRequest& request, unsigned rank, unsigned ranks, int node_size);
+  // Checks the request (throws UsageError for what is not distributed) and
+  // completes it for this rank. node_size: the ranks on this node, which
+  // share its threads and memory.
+  Job(const DistributedRequest& request, unsigned rank, int node_size);
+  // Opens the inputs: on rank 0 as they are (its sizes are the snapshot the
+  // others get), elsewhere held to `snapshot` (inputs.hpp). Reads a CSV
+  // header, sets the record format and order, cuts this rank's share (but a
+  // CSV one: cut_csv_share) and opens the rank's scratch space.
+  void open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsigned ranks);
 
   const DistributedRequest& request;
   SortRequest local;     // what this rank's sort runs: quiet, no progress, threads and -S set

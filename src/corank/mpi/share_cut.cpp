@@ -29,7 +29,7 @@ CsvScanner::Map csv_range_map(const Inputs& in, unsigned rank, unsigned ranks, c
     if (s == in.begin[f]) map = CsvScanner::reset();  // a file starts with a row
     for (std::uint64_t at = s; at < t;) {
       buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{4} << 20, t - at)));
-      in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+      in.read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
       scanner.scan(map, buf.data(), buf.size());
       at += buf.size();
     }
@@ -50,7 +50,7 @@ Share csv_share(const Inputs& in, const std::vector<CsvScanner::Map>& maps, unsi
     std::string buf;
     for (std::uint64_t at = x; at < end;) {
       buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(64 * 1024, end - at)));
-      in.data->read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
+      in.read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
       const std::size_t k = scanner.row_end(state, buf.data(), buf.size());
       if (k < buf.size() || state == CsvScanner::RowStart) return at + k;
       at += buf.size();

@@ -114,7 +114,7 @@ void ShareReader::read(std::uint64_t at, char* dst, std::size_t n) const {
   const unsigned slices = static_cast<unsigned>(std::clamp<std::uint64_t>(n / (4 * kMiB), 1, threads_));
   parallel_for(slices, [&](unsigned i) {
     const std::size_t b = n * i / slices, e = n * (i + 1) / slices;
-    in_.data->read(at + b, reinterpret_cast<std::byte*>(dst + b), e - b);
+    in_.read(at + b, reinterpret_cast<std::byte*>(dst + b), e - b);
   });
 }
 
@@ -127,7 +127,7 @@ void ShareReader::check_tail(std::string_view tail, std::size_t i) {
   if (!text_.check) return;
   const std::uint64_t pos = cursor_ + i;
   checked(in_, pos, [&](std::uint64_t line) {
-    text_.format->check_unterminated(tail, in_.data->name(in_.file_of(pos)), line);
+    text_.format->check_unterminated(tail, in_.name(in_.file_of(pos)), line);
   });
 }
 
@@ -139,7 +139,7 @@ void ShareReader::text_record(std::vector<ShareRecord>& records, std::string_vie
   const std::uint64_t pos = cursor_ + i;
   if (text_.check && text_.format->checks_records())
     checked(in_, pos, [&](std::uint64_t line) {
-      text_.format->check_record(rec, in_.data->name(in_.file_of(pos)), line);
+      text_.format->check_record(rec, in_.name(in_.file_of(pos)), line);
     });
   records.push_back({rec.data(), rec.size(), pos});
 }

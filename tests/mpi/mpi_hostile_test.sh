@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# corank-mpi against inputs and targets that are not what they seem, with 3
+# ranks: ranks shown different files under one name (each rank is started
+# in a directory of its own through a shell, so that a relative input path
+# names another file on one rank), a file missing on one rank, records that
+# cover many sample offsets, a malformed record found while sampling. Each
+# case checks the exit status, the one message, the output against
+# corank's, and that nothing is left beside the target or in -T.
+#   mpi_hostile_test.sh BUILD_DIR [MPIRUN]
+set -euo pipefail
+build=$(cd "$1" && pwd)
+mpirun=${2:-mpirun}
+corank=$build/src/corank
+mpi=$build/src/mpi/corank-mpi
+if [ -n "${ASAN_OPTIONS:-}" ]; then  # as in mpi_sort_test.sh
+  export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+  export OMPI_MCA_mca_base_component_disable_dlclose=1
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/corank-mpi-hostile.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+np=3
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+# ranks_in "DIR0 DIR1 DIR2" CORANK-MPI-ARGS...: rank r starts in DIR_r (under
+# $work), -T and the output absolute; stderr to err, status to rc.
+mkdir -p tmp out
+run_in() {
+  DIRS=$1
+  shift
+  rc=0
+  DIRS=$DIRS "$mpirun" --allow-run-as-root --oversubscribe -np $np -x DIRS sh -c '
+    cd "$(echo $DIRS | cut -d" " -f$((${OMPI_COMM_WORLD_RANK:-0} + 1)))" && exec "$0" "$@"' \
+    "$mpi" --gpu=off --parallel 1 -T "$work/tmp" "$@" 2> err || rc=$?
+}
+
+# expect_refused NAME MESSAGE: exit 2, that one line from corank-mpi (mpirun
+# adds its own about the rank that exited 2), nothing left.
+expect_refused() {
+  local name=$1 message=$2
+  [ "$rc" -eq 2 ] || fail "$name: exit status $rc, want 2"
+  [ "$(grep -c '^corank-mpi:' err)" -eq 1 ] || { cat err; fail "$name: not one message"; }
+  grep -qxF "corank-mpi: $message" err || { cat err; fail "$name: the message is not '$message'"; }
+  expect_clean "$name"
+}
+expect_clean() {
+  [ -z "$(ls -A out | grep -v '^sorted$' || true)" ] || fail "$1: left beside the output: $(ls -A out | tr '\n' ' ')"
+  [ -z "$(ls -A tmp)" ] || fail "$1: left in -T: $(ls -A tmp | tr '\n' ' ')"
+}
+
+# ---- one snapshot of the inputs ----------------------------------------
+mkdir -p full short none
+awk 'BEGIN { srand(3); for (i = 0; i < 60000; i++) printf "w%d %d\n", int(rand() * 50000), i }' > full/data.txt
+head -c 300000 full/data.txt > short/data.txt  # a prefix, cut mid-line
+"$corank" --gpu=off -o ref-short short/data.txt
+
+# Rank 2 shown a shorter file than rank 0's snapshot: it cannot read its
+# share; refused, naming the rank and the file.
+run_in "full full short" -S 4M -o "$work/out/sorted" data.txt
+expect_refused "rank 2 shorter" \
+  "rank 2: data.txt: shorter (300000 bytes) than when the sort started ($(stat -c %s full/data.txt) bytes on rank 0)"
+[ ! -e out/sorted ] || fail "rank 2 shorter: an output"
+
+# Ranks 1 and 2 shown more than rank 0 (a file still being appended to when
+# the job starts): every rank reads the snapshot's prefix.
+run_in "short full full" -S 4M -o "$work/out/sorted" data.txt
+[ "$rc" -eq 0 ] || { cat err; fail "grown file: exit status $rc"; }
+cmp -s ref-short out/sorted || fail "grown file: the output is not the sort of the snapshot's prefix"
+expect_clean "grown file"
+rm -f out/sorted
+
+# A file missing on one rank: that rank says which file and why.
+run_in "full full none" -o "$work/out/sorted" data.txt
+expect_refused "missing on rank 2" "rank 2: open failed: data.txt: No such file or directory"
+run_in "none full full" -o "$work/out/sorted" data.txt
+expect_refused "missing on rank 0" "open failed: data.txt: No such file or directory"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all hostile cases passed"
