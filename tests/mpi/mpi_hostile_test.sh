@@ -8,6 +8,7 @@
 # corank's, and that nothing is left beside the target or in -T.
 #   mpi_hostile_test.sh BUILD_DIR [MPIRUN]
 set -euo pipefail
+[ -z "${TRACE:-}" ] || set -x
 build=$(cd "$1" && pwd)
 mpirun=${2:-mpirun}
 corank=$build/src/corank
@@ -79,6 +80,61 @@ run_in "full full none" -o "$work/out/sorted" data.txt
 expect_refused "missing on rank 2" "rank 2: open failed: data.txt: No such file or directory"
 run_in "none full full" -o "$work/out/sorted" data.txt
 expect_refused "missing on rank 0" "open failed: data.txt: No such file or directory"
+
+# ---- sampling bounded by memory -----------------------------------------
+# peak_kib: the largest peak RSS of the ranks of the last run_timed (0 where
+# /usr/bin/time is missing: the bound is then left unchecked). The ranks'
+# address space is limited to 4 GB (but under AddressSanitizer, whose shadow
+# memory takes far more): a regression fails with "memory exhausted" instead
+# of taking the machine's memory.
+limit=unlimited
+[ -n "${ASAN_OPTIONS:-}" ] || limit=4000000
+timed=()
+[ -x /usr/bin/time ] && timed=(/usr/bin/time -f %M -o "$work/rss.%r")
+run_timed() {
+  rm -f rss.* status.*
+  DIRS=$1
+  shift
+  # Each rank ends by itself (mpirun, told not to kill the others when one
+  # exits non-zero, exits 0): its status is written by its shell.
+  DIRS=$DIRS TIMED="${timed[*]}" LIMIT=$limit WORK=$work timeout -k 5 120 "$mpirun" --allow-run-as-root \
+    --oversubscribe -np $np --mca orte_abort_on_non_zero_status 0 -x DIRS -x TIMED -x LIMIT -x WORK bash -c '
+    r=${OMPI_COMM_WORLD_RANK:-0}
+    ulimit -v "$LIMIT" && cd "$(echo $DIRS | cut -d" " -f$((r + 1)))" && ${TIMED//%r/$r} "$0" "$@"
+    s=$?
+    echo $s > "$WORK/status.$r"
+    exit $s' "$mpi" --gpu=off --parallel 1 -T "$work/tmp" "$@" 2> err || true
+  rc=0 peak_kib=0
+  local f k
+  for f in status.* rss.*; do
+    [ -f "$f" ] || continue
+    k=$(tail -n 1 "$f")
+    case $f in
+      status.*) [ "$k" -le "$rc" ] || rc=$k ;;
+      rss.*) [ "${k:-0}" -le "$peak_kib" ] || peak_kib=$k ;;
+    esac
+  done
+  [ "$(ls status.* 2> /dev/null | wc -l)" -eq $np ] || { rc=99; echo "not every rank ended by itself"; }
+}
+mkdir -p sample
+# One CSV row with an unterminated quote in the middle of 8.8 MB: the row
+# runs to the end of the file, across thousands of sample offsets. The rank
+# that holds it reports it at once, as corank does, and every rank stops.
+awk 'BEGIN{srand(6);print "id,name";for(i=0;i<600000;i++){if(i==300000)print "7,\"unterminated";else printf "%d,n%d\n",int(rand()*1e6),i}}' > sample/bad.csv
+(cd sample && "$corank" --gpu=off -S 5M --format csv --header --key id:n -o ../ref-bad bad.csv 2> ../ref-bad.err) || true
+run_timed "sample sample sample" -S 5M --format csv --header --key id:n -o "$work/out/sorted" bad.csv
+expect_refused "csv unterminated quote while sampling" "rank 1: $(sed -n 's/^corank: //p' ref-bad.err)"
+[ "$peak_kib" -le 200000 ] || fail "csv unterminated quote while sampling: a rank's peak RSS is $peak_kib KiB"
+# One line of 3 MB among short ones: sampled once, sorted as corank sorts it.
+awk 'BEGIN { srand(9); for (i = 0; i < 40000; i++) { printf "k%d\n", int(rand() * 1e6); if (i == 20000) {
+  s = "long"; while (length(s) < 3000000) s = s s; print s } } }' > sample/long.txt
+"$corank" --gpu=off -o ref-long sample/long.txt
+run_timed "sample sample sample" -S 5M -o "$work/out/sorted" long.txt
+[ "$rc" -eq 0 ] || { cat err; fail "long line: exit status $rc"; }
+cmp -s ref-long out/sorted || fail "long line: the output differs from corank's"
+[ "$peak_kib" -le 200000 ] || fail "long line: a rank's peak RSS is $peak_kib KiB"
+expect_clean "long line"
+rm -f out/sorted
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"

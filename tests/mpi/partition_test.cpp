@@ -66,6 +66,29 @@ TEST(MpiPartition, PartsFollowTheOrder) {
   EXPECT_EQ(last, 4u);
 }
 
+// A sample of weight w cuts as w copies of it would: the splitters are the
+// same, record and position.
+TEST(MpiPartition, WeightsCountAsRepeatedSamples) {
+  BinaryOrder order(parse_format("u64", {}), false);
+  std::mt19937_64 rng(4);
+  for (unsigned parts : {2u, 3u, 7u}) {
+    std::vector<Sample> weighted, repeated;
+    for (std::uint64_t i = 0; i < 500; ++i) {
+      Sample s{u64_record(rng() % 300), i * 8, 1 + rng() % (i % 50 == 0 ? 400 : 3)};
+      weighted.push_back(s);
+      for (std::uint64_t k = 0; k < s.weight; ++k) repeated.push_back({s.record, s.position, 1});
+    }
+    Partitioner a(order, true), b(order, true);
+    a.choose_splitters(weighted, parts);
+    b.choose_splitters(repeated, parts);
+    ASSERT_EQ(a.splitters().size(), parts - 1);
+    for (unsigned i = 0; i + 1 < parts; ++i) {
+      EXPECT_EQ(a.splitters()[i].record, b.splitters()[i].record);
+      EXPECT_EQ(a.splitters()[i].position, b.splitters()[i].position);
+    }
+  }
+}
+
 TEST(MpiPartition, NoSamplesNoSplitters) {
   BinaryOrder order(parse_format("u64", {}), false);
   Partitioner p(order, true);

@@ -126,8 +126,12 @@ std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char te
   while (!(x < in.begin[f + 1])) ++f;
   const std::uint64_t file_begin = in.begin[f];
   std::string buf;
-  for (std::uint64_t end = x; end > file_begin;) {  // looks at [file_begin, x) backwards
-    const std::uint64_t from = end - std::min<std::uint64_t>(64 * 1024, end - file_begin);
+  // Looks at [file_begin, x) backwards: a few hundred bytes first (most
+  // lines are shorter; a sample per few hundred bytes of a small share must
+  // not read 64 KiB each), then 64 KiB at a time.
+  std::uint64_t step = 256;
+  for (std::uint64_t end = x; end > file_begin; step = 64 * 1024) {
+    const std::uint64_t from = end - std::min<std::uint64_t>(step, end - file_begin);
     buf.resize(static_cast<std::size_t>(end - from));
     in.read(from, reinterpret_cast<std::byte*>(buf.data()), buf.size());
     if (const void* p = ::memrchr(buf.data(), term, buf.size()))

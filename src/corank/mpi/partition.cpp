@@ -22,8 +22,17 @@ void Partitioner::choose_splitters(std::vector<Sample> samples, unsigned parts) 
     const int c = order_.compare(a.record, b.record);
     return c != 0 ? c < 0 : a.position < b.position;
   });
-  const std::uint64_t n = samples.size();
-  for (unsigned i = 1; i < parts; ++i) splitters_.push_back(samples[n * i / parts]);
+  // Cut i lies at weight total*i/parts: where that sample would be were each
+  // sample repeated as often as its weight says.
+  std::uint64_t total = 0;
+  for (auto& s : samples) total += s.weight = std::max<std::uint64_t>(s.weight, 1);
+  std::size_t j = 0;
+  std::uint64_t before = 0;  // the weight of samples[0, j)
+  for (unsigned i = 1; i < parts; ++i) {
+    const auto cut = static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * i / parts);
+    while (before + samples[j].weight <= cut) before += samples[j++].weight;
+    splitters_.push_back(samples[j]);
+  }
 }
 
 unsigned Partitioner::part_of(std::string_view record, std::uint64_t position) const {

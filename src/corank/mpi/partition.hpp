@@ -55,6 +55,9 @@ private:
 struct Sample {
   std::string record;
   std::uint64_t position = 0;
+  // How many sample offsets it stands for: a record that covers several is
+  // taken once, weighing as much as so many equal samples would.
+  std::uint64_t weight = 1;
 };
 
 class Partitioner {
@@ -65,7 +68,7 @@ public:
   // Whether (record, position) comes before splitter s.
   bool precedes(std::string_view record, std::uint64_t position, const Sample& s) const;
   // Sorts the gathered samples and keeps the parts-1 cut points that split
-  // them evenly; none when there are no samples.
+  // them evenly by weight; none when there are no samples.
   void choose_splitters(std::vector<Sample> samples, unsigned parts);
   // The part of a record: the number of splitters at or before it.
   unsigned part_of(std::string_view record, std::uint64_t position) const;
