@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "corank/mpi/output.hpp"
+#include "corank/mpi/part_files.hpp"
 #include "fake_communicator.hpp"
 #include "test_files.hpp"
 
@@ -95,7 +95,7 @@ std::string words(unsigned lines, unsigned seed) {
 
 TEST(MpiDistributedSort, LinesInRounds) {
   TestDir dir;
-  write_file(dir / "words.txt", words(250000, 1));  // about 3 MB: three chunks of 1 MiB
+  write_file(dir / "words.txt", words(120000, 1));  // about 1.5 MB: two chunks of 1 MiB, rounds of 1 MiB / ranks
   expect_like_single(dir, base_request(dir, {dir / "words.txt"}));
 }
 
@@ -115,7 +115,7 @@ TEST(MpiDistributedSort, CsvWithHeaderAndQuotedNewlines) {
   TestDir dir;
   std::mt19937 rng(5);
   std::string csv = "id,name,score\n";
-  for (int i = 0; i < 30000; ++i)
+  for (int i = 0; i < 15000; ++i)
     csv += std::to_string(i) + "," + (rng() % 5 == 0 ? "\"two\nlines, \"\"q\"\"\"" : "n" + std::to_string(rng() % 300)) +
            "," + std::to_string(static_cast<int>(rng() % 2000) - 700) + "\n";
   write_file(dir / "people.csv", csv);
@@ -131,7 +131,7 @@ TEST(MpiDistributedSort, FixedSizeInMemoryAndSpilled) {
   TestDir dir;
   std::mt19937_64 rng(7);
   std::string u64s;
-  for (int i = 0; i < 400000; ++i) {  // 3.2 MB: more than half of -S, so the pieces go to files
+  for (int i = 0; i < 300000; ++i) {  // 2.4 MB: more than half of -S, so the pieces go to files
     const std::uint64_t v = rng() % 100000;
     u64s.append(reinterpret_cast<const char*>(&v), 8);
   }
@@ -147,8 +147,8 @@ TEST(MpiDistributedSort, FixedSizeInMemoryAndSpilled) {
 TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {
   TestDir dir;
   std::string jsonl;
-  for (int i = 0; i < 60000; ++i) jsonl += "{\"id\":" + std::to_string(i) + ",\"score\":" + std::to_string(i * 7 % 1000) + "}\n";
-  jsonl += "{\"id\": 60000, \"score\": oops\n{\"id\": 60001, \"score\": 1}\n";
+  for (int i = 0; i < 30000; ++i) jsonl += "{\"id\":" + std::to_string(i) + ",\"score\":" + std::to_string(i * 7 % 1000) + "}\n";
+  jsonl += "{\"id\": 30000, \"score\": oops\n{\"id\": 30001, \"score\": 1}\n";
   write_file(dir / "bad.jsonl", jsonl);
   SortRequest r = base_request(dir, {dir / "bad.jsonl"});
   r.format = "jsonl";

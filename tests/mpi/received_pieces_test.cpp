@@ -1,6 +1,7 @@
 // ReceivedPieces: each sender's bytes in the order sent, in memory while they
 // fit the limit, in files (what was in memory first) once they do not, and in
-// files from the start for text (a header leads each file).
+// files from the start for text (a header leads each file); the files have no
+// name, so nothing is ever left in the scratch directory.
 #include "corank/mpi/received_pieces.hpp"
 
 #include <gtest/gtest.h>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,8 +29,12 @@ protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("corank-received-" + std::to_string(::getpid()));
     fs::create_directories(dir_);
+    space_ = std::make_unique<ScratchSpace>(std::vector<std::string>{dir_.string()});
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    space_.reset();
+    fs::remove_all(dir_);
+  }
 
   ReceivedPieces::Plan plan(std::uint64_t limit, std::string header = "") {
     ReceivedPieces::Plan p;
@@ -37,7 +43,7 @@ protected:
     p.memory_limit = limit;
     p.header = std::move(header);
     p.threads = 4;
-    p.file_name = [this](unsigned s) { return (dir_ / ("from-" + std::to_string(s))).string(); };
+    p.create_file = [this](unsigned s) { return space_->create("from-" + std::to_string(s)); };
     return p;
   }
 
@@ -50,10 +56,10 @@ protected:
         pieces.append(s, bytes.data(), bytes.size());
         want[s] += bytes;
       }
-    pieces.close();
   }
 
   fs::path dir_;
+  std::unique_ptr<ScratchSpace> space_;
 };
 
 TEST_F(ReceivedPiecesTest, InMemoryWhileUnderTheLimit) {
@@ -93,15 +99,19 @@ TEST_F(ReceivedPiecesTest, TextGoesToFilesHeaded) {
   EXPECT_EQ(pieces.bytes(1), want[1].size());
 }
 
-TEST_F(ReceivedPiecesTest, FilesRemovedWhenDestroyed) {
+TEST_F(ReceivedPiecesTest, FilesWithoutNamesGoneWhenDestroyed) {
+  std::vector<std::string> paths;
   {
     ReceivedPieces pieces(plan(0));
     const std::string x(5000, 'x');
     pieces.append(2, x.data(), x.size());
     EXPECT_FALSE(pieces.in_memory());
-    EXPECT_FALSE(fs::is_empty(dir_));
+    paths = pieces.files();
+    EXPECT_EQ(slurp(paths[2]), x);
+    EXPECT_TRUE(fs::is_empty(dir_));  // nothing a kill could leave
   }
   EXPECT_TRUE(fs::is_empty(dir_));
+  for (const auto& p : paths) EXPECT_FALSE(fs::exists(p)) << p;
 }
 
 }  // namespace

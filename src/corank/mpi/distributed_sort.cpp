@@ -15,6 +15,7 @@
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/local_sort.hpp"
 #include "corank/mpi/output.hpp"
+#include "corank/mpi/part_files.hpp"
 #include "corank/mpi/rank_report.hpp"
 #include "corank/mpi/sampling.hpp"
 #include "corank/mpi/share_cut.hpp"
@@ -33,37 +34,18 @@ double lap(Clock::time_point& t) {
   return s;
 }
 
-// Moves a piece sorted into a file of its own to its place in the shared
-// output: rank 0's becomes the output where the file systems allow it.
-void move_into_shared(Communicator& c, const Job& job, const SortedPiece& piece, const Placement& place,
-                      SharedOutput& shared) {
-  const bool rank0_renames = c.rank() == 0 && piece.skip == 0;
-  shared.create(c, job.request.sort.output, place.total, rank0_renames ? &piece.file : nullptr);
+// Moves a piece sorted into a file of its own (under -u) to its place in the
+// shared output: rank 0's becomes the output where the file systems allow it.
+void move_into_shared(Communicator& c, const Job& job, const SortedPiece& piece, ScratchFile& file,
+                      const Placement& place, SharedOutput& shared) {
+  shared.create(c, job.request.sort.output, place.total, c.rank() == 0 ? &file : nullptr);
   phase(c, [&] {
-    if (place.bytes == 0 || shared.renamed()) return;
+    if (place.bytes == 0 || shared.linked()) return;
     io::FileDesc out = io::FileDesc::open(shared.name(), O_WRONLY);
-    copy_into(piece.file, out.get(), job.request.sort.output, place.offset, piece.skip, job.local.threads);
+    copy_into(piece.file, out.get(), job.request.sort.output, place.offset, job.local.threads);
     if (job.local.io.sync_output && ::fsync(out.get()) != 0)
       throw io::IoError("fsync failed", job.request.sort.output, errno);
   });
-}
-
-// Every rank's piece is in place: the part files, or the shared output,
-// take the target's name.
-void commit(Communicator& c, const Job& job, SharedOutput& shared, RemoveUnlessKept& part_temp) {
-  const std::string& target = job.request.sort.output;
-  phase(c, [&] {
-    if (job.request.part_files) {
-      const std::string part = part_name(target, static_cast<unsigned>(c.rank()));
-      if (::rename(part_temp.path.c_str(), part.c_str()) != 0) throw io::IoError("rename failed", part, errno);
-      part_temp.keep = true;
-    } else if (c.rank() == 0) {
-      shared.commit(target);
-    }
-  });
-  if (job.request.part_files && c.rank() == 0)  // parts of an earlier run with more ranks would not belong
-    for (unsigned k = c.ranks(); ::unlink(part_name(target, k).c_str()) == 0; ++k) {
-    }
 }
 
 void run(Communicator& c, const DistributedRequest& request) {
@@ -102,7 +84,8 @@ void run(Communicator& c, const DistributedRequest& request) {
   times.exchange = lap(t);
 
   SharedOutput shared;
-  RemoveUnlessKept part_temp;  // a part file before its rename
+  std::unique_ptr<PartFile> part;  // --part-files: this rank's
+  ScratchFile sorted;              // -u: the piece before it is moved into place
   Placement place;
   SortedPiece piece;
   const bool in_place = sorts_in_place(*job);
@@ -114,15 +97,30 @@ void run(Communicator& c, const DistributedRequest& request) {
     times.write = lap(t);
     phase(c, [&] { piece = sort_in_place(*job, received, rank, shared.name(), place); });
   } else {
-    phase(c, [&] { piece = sort_to_file(*job, received, rank, part_temp); });
+    phase(c, [&] {
+      if (request.part_files) {
+        part = std::make_unique<PartFile>(request.sort.output, rank);
+        piece = sort_into(*job, received, rank, part->file());
+      } else {
+        sorted = job->scratch->create("sorted", 0666);  // 0666 less the umask: the output's, if it becomes it
+        piece = sort_into(*job, received, rank, sorted);
+      }
+    });
   }
   times.sort = lap(t);
 
   if (!in_place) place = mpi::place(c, piece.bytes);
   // The pieces are checked as sorted, before any is moved.
   verify_boundaries(c, *job, piece, exchanged.read_bytes, place.total);
-  if (!request.part_files && !in_place) move_into_shared(c, *job, piece, place, shared);
-  commit(c, *job, shared, part_temp);
+  if (request.part_files) {
+    phase(c, [&] { part->stage(); });
+    commit_parts(c, request.sort.output, *part);
+  } else {
+    if (!in_place) move_into_shared(c, *job, piece, sorted, place, shared);
+    phase(c, [&] {
+      if (rank == 0) shared.commit(request.sort.output);
+    });
+  }
   times.write += lap(t);
   times.total = std::chrono::duration<double>(Clock::now() - start).count();
 

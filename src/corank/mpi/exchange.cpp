@@ -20,8 +20,8 @@ std::unique_ptr<ReceivedPieces> receiver(const Job& job, unsigned ranks, unsigne
   plan.senders = ranks;
   plan.header = job.header;
   plan.threads = threads;
-  ScratchDir* scratch = job.scratch.get();
-  plan.file_name = [scratch](unsigned s) { return scratch->file("from-" + std::to_string(s)); };
+  ScratchSpace* scratch = job.scratch.get();
+  plan.create_file = [scratch](unsigned s) { return scratch->create("from-" + std::to_string(s)); };
   // Fixed-size records stay in memory while they take at most half of
   // the rank's budget; the sort then has the other half.
   if (!job.text()) {
@@ -142,11 +142,6 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
   }
   binning.release();
   recv_buf = std::vector<char>();
-  try {
-    received.close();
-  } catch (...) {
-    if (err.empty()) err = what_of(std::current_exception());
-  }
   agree(c, err);
   return out;
 }

@@ -10,6 +10,7 @@
 #include "corank/errors.hpp"
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
+#include "corank/mpi/cleanup.hpp"
 #include "corank/text_format_of.hpp"
 
 namespace corank::mpi {
@@ -35,6 +36,9 @@ void check_request(const DistributedRequest& request, const SortRequest& r, bool
   if (r.inputs.empty() || std::find(r.inputs.begin(), r.inputs.end(), "-") != r.inputs.end())
     throw UsageError("corank-mpi reads files on a shared path, not standard input");
   if (r.merge_only) throw UsageError("-m is not distributed: merge with corank");
+  // (The command line sets no output codec; a program through the library might.)
+  if (r.io.output_codec && *r.io.output_codec != io::Codec::none)
+    throw UsageError("corank-mpi writes its output uncompressed");
   if (r.debug) throw UsageError("--debug is not distributed: use corank");
   if (is_text && r.random_source.empty() &&
       (r.ordering.find('R') != std::string::npos ||
@@ -115,7 +119,8 @@ void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsign
     share = fixed_share(*inputs, rank, ranks, record_size);
   else if (!csv)  // CSV rows are cut by cut_csv_share
     share = line_share(*inputs, rank, ranks, term);
-  scratch = std::make_unique<ScratchDir>(r.temp_dirs);
+  scratch = std::make_unique<ScratchSpace>(r.temp_dirs);
+  sweep_dead_jobs(dir_of(r.output));
   round_quota = std::max<std::uint64_t>(round_quota / ranks, 1);
 }
 

@@ -26,7 +26,9 @@ struct Job {
   // Opens the inputs: on rank 0 as they are (its sizes are the snapshot the
   // others get), elsewhere held to `snapshot` (inputs.hpp). Reads a CSV
   // header, sets the record format and order, cuts this rank's share (but a
-  // CSV one: cut_csv_share) and opens the rank's scratch space.
+  // CSV one: cut_csv_share) and opens the rank's scratch space. Removes what
+  // dead corank-mpi processes of this host left beside the target and in -T
+  // (cleanup.hpp).
   void open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsigned ranks);
 
   const DistributedRequest& request;
@@ -44,7 +46,7 @@ struct Job {
   Share share;
   std::uint64_t chunk_bytes = 0;  // the share is read and binned this much at a time
   std::uint64_t round_quota = 0;  // the most bytes sent to one rank in one exchange round
-  std::unique_ptr<ScratchDir> scratch;
+  std::unique_ptr<ScratchSpace> scratch;
 
   bool text() const { return record_size == 0; }
   TextReading reading(bool check) const;

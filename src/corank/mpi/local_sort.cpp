@@ -1,13 +1,13 @@
 #include "corank/mpi/local_sort.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <stdexcept>
 
+#include "corank/errors.hpp"
 #include "corank/io/error.hpp"
-#include "corank/io/file_desc.hpp"
 
 namespace corank::mpi {
 
@@ -26,12 +26,22 @@ SortRequest request_for(const Job& job, const ReceivedPieces& received) {
   return r;
 }
 
+// As the library verifies a -u output of fixed-size records: strictly in
+// order (corank -c's check), and as many records as the sort wrote.
+void verify_unique(const Job& job, const SortedPiece& piece) {
+  SortRequest c = job.local;
+  c.inputs = {piece.file};
+  c.io.output_region.reset();
+  const CheckReport report = check(c);
+  if (!report.sorted) throw InputError("verification failed: " + report.diagnostic);
+  if (piece.bytes != piece.stats.records_out * job.record_size)
+    throw InputError("verification failed: " + std::to_string(piece.bytes) + " bytes written for " +
+                     std::to_string(piece.stats.records_out) + " records");
+}
+
 }  // namespace
 
-bool sorts_in_place(const Job& job) {
-  return !job.request.part_files && !job.local.unique &&
-         (!job.local.io.output_codec || *job.local.io.output_codec == io::Codec::none);
-}
+bool sorts_in_place(const Job& job) { return !job.request.part_files && !job.local.unique; }
 
 SortedPiece sort_in_place(const Job& job, ReceivedPieces& received, unsigned rank, const std::string& shared,
                           const Placement& place) {
@@ -54,33 +64,28 @@ SortedPiece sort_in_place(const Job& job, ReceivedPieces& received, unsigned ran
   return piece;
 }
 
-SortedPiece sort_to_file(const Job& job, ReceivedPieces& received, unsigned rank, RemoveUnlessKept& part_temp) {
+SortedPiece sort_into(const Job& job, ReceivedPieces& received, unsigned rank, const ScratchFile& into) {
+  // The most the piece can hold: what was received, and rank 0's header.
+  const std::uint64_t most = received.total() + (rank == 0 ? job.header.size() : 0);
+  if (::ftruncate(into.fd(), static_cast<off_t>(most)) != 0) throw io::IoError("write failed", into.path(), errno);
   SortRequest r = request_for(job, received);
-  const bool part_files = job.request.part_files;
-  // Every rank's sort writes the header first; the output keeps rank 0's.
+  r.output = into.path();
+  r.io.output_region = io::OutputRegion{0, most};
+  r.write_header = rank == 0;
+  // --verify reads the whole region back, longer than a -u piece: such a
+  // piece is checked here instead, once cut to its size.
+  const bool verify_after = r.verify && r.unique;
+  r.verify = r.verify && !verify_after;
   SortedPiece piece;
-  piece.header = job.header.size();
-  const std::uint64_t drop = rank == 0 ? 0 : piece.header;
-  if (part_files) {
-    const std::string part = part_name(job.request.sort.output, rank);
-    part_temp.path = dir_of(part) + "/." + base_of(part) + ".corank-mpi-" + std::to_string(::getpid());
-  }
-  r.output = part_files && drop == 0 ? part_temp.path : job.scratch->file("sorted");
   piece.stats = sort(r);
-  piece.file = r.output;
   received.release();  // the sort has read them; free the space now
-  piece.skip = drop;
-  if (part_files && drop) {  // the part file without the header
-    io::FileDesc out = io::FileDesc::open(part_temp.path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    copy_into(piece.file, out.get(), part_temp.path, 0, drop, job.local.threads);
-    if (::close(out.release()) != 0) throw io::IoError("close failed", part_temp.path, errno);
-    ::unlink(piece.file.c_str());
-    piece.file = part_temp.path;
-    piece.skip = piece.header = 0;
-  }
-  piece.end = file_size(piece.file);
-  piece.begin = piece.header;
-  piece.bytes = piece.end - piece.skip;
+  piece.bytes = piece.stats.bytes_out;
+  if (piece.bytes > most || ::ftruncate(into.fd(), static_cast<off_t>(piece.bytes)) != 0)
+    throw io::IoError("write failed", into.path(), piece.bytes > most ? "the sorted piece outgrew what was received" : std::strerror(errno));
+  piece.file = into.path();
+  piece.begin = rank == 0 ? job.header.size() : 0;
+  piece.end = piece.bytes;
+  if (verify_after) verify_unique(job, piece);
   return piece;
 }
 

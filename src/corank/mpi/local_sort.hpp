@@ -1,28 +1,29 @@
 #pragma once
-// Each rank's sort of what it received, with corank::sort on its GPU or CPU.
-// Without -u, compression or part files, a rank's piece holds what it
-// received (and rank 0's the header): the offsets are known before the
-// sorts, so each sort writes straight into its region of the shared output
-// (io::IoOptions::output_region), and no piece is copied. Otherwise a piece
-// is sorted into a file of its own, moved into place afterwards.
+// Each rank's sort of what it received, with corank::sort on its GPU or CPU,
+// always into a region of a file that exists already (io::IoOptions::
+// output_region), so that the library makes no file of its own: without -u
+// or part files a rank's piece holds what it received (and rank 0's the
+// header), so its offset in the shared output is known before the sorts and
+// each sort writes straight into its place there; under -u the piece is
+// sorted into a scratch file sized for what was received, and moved into
+// place afterwards; with part files into the part's own file. Only rank 0's
+// sort writes the CSV header; the others' read it to name the key columns.
 #include <cstdint>
 #include <string>
 
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/output.hpp"
 #include "corank/mpi/received_pieces.hpp"
+#include "corank/mpi/scratch.hpp"
 #include "corank/sort_options.hpp"
 
 namespace corank::mpi {
 
 // A rank's sorted piece: its records lie in bytes [begin, end) of `file`
-// (past any header): a scratch or part file, or the shared output.
+// (past the header on rank 0), `bytes` in all.
 struct SortedPiece {
   std::string file;
-  std::uint64_t begin = 0, end = 0;
-  std::uint64_t header = 0;  // header bytes at the piece's head
-  std::uint64_t skip = 0;    // of them, those not in this rank's output
-  std::uint64_t bytes = 0;   // what the rank puts in the output
+  std::uint64_t begin = 0, end = 0, bytes = 0;
   SortStats stats;
 };
 
@@ -32,8 +33,7 @@ bool sorts_in_place(const Job& job);
 // Into bytes [place.offset, place.offset + place.bytes) of `shared`.
 SortedPiece sort_in_place(const Job& job, ReceivedPieces& received, unsigned rank, const std::string& shared,
                           const Placement& place);
-// Into a scratch file, or with --part-files into the part's temporary
-// `part_temp` beside the target (headed only on rank 0).
-SortedPiece sort_to_file(const Job& job, ReceivedPieces& received, unsigned rank, RemoveUnlessKept& part_temp);
+// Into `into` (empty, read-write), which ends up exactly as long as the piece.
+SortedPiece sort_into(const Job& job, ReceivedPieces& received, unsigned rank, const ScratchFile& into);
 
 }  // namespace corank::mpi

@@ -14,6 +14,7 @@
 
 #include "corank/cli/args.hpp"
 #include "corank/io/diagnostics.hpp"
+#include "corank/mpi/cleanup.hpp"
 #include "corank/mpi/distributed_sort.hpp"
 #include "corank/version.hpp"
 
@@ -114,6 +115,10 @@ int main(int argc, char** argv) {
   if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) pick_device();
 
   MPI_Init(&argc, &argv);
+  // After MPI_Init, so that these are the handlers: mpirun, interrupted or
+  // killed, sends its ranks SIGTERM; each then removes what it made
+  // (cleanup.hpp) and ends by the signal.
+  mpi::install_cleanup_handlers();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int status = 2;

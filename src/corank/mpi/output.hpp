@@ -2,11 +2,12 @@
 // Output placement: each rank's sorted piece lies at its offset (the sizes
 // of the pieces before it) of one temporary file beside the target, which
 // rank 0 makes and renames onto the target once every rank's piece is in it;
-// or each rank's piece becomes OUT.part-NNNNN. Nothing appears under the
-// target's name before every rank succeeded.
+// or each rank's piece becomes OUT.part-NNNNN (part_files.hpp).
+// Nothing appears under the target's name before every rank succeeded.
 #include <cstdint>
 #include <string>
 
+#include "corank/mpi/cleanup.hpp"
 #include "corank/mpi/communicator.hpp"
 #include "corank/mpi/scratch.hpp"
 
@@ -21,33 +22,35 @@ struct Placement {
 // Collective.
 Placement place(Communicator& c, std::uint64_t bytes);
 
-// OUT.part-NNNNN, rank's part file.
-std::string part_name(const std::string& out, unsigned rank);
-
-// Rank 0's temporary output beside the target, `total` bytes long, whose name
-// every rank learns. Collective, failures agreed.
+// Rank 0's temporary output beside the target, named with its job mark
+// (cleanup.hpp) since every rank opens it by name: .<target>.<mark>.<n>.
 class SharedOutput {
 public:
-  // With rename_from (rank 0 only: its sorted piece, the output's first
-  // bytes as they stand), that file becomes the output where it lies on the
-  // target's file system (renamed over the empty one just made) instead of
-  // being copied into it; renamed() tells whether it did.
-  void create(Communicator& c, const std::string& target, std::uint64_t total, const std::string* rename_from);
+  SharedOutput() = default;
+  SharedOutput(const SharedOutput&) = delete;
+  SharedOutput& operator=(const SharedOutput&) = delete;
+  ~SharedOutput();
+  // Collective, failures agreed: rank 0 makes it `total` bytes long, and
+  // every rank learns its name. With `piece` (rank 0 only: its sorted piece,
+  // the output's first bytes as they stand) that file becomes the output
+  // where it lies on the target's file system instead of being copied into
+  // it; linked() tells whether it did.
+  void create(Communicator& c, const std::string& target, std::uint64_t total, ScratchFile* piece);
   const std::string& name() const { return name_; }
-  bool renamed() const { return renamed_; }
-  // Rank 0: renames it onto the target.
+  bool linked() const { return linked_; }
+  // Rank 0: the output takes the target's name.
   void commit(const std::string& target);
 
 private:
-  RemoveUnlessKept temp_;  // rank 0's, until renamed onto the target
-  std::string name_;       // its name, on every rank
-  bool renamed_ = false;
+  std::string name_;        // on every rank
+  bool made_here_ = false;  // rank 0, until committed: removed when this object ends
+  bool linked_ = false;
+  CleanupPath cleanup_;  // every rank: the signal handlers remove it
 };
 
-// Copies file `from`, less its first `skip` bytes, to offset `at` of the
-// open descriptor `to` with `threads` threads.
-void copy_into(const std::string& from, int to, const std::string& to_name, std::uint64_t at, std::uint64_t skip,
-               unsigned threads);
+// Copies file `from` to offset `at` of the open descriptor `to` with
+// `threads` threads.
+void copy_into(const std::string& from, int to, const std::string& to_name, std::uint64_t at, unsigned threads);
 
 std::uint64_t file_size(const std::string& path);
 

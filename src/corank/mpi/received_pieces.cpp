@@ -75,13 +75,18 @@ ReceivedPieces::ReceivedPieces(Plan plan)
 ReceivedPieces::~ReceivedPieces() { release(); }
 
 void ReceivedPieces::open_files() {
-  names_.clear();
   files_.clear();
   for (unsigned s = 0; s < plan_.senders; ++s) {
-    names_.push_back(plan_.file_name(s));
-    files_.push_back(io::FileDesc::open(names_.back(), O_RDWR | O_CREAT | O_TRUNC, 0600));
-    if (!plan_.header.empty()) io::write_full(files_.back().get(), plan_.header.data(), plan_.header.size(), names_.back());
+    files_.push_back(plan_.create_file(s));
+    if (!plan_.header.empty())
+      io::pwrite_full(files_.back().fd(), plan_.header.data(), plan_.header.size(), 0, files_.back().path());
   }
+}
+
+std::vector<std::string> ReceivedPieces::files() const {
+  std::vector<std::string> paths;
+  for (const auto& f : files_) paths.push_back(f.path());
+  return paths;
 }
 
 std::uint64_t ReceivedPieces::total() const noexcept {
@@ -92,8 +97,8 @@ std::uint64_t ReceivedPieces::total() const noexcept {
 
 // Past what sender s sent before: the header and bytes_[s].
 void ReceivedPieces::append_to_file(unsigned s, const char* data, std::uint64_t n) {
-  io::append_in_parallel(files_[s].get(), plan_.header.size() + bytes_[s], data, static_cast<std::size_t>(n),
-                         plan_.threads, names_[s]);
+  io::append_in_parallel(files_[s].fd(), plan_.header.size() + bytes_[s], data, static_cast<std::size_t>(n),
+                         plan_.threads, files_[s].path());
 }
 
 bool ReceivedPieces::fits(unsigned s, std::uint64_t n) const noexcept {
@@ -104,8 +109,8 @@ void ReceivedPieces::to_files() {
   open_files();
   for (unsigned t = 0; t < plan_.senders; ++t)
     if (bytes_[t])
-      io::append_in_parallel(files_[t].get(), plan_.header.size(), memory_[t], static_cast<std::size_t>(bytes_[t]),
-                             plan_.threads, names_[t]);
+      io::append_in_parallel(files_[t].fd(), plan_.header.size(), memory_[t], static_cast<std::size_t>(bytes_[t]),
+                             plan_.threads, files_[t].path());
   for (unsigned t = 0; t < plan_.senders; ++t) ::munmap(memory_[t], reserved_[t]);
   memory_.clear();
   reserved_.clear();
@@ -136,11 +141,6 @@ std::byte* ReceivedPieces::room(unsigned s, std::uint64_t n) {
   return dst;
 }
 
-void ReceivedPieces::close() {
-  for (std::size_t s = 0; s < files_.size(); ++s)
-    if (files_[s].valid() && ::close(files_[s].release()) != 0) throw io::IoError("close failed", names_[s], errno);
-}
-
 std::vector<std::span<const std::byte>> ReceivedPieces::buffers() const {
   std::vector<std::span<const std::byte>> out;
   for (unsigned s = 0; s < memory_.size(); ++s) out.emplace_back(memory_[s], bytes_[s]);
@@ -152,9 +152,7 @@ void ReceivedPieces::release() noexcept {
     if (memory_[s]) ::munmap(memory_[s], reserved_[s]);
   memory_.clear();
   reserved_.clear();
-  files_.clear();
-  for (const auto& f : names_) ::unlink(f.c_str());
-  names_.clear();
+  files_.clear();  // closed, the named ones removed
 }
 
 }  // namespace corank::mpi

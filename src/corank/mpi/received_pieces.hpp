@@ -8,9 +8,9 @@
 // share can make it, filled through huge pages by all the rank's threads. The
 // rank's sort then takes them where they lie (SortRequest::input_buffers): no
 // file is written and read again, and no tmpfs page is faulted in. Text, and
-// records once their total passes the limit, go to one file per sender in the
-// rank's scratch directory instead (what was in memory is written there
-// first), headed by the CSV header where there is one.
+// records once their total passes the limit, go to one scratch file per sender
+// instead (scratch.hpp: without a name where the file system allows; what was
+// in memory is written there first), headed by the CSV header where there is one.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "corank/io/file_desc.hpp"
+#include "corank/mpi/scratch.hpp"
 
 namespace corank::mpi {
 
@@ -32,8 +32,8 @@ public:
     unsigned senders = 1;
     std::string header;              // leads every file ("" without)
     unsigned threads = 1;            // copy and write with this many
-    // The file for sender s's piece, where the pieces go to files.
-    std::function<std::string(unsigned)> file_name;
+    // A new file for sender s's piece, where the pieces go to files.
+    std::function<ScratchFile(unsigned)> create_file;
   };
 
   explicit ReceivedPieces(Plan plan);
@@ -50,16 +50,14 @@ public:
   // then). Throws std::bad_alloc.
   std::byte* room(unsigned s, std::uint64_t n);
   void appended(unsigned s, std::uint64_t n) noexcept { bytes_[s] += n; }
-  // Ends the exchange: closes the files. Throws io::IoError.
-  void close();
-
   bool in_memory() const noexcept { return in_memory_; }
   // Record bytes received from sender s (the header not counted).
   std::uint64_t bytes(unsigned s) const noexcept { return bytes_[s]; }
   std::uint64_t total() const noexcept;
-  // The pieces in sender order: in memory, or as files (each headed by the header).
+  // The pieces in sender order: in memory, or as paths that open the files
+  // (each headed by the header) while this object holds them.
   std::vector<std::span<const std::byte>> buffers() const;
-  const std::vector<std::string>& files() const noexcept { return names_; }
+  std::vector<std::string> files() const;
   // Frees the memory or removes the files, once the sort has read them.
   void release() noexcept;
 
@@ -76,8 +74,7 @@ private:
   std::vector<std::uint64_t> bytes_;
   std::vector<std::byte*> memory_;         // in memory: sender s's reservation
   std::vector<std::uint64_t> reserved_;    // and its size
-  std::vector<std::string> names_;         // in files: sender s's file
-  std::vector<io::FileDesc> files_;
+  std::vector<ScratchFile> files_;         // in files: sender s's file
 };
 
 }  // namespace corank::mpi
