@@ -3,9 +3,10 @@
 # ranks: ranks shown different files under one name (each rank is started
 # in a directory of its own through a shell, so that a relative input path
 # names another file on one rank), a file missing on one rank, records that
-# cover many sample offsets, a malformed record found while sampling. Each
-# case checks the exit status, the one message, the output against
-# corank's, and that nothing is left beside the target or in -T.
+# cover many sample offsets, a malformed record found while sampling, part
+# files that cannot all be replaced. Each case checks
+# the exit status, the one message, the output against corank's, and that
+# nothing is left beside the target or in -T.
 #   mpi_hostile_test.sh BUILD_DIR [MPIRUN]
 set -euo pipefail
 [ -z "${TRACE:-}" ] || set -x
@@ -50,7 +51,8 @@ expect_refused() {
   expect_clean "$name"
 }
 expect_clean() {
-  [ -z "$(ls -A out | grep -v '^sorted$' || true)" ] || fail "$1: left beside the output: $(ls -A out | tr '\n' ' ')"
+  [ -z "$(ls -A out | grep -vE '^sorted(\.part-[0-9]+)?$' || true)" ] ||
+    fail "$1: left beside the output: $(ls -A out | tr '\n' ' ')"
   [ -z "$(ls -A tmp)" ] || fail "$1: left in -T: $(ls -A tmp | tr '\n' ' ')"
 }
 
@@ -135,6 +137,34 @@ cmp -s ref-long out/sorted || fail "long line: the output differs from corank's"
 [ "$peak_kib" -le 200000 ] || fail "long line: a rank's peak RSS is $peak_kib KiB"
 expect_clean "long line"
 rm -f out/sorted
+
+# ---- targets replaced whole or not at all --------------------------------
+"$corank" --gpu=off -o ref-full full/data.txt
+# --part-files when one rank cannot rename its part (a directory holds its
+# name): every rank puts back what was there, the parts of an earlier run
+# with more ranks included; nothing else is left.
+parts() { (cd out && for f in sorted.part-*; do [ -e "$f" ] && echo "$f $(cat "$f" 2> /dev/null | cksum)"; done); }
+for old in yes no; do
+  rm -rf out/* out/.??*
+  if [ $old = yes ]; then
+    for k in 0 2 3; do echo "old part $k" > out/sorted.part-0000$k; done
+  fi
+  mkdir out/sorted.part-00001
+  before=$(parts)
+  run_in "full full full" --part-files -o "$work/out/sorted" data.txt
+  expect_refused "part files, rank 1's rename refused (old parts: $old)" \
+    "rank 1: rename failed: $work/out/sorted.part-00001: Is a directory"
+  [ "$(parts)" = "$before" ] || fail "part files, rank 1's rename refused (old parts: $old): the parts changed"
+done
+rm -rf out/* out/.??*
+for k in 0 1 2 3 4; do echo "old part $k" > out/sorted.part-0000$k; done
+run_in "full full full" --part-files -o "$work/out/sorted" data.txt
+[ "$rc" -eq 0 ] || { cat err; fail "part files over an earlier run's: exit status $rc"; }
+cat out/sorted.part-* | cmp -s - ref-full || fail "part files over an earlier run's: not the sorted whole"
+[ "$(ls out)" = "$(printf 'sorted.part-00000\nsorted.part-00001\nsorted.part-00002')" ] ||
+  fail "part files over an earlier run's: left $(ls -A out | tr '\n' ' ')"
+expect_clean "part files over an earlier run's"
+rm -rf out/* out/.??*
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"

@@ -1,10 +1,12 @@
 #include "corank/mpi/part_files.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <vector>
 
 #include "corank/io/error.hpp"
 #include "corank/mpi/agreement.hpp"
@@ -48,14 +50,74 @@ void PartFile::taken() noexcept {
   cleanup_.release();
 }
 
+namespace {
+
+// A part's old file kept under another name while the new parts take theirs.
+struct Kept {
+  std::string name, link;
+  bool had = false;  // a file was there (not a directory, which the rename onto it then refuses)
+};
+
+Kept keep_old(const std::string& name) {
+  Kept k;
+  k.name = name;
+  k.link = dir_of(name) + "/." + base_of(name) + "." + job_mark() + ".old";
+  struct stat st {};
+  if (::lstat(name.c_str(), &st) != 0) {
+    if (errno == ENOENT) return k;
+    throw io::IoError("cannot replace", name, errno);
+  }
+  if (S_ISDIR(st.st_mode)) return k;
+  ::unlink(k.link.c_str());  // a dead run's (the same host, process id and start)
+  if (::link(name.c_str(), k.link.c_str()) != 0) throw io::IoError("cannot keep the old file", name, errno);
+  k.had = true;
+  return k;
+}
+
+// The kept links, removed when the commit ends whichever way.
+struct KeptFiles {
+  std::vector<Kept> all;  // [0]: this rank's part; on rank 0 then the earlier run's extra parts
+  ~KeptFiles() {
+    for (const auto& k : all)
+      if (k.had) ::unlink(k.link.c_str());
+  }
+};
+
+}  // namespace
+
 void commit_parts(Communicator& c, const std::string& target, PartFile& mine) {
+  const SignalHold hold;
+  KeptFiles kept;
   phase(c, [&] {
-    if (::rename(mine.staged().c_str(), mine.name().c_str()) != 0) throw io::IoError("rename failed", mine.name(), errno);
-    mine.taken();
+    kept.all.push_back(keep_old(mine.name()));
+    if (c.rank() == 0)
+      for (unsigned k = c.ranks();; ++k) {
+        Kept extra = keep_old(part_name(target, k));
+        if (!extra.had) break;
+        kept.all.push_back(std::move(extra));
+      }
   });
-  if (c.rank() == 0)  // parts of an earlier run with more ranks would not belong
-    for (unsigned k = c.ranks(); ::unlink(part_name(target, k).c_str()) == 0; ++k) {
+  bool switched = false;
+  try {
+    phase(c, [&] {
+      if (::rename(mine.staged().c_str(), mine.name().c_str()) != 0)
+        throw io::IoError("rename failed", mine.name(), errno);
+      switched = true;
+      mine.taken();
+      for (std::size_t i = 1; i < kept.all.size(); ++i) ::unlink(kept.all[i].name.c_str());
+    });
+  } catch (const RankFailed&) {
+    // Every rank puts back what was there; errors here leave what they leave.
+    for (std::size_t i = 0; i < kept.all.size(); ++i) {
+      const Kept& k = kept.all[i];
+      if (i == 0 && !switched) continue;  // this rank's part was never replaced
+      if (k.had)
+        ::rename(k.link.c_str(), k.name.c_str());
+      else if (i == 0)
+        ::unlink(k.name.c_str());
     }
+    throw;
+  }
 }
 
 }  // namespace corank::mpi

@@ -39,7 +39,22 @@ private:
 };
 
 // Collective, failures agreed: every rank's staged part takes its name, and
-// rank 0 removes the parts of an earlier run with more ranks.
+// rank 0 removes the parts of an earlier run with more ranks, which would not
+// belong; all of it or nothing:
+//  1. each rank keeps its part's old file, if any, as a hard link under
+//     .OUT.part-NNNNN.<mark>.old (rank 0 also each earlier run's extra part);
+//  2. once every rank has, each renames its staged part onto its name, and
+//     rank 0 removes the extra parts;
+//  3. if any rank failed to, every rank puts back what was there (the kept
+//     link renamed back onto the name, or the new part removed), the staged
+//     parts are removed and all exit 2; else the kept links are removed.
+// Signals are held from step 1 to the end, so SIGINT and SIGTERM never stop
+// a commit half-way on a rank: what they meet is acted on after it. Only a
+// rank killed outright (SIGKILL, a power cut) during step 2 can leave some
+// parts new and others old (each part whole, never a mix within one); the
+// kept links then remain under their .old names (cleanup.hpp: the next
+// corank-mpi on the host removes them as a dead job's), as do the staged
+// parts not yet renamed.
 void commit_parts(Communicator& c, const std::string& target, PartFile& mine);
 
 }  // namespace corank::mpi
