@@ -4,7 +4,7 @@
 # in a directory of its own through a shell, so that a relative input path
 # names another file on one rank), a file missing on one rank, records that
 # cover many sample offsets, a malformed record found while sampling, part
-# files that cannot all be replaced. Each case checks
+# files that cannot all be replaced, a hard-linked target. Each case checks
 # the exit status, the one message, the output against corank's, and that
 # nothing is left beside the target or in -T.
 #   mpi_hostile_test.sh BUILD_DIR [MPIRUN]
@@ -165,6 +165,25 @@ cat out/sorted.part-* | cmp -s - ref-full || fail "part files over an earlier ru
   fail "part files over an earlier run's: left $(ls -A out | tr '\n' ' ')"
 expect_clean "part files over an earlier run's"
 rm -rf out/* out/.??*
+
+# A target with another hard link is filled in place, as corank fills it:
+# the same inode, and the link sees the sorted output. Also when the target
+# is the input itself.
+cp full/data.txt out/sorted && ln out/sorted out/link
+inode=$(stat -c %i out/sorted)
+run_in "full full full" -o "$work/out/sorted" data.txt
+[ "$rc" -eq 0 ] || { cat err; fail "hard-linked target: exit status $rc"; }
+[ "$(stat -c %i out/sorted)" = "$inode" ] || fail "hard-linked target: replaced, not filled in place"
+cmp -s ref-full out/link || fail "hard-linked target: the other link does not see the sorted output"
+[ "$(ls -A out | tr '\n' ' ')" = "link sorted " ] || fail "hard-linked target: left $(ls -A out | tr '\n' ' ')"
+rm -f out/link out/sorted
+mkdir -p self && cp full/data.txt self/data.txt && ln self/data.txt self/data.link
+run_in "self self self" -o "$work/self/data.txt" data.txt
+[ "$rc" -eq 0 ] || { cat err; fail "hard-linked input as target: exit status $rc"; }
+cmp -s ref-full self/data.txt && cmp -s ref-full self/data.link ||
+  fail "hard-linked input as target: not sorted through both links"
+[ "$(ls -A self | tr '\n' ' ')" = "data.link data.txt " ] || fail "hard-linked input as target: left $(ls -A self)"
+expect_clean "hard-linked target"
 
 if [ "$failures" -gt 0 ]; then
   echo "$failures failure(s)"

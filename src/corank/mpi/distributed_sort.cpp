@@ -118,7 +118,7 @@ void run(Communicator& c, const DistributedRequest& request) {
   } else {
     if (!in_place) move_into_shared(c, *job, piece, sorted, place, shared);
     phase(c, [&] {
-      if (rank == 0) shared.commit(request.sort.output);
+      if (rank == 0) shared.commit(request.sort.output, job->local.io.sync_output, job->local.threads);
     });
   }
   times.write += lap(t);

@@ -63,20 +63,45 @@ void SharedOutput::create(Communicator& c, const std::string& out, std::uint64_t
       made_here_ = fd >= 0;
     }
     io::FileDesc owner(fd);
-    // An existing target keeps its mode.
+    // An existing target keeps its mode and owner; one whose owner the new
+    // file cannot take is filled in place at the commit.
     struct stat st {};
-    if (::stat(out.c_str(), &st) == 0 && ::fchmod(fd, st.st_mode & 07777) != 0)
-      throw io::IoError("fchmod failed", name_, errno);
+    if (::stat(out.c_str(), &st) == 0) {
+      if (::fchmod(fd, st.st_mode & 07777) != 0) throw io::IoError("fchmod failed", name_, errno);
+      if ((st.st_uid != ::geteuid() || st.st_gid != ::getegid()) && ::fchown(fd, st.st_uid, st.st_gid) != 0)
+        fill_target_ = true;
+    }
     if (::ftruncate(fd, static_cast<off_t>(total)) != 0) throw io::IoError("cannot write output", out, errno);
   });
   c.broadcast(name_, 0);
   cleanup_ = CleanupPath(name_, /*directory=*/false);
 }
 
-void SharedOutput::commit(const std::string& target) {
-  if (::rename(name_.c_str(), target.c_str()) != 0) throw io::IoError("cannot write output", target, errno);
+void SharedOutput::commit(const std::string& target, bool sync, unsigned threads) {
+  struct stat st {};
+  // Renaming would split a hard link (the target may be an input, read
+  // whole by now): the links see the sorted output too.
+  if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_nlink > 1 || fill_target_)) {
+    fill_in_place(name_, target, sync, threads);
+    ::unlink(name_.c_str());
+  } else if (::rename(name_.c_str(), target.c_str()) != 0) {
+    throw io::IoError("cannot write output", target, errno);
+  }
   made_here_ = false;
   cleanup_.release();
+}
+
+void fill_in_place(const std::string& from, const std::string& target, bool sync, unsigned threads) {
+  const SignalHold hold;
+  io::FileDesc out = io::FileDesc::open(target, O_WRONLY);
+  const std::uint64_t size = file_size(from);
+  // The space first, the target's size and bytes untouched (KEEP_SIZE).
+  if (size > 0 && ::fallocate(out.get(), FALLOC_FL_KEEP_SIZE, 0, static_cast<off_t>(size)) != 0 &&
+      errno != EOPNOTSUPP)
+    throw io::IoError("cannot write output", target, errno);
+  copy_into(from, out.get(), target, 0, threads);
+  if (::ftruncate(out.get(), static_cast<off_t>(size)) != 0) throw io::IoError("cannot write output", target, errno);
+  if (sync && ::fsync(out.get()) != 0) throw io::IoError("fsync failed", target, errno);
 }
 
 // One thread moves a few GB/s through its buffer, far below what memory and

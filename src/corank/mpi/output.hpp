@@ -1,8 +1,9 @@
 #pragma once
 // Output placement: each rank's sorted piece lies at its offset (the sizes
 // of the pieces before it) of one temporary file beside the target, which
-// rank 0 makes and renames onto the target once every rank's piece is in it;
-// or each rank's piece becomes OUT.part-NNNNN (part_files.hpp).
+// rank 0 makes and renames onto the target once every rank's piece is in it
+// (or, for a target that renaming would change, copies into it: see
+// commit()); or each rank's piece becomes OUT.part-NNNNN (part_files.hpp).
 // Nothing appears under the target's name before every rank succeeded.
 #include <cstdint>
 #include <string>
@@ -38,15 +39,27 @@ public:
   void create(Communicator& c, const std::string& target, std::uint64_t total, ScratchFile* piece);
   const std::string& name() const { return name_; }
   bool linked() const { return linked_; }
-  // Rank 0: the output takes the target's name.
-  void commit(const std::string& target);
+  // Rank 0: the output takes the target's name, or, for a target that
+  // renaming would change (a file with other hard links, or an owner the
+  // new file cannot take), is copied into it as corank fills such a target:
+  // its inode, links, mode and owner kept (fill_in_place).
+  void commit(const std::string& target, bool sync, unsigned threads);
 
 private:
   std::string name_;        // on every rank
   bool made_here_ = false;  // rank 0, until committed: removed when this object ends
   bool linked_ = false;
+  bool fill_target_ = false;  // its owner, which the new file could not take: fill it in place
   CleanupPath cleanup_;  // every rank: the signal handlers remove it
 };
+
+// Copies the complete output `from` over the old content of `target`, in
+// place. Not atomic, as GNU sort's output never is, but as safe as a copy
+// can be: the space is reserved first, so a full file system fails with the
+// old content whole, and signals are held during the copy, so SIGINT and
+// SIGTERM never leave half of each; only SIGKILL or a power cut during the
+// copy can.
+void fill_in_place(const std::string& from, const std::string& target, bool sync, unsigned threads);
 
 // Copies file `from` to offset `at` of the open descriptor `to` with
 // `threads` threads.
