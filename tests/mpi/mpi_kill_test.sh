@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# corank-mpi killed at random points of a spilling sort (small data, tiny -S,
+# 2 ranks): SIGTERM to mpirun (Ctrl-C, `timeout`, a scheduler), which passes
+# it on to the ranks, and SIGKILL to the ranks themselves (an OOM kill, a
+# power cut). Afterwards the inputs are unchanged and the target holds its
+# old bytes or the whole sorted output (part files too, but that a SIGKILL
+# that falls between two ranks' renames may leave some parts new and others
+# old, each whole: part_files.hpp); nothing is left in -T or beside the
+# target after SIGTERM, and after SIGKILL nothing but names of the dead job,
+# which the next corank-mpi on the host removes. In one shared output, and
+# with --part-files.
+#   mpi_kill_test.sh BUILD_DIR [MPIRUN] [ROUNDS]
+# KILL_SEED picks the kill points (default 1; the points are printed).
+set -euo pipefail
+build=$(cd "$1" && pwd)
+mpirun=${2:-mpirun}
+rounds=${3:-3}
+corank=$build/src/corank
+mpi=$build/src/mpi/corank-mpi
+if [ -n "${ASAN_OPTIONS:-}" ]; then  # as in mpi_sort_test.sh
+  export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+  export OMPI_MCA_mca_base_component_disable_dlclose=1
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/corank-mpi-kill.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+RANDOM=${KILL_SEED:-1}
+
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+
+mkdir -p in tmp out pids
+awk 'BEGIN { srand(5); for (i = 0; i < 200000; i++) printf "w%d %d\n", int(rand() * 5000000), i }' > in/words.txt
+sum_in=$(cksum < in/words.txt)
+"$corank" --gpu=off -o ref in/words.txt
+printf 'an earlier result, to be kept\n' > earlier
+
+# Rank r writes its process id to pids/rank-r, then becomes corank-mpi.
+start() {
+  rm -f pids/*
+  "$mpirun" --allow-run-as-root --oversubscribe -np 2 sh -c 'echo $$ > pids/rank-$OMPI_COMM_WORLD_RANK; exec "$0" "$@"' \
+    "$mpi" --gpu=off --parallel 1 -S 1M -T "$work/tmp" "$@" in/words.txt > /dev/null 2> err &
+  job=$!
+}
+
+# The sorted bytes in the target: one file, or the part files.
+target_bytes() {
+  if [ "$1" = parts ]; then cat out/sorted.part-* 2> /dev/null; else cat out/sorted 2> /dev/null; fi
+}
+
+# Whether each part file is whole, old or new: part 0 old and part 1 the
+# sorted output's end, or part 0 its start and part 1 old.
+whole_parts() {
+  local p0 p1 n0 n1
+  p0=out/sorted.part-00000 p1=out/sorted.part-00001
+  n0=$(stat -c %s $p0) n1=$(stat -c %s $p1)
+  { cmp -s earlier $p0 && tail -c "$n1" ref | cmp -s - $p1; } ||
+    { cmp -s earlier $p1 && head -c "$n0" ref | cmp -s - $p0; }
+}
+
+# What a run leaves beside the target and in -T, but the target itself.
+leftovers() { ls -A out tmp | grep -vE '^(out|tmp):$|^$|^sorted(\.part-[0-9]+)?$' || true; }
+
+# How long an undisturbed run takes, in ms: kill points fall within it.
+t0=$(date +%s%N)
+start -o "$work/out/sorted"
+wait $job || { cat err; fail "the undisturbed run failed"; }
+span=$(( ($(date +%s%N) - t0) / 1000000 ))
+cmp -s ref out/sorted || fail "the undisturbed run's output differs from corank's"
+echo "an undisturbed run: $span ms"
+
+for round in $(seq "$rounds"); do
+  for sig in TERM KILL; do
+    for mode in one parts; do
+      rm -rf out/* out/.??* && cp earlier out/sorted
+      if [ "$mode" = parts ]; then
+        cp earlier out/sorted.part-00000 && cp earlier out/sorted.part-00001
+        opts=(--part-files -o "$work/out/sorted")
+      else
+        opts=(-o "$work/out/sorted")
+      fi
+      before=$(target_bytes $mode | cksum)
+      delay=$((span / 5 + RANDOM % (span - span / 5)))
+      start "${opts[@]}"
+      sleep "$(awk -v ms=$delay 'BEGIN { printf "%.3f", ms / 1000 }')"
+      if [ "$sig" = TERM ]; then
+        kill -TERM $job 2> /dev/null || true
+      else
+        for _ in $(seq 50); do [ "$(ls pids | wc -l)" -eq 2 ] && break; sleep 0.1; done  # both ranks started
+        for p in pids/*; do kill -KILL "$(cat "$p")" 2> /dev/null || true; done
+      fi
+      rc=0
+      wait $job || rc=$?
+      label="SIG$sig after $delay ms ($mode output)"
+      after=$(target_bytes $mode | cksum)
+      sorted=$(cmp -s ref <(target_bytes $mode) && echo yes || echo no)
+      if [ "$after" != "$before" ] && [ "$sorted" = no ]; then
+        if [ "$sig" = KILL ] && [ "$mode" = parts ] && whole_parts; then
+          sorted=mixed  # a rank killed during the renames (part_files.hpp)
+        else
+          fail "$label: the target holds neither its old bytes nor the sorted output"
+        fi
+      fi
+      [ "$(cksum < in/words.txt)" = "$sum_in" ] || fail "$label: the input changed"
+      left=$(leftovers)
+      if [ -n "$left" ] && [ "$sig" = KILL ]; then
+        # Names of the dead job only, which the next run on the host removes.
+        echo "$label: left $(echo $left), for the next run to remove"
+        "$mpirun" --allow-run-as-root --oversubscribe -np 2 "$mpi" --gpu=off -T "$work/tmp" -o "$work/out/other" \
+          "$work/earlier" > /dev/null || fail "$label: the next run failed"
+        rm -f out/other
+        left=$(leftovers)
+      fi
+      [ -z "$left" ] || fail "$label: left $(echo $left)"
+      echo "$label: exit $rc, target $(case $sorted in yes) echo sorted ;; no) echo unchanged ;; *) echo "$sorted" ;; esac)"
+    done
+  done
+done
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failure(s)"
+  exit 1
+fi
+echo "all kill cases passed"
