@@ -41,7 +41,9 @@ printf 'an earlier result, to be kept\n' > earlier
 # Rank r writes its process id to pids/rank-r, then becomes corank-mpi.
 start() {
   rm -f pids/*
-  "$mpirun" --allow-run-as-root --oversubscribe -np 2 sh -c 'echo $$ > pids/rank-$OMPI_COMM_WORLD_RANK; exec "$0" "$@"' \
+  # (timeout: mpirun itself may hang when a rank is killed while it starts)
+  timeout -k 5 120 "$mpirun" --allow-run-as-root --oversubscribe -np 2 \
+    sh -c 'echo $$ > pids/rank-$OMPI_COMM_WORLD_RANK; exec "$0" "$@"' \
     "$mpi" --gpu=off --parallel 1 -S 1M -T "$work/tmp" "$@" in/words.txt > /dev/null 2> err &
   job=$!
 }
