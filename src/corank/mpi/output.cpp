@@ -63,6 +63,7 @@ void SharedOutput::create(Communicator& c, const std::string& out, std::uint64_t
       made_here_ = fd >= 0;
     }
     io::FileDesc owner(fd);
+    cleanup_ = CleanupPath(name_, /*directory=*/false);  // from now on, not only once every rank knows it
     // An existing target keeps its mode and owner; one whose owner the new
     // file cannot take is filled in place at the commit.
     struct stat st {};
@@ -74,7 +75,7 @@ void SharedOutput::create(Communicator& c, const std::string& out, std::uint64_t
     if (::ftruncate(fd, static_cast<off_t>(total)) != 0) throw io::IoError("cannot write output", out, errno);
   });
   c.broadcast(name_, 0);
-  cleanup_ = CleanupPath(name_, /*directory=*/false);
+  if (c.rank() != 0) cleanup_ = CleanupPath(name_, /*directory=*/false);
 }
 
 void SharedOutput::commit(const std::string& target, bool sync, unsigned threads) {
