@@ -10,24 +10,10 @@
 #   mpi_hostile_test.sh BUILD_DIR [MPIRUN]
 set -euo pipefail
 [ -z "${TRACE:-}" ] || set -x
-build=$(cd "$1" && pwd)
 mpirun=${2:-mpirun}
-corank=$build/src/corank
-mpi=$build/src/mpi/corank-mpi
-if [ -n "${ASAN_OPTIONS:-}" ]; then  # as in mpi_sort_test.sh
-  export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-  export OMPI_MCA_mca_base_component_disable_dlclose=1
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/corank-mpi-hostile.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+test_name=mpi-hostile
+source "$(dirname "$0")/mpi_env.sh"
 np=3
-
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 # ranks_in "DIR0 DIR1 DIR2" CORANK-MPI-ARGS...: rank r starts in DIR_r (under
 # $work), -T and the output absolute; stderr to err, status to rc.

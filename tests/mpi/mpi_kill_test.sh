@@ -12,25 +12,11 @@
 #   mpi_kill_test.sh BUILD_DIR [MPIRUN] [ROUNDS]
 # KILL_SEED picks the kill points (default 1; the points are printed).
 set -euo pipefail
-build=$(cd "$1" && pwd)
 mpirun=${2:-mpirun}
 rounds=${3:-3}
-corank=$build/src/corank
-mpi=$build/src/mpi/corank-mpi
-if [ -n "${ASAN_OPTIONS:-}" ]; then  # as in mpi_sort_test.sh
-  export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-  export OMPI_MCA_mca_base_component_disable_dlclose=1
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/corank-mpi-kill.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
+test_name=mpi-kill
+source "$(dirname "$0")/mpi_env.sh"
 RANDOM=${KILL_SEED:-1}
-
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 mkdir -p in tmp out pids
 awk 'BEGIN { srand(5); for (i = 0; i < 200000; i++) printf "w%d %d\n", int(rand() * 5000000), i }' > in/words.txt

@@ -5,34 +5,12 @@
 # Prints each case and the measured partition skew; asserts skew <= 1.05 only
 # on inputs large enough for it to mean something (>= 10^5 records).
 set -euo pipefail
-build=$(cd "$1" && pwd)
 np=$2
 mpirun=${3:-mpirun}
-corank=$build/src/corank
-mpi=$build/src/mpi/corank-mpi
+test_name=mpi-test
+source "$(dirname "$0")/mpi_env.sh"
 gen=$build/tools/gen/corank-gen
-# Under tools/sanitize.sh: AddressSanitizer checks every access, but leak
-# checking is off for the ranks. Open MPI's allocations that outlive
-# MPI_Finalize are not corank's leaks, and its libraries have no frame
-# pointers, so telling them apart by suppressions takes the slow unwinder on
-# every malloc: with it, four ranks on two cores ran past ten minutes. The
-# library code the ranks run is leak-checked by the single-process tests.
-if [ -n "${ASAN_OPTIONS:-}" ]; then
-  export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-  export OMPI_MCA_mca_base_component_disable_dlclose=1
-fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/corank-mpi-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-
-# Root in a container, no network: shared memory and loopback only.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
-export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
 run_mpi() { "$mpirun" --allow-run-as-root --oversubscribe -np "$np" "$mpi" --gpu=off --parallel 1 "$@"; }
-
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 
 skew_of() { sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$1" | head -1; }
 

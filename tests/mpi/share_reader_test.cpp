@@ -28,6 +28,16 @@ std::vector<std::pair<std::string, std::uint64_t>> read_all(ShareReader& reader)
   return out;
 }
 
+// CSV rows with a header in every file, checked as the exchange reads them.
+TextReading checked_csv(const text::TextFormat& format) {
+  TextReading reading;
+  reading.format = &format;
+  reading.csv = true;
+  reading.skip_headers = true;
+  reading.check = true;
+  return reading;
+}
+
 TEST(MpiShareReader, LinesAcrossFilesAndLongerThanAChunk) {
   TestDir dir;
   write_file(dir / "a", "one\ntwo\nthree-is-long\n");
@@ -53,13 +63,8 @@ TEST(MpiShareReader, CsvRowsWithQuotedNewlinesAndHeadersDropped) {
   write_file(dir / "a.csv", "id,name\n1,\"x\ny\"\n2,b\n");
   write_file(dir / "b.csv", "id,name\n3,\"c\"\"d\"");
   Inputs in({dir / "a.csv", dir / "b.csv"});
-  text::CsvOptions o;
-  text::CsvFormat format(o);
-  TextReading reading;
-  reading.format = &format;
-  reading.csv = true;
-  reading.skip_headers = true;
-  reading.check = true;
+  text::CsvFormat format{text::CsvOptions{}};
+  const TextReading reading = checked_csv(format);
   ShareReader reader(in, 0, in.total(), 0, '\n', 4, reading);
   const auto got = read_all(reader);
   ASSERT_EQ(got.size(), 3u);
@@ -73,13 +78,8 @@ TEST(MpiShareReader, UnterminatedQuoteNamesFileAndLine) {
   TestDir dir;
   write_file(dir / "bad.csv", "id,name\n1,a\n2,\"oops\n3,c\n");
   Inputs in({dir / "bad.csv"});
-  text::CsvOptions o;
-  text::CsvFormat format(o);
-  TextReading reading;
-  reading.format = &format;
-  reading.csv = true;
-  reading.skip_headers = true;
-  reading.check = true;
+  text::CsvFormat format{text::CsvOptions{}};
+  const TextReading reading = checked_csv(format);
   ShareReader reader(in, 0, in.total(), 0, '\n', 1 << 20, reading);
   std::vector<ShareRecord> records;
   try {
