@@ -679,8 +679,11 @@ mpi_section() {
   local mpirun=(mpirun --oversubscribe -np $np)
   [ "$(id -u)" != 0 ] || mpirun+=(--allow-run-as-root)
   rm -rf "$d"
-  mkdir -p "$d"/{full,short,none,self,tmp,out,pids}
+  mkdir -p "$d"/{full,short,none,self,tmp,out,pids,shm}
   cd "$d"
+  # Open MPI's shared-memory segments, which a rank killed outright cannot
+  # remove: in the work directory, not /dev/shm.
+  export OMPI_MCA_btl_vader_backing_directory=$d/shm
   # mpi_run "DIR0 DIR1 DIR2" CORANK-MPI-ARGS...: rank r in DIR_r, each ending by
   # itself (its status and peak RSS in status.r, rss.r); rc: the worst status.
   # A rank's address space is held to MPI_VM KiB (default 4 GB; "unlimited"

@@ -17,6 +17,10 @@ rounds=${3:-3}
 test_name=mpi-kill
 source "$(dirname "$0")/mpi_env.sh"
 RANDOM=${KILL_SEED:-1}
+# Open MPI's shared-memory segments, which a rank killed outright cannot
+# remove: in the scratch directory, removed with it (not /dev/shm).
+mkdir -p shm
+export OMPI_MCA_btl_vader_backing_directory=$work/shm
 
 mkdir -p in tmp out pids
 awk 'BEGIN { srand(5); for (i = 0; i < 200000; i++) printf "w%d %d\n", int(rand() * 5000000), i }' > in/words.txt
