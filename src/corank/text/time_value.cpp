@@ -40,6 +40,16 @@ std::optional<std::int64_t> days_from_civil(int year, unsigned month, unsigned d
 std::optional<std::int64_t> parse_date(std::string_view s) noexcept {
   std::size_t i = 0;
   while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
+  std::size_t end = s.size();
+  while (end > i && is_blank(static_cast<unsigned char>(s[end - 1]))) --end;
+  const bool minus = i < end && s[i] == '-';
+  if (end - i == 8 + (minus ? 1 : 0)) {
+    constexpr std::string_view word = "infinity";
+    bool same = true;
+    for (std::size_t k = 0; k < word.size() && same; ++k)
+      same = (static_cast<unsigned char>(s[i + (minus ? 1 : 0) + k]) | 0x20) == static_cast<unsigned char>(word[k]);
+    if (same) return minus ? INT64_MIN : INT64_MAX;
+  }
   const int y = fixed_digits(s, i, 4);
   if (y < 0 || !at(s, i++, '-')) return std::nullopt;
   const int m = fixed_digits(s, i, 2);

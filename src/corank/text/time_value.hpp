@@ -26,7 +26,8 @@ struct Instant {
 std::optional<std::int64_t> days_from_civil(int year, unsigned month, unsigned day) noexcept;
 
 // A date key (:date): YYYY-MM-DD between optional blanks, as days since
-// 1970-01-01; nullopt when unparsable.
+// 1970-01-01; PostgreSQL's -infinity and infinity (any case) as the least and
+// the greatest int64, before and after every date; nullopt when unparsable.
 std::optional<std::int64_t> parse_date(std::string_view text) noexcept;
 
 // -1, 0, 1: unparsable values first, then instants in order.

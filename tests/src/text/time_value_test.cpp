@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <random>
 #include <vector>
@@ -26,6 +27,16 @@ TEST(TimeValue, Dates) {
   EXPECT_EQ(parse_date("2023-02-29"), std::nullopt);
   EXPECT_EQ(parse_date("2024-02-29T00:00"), std::nullopt);
   EXPECT_EQ(parse_date("24-02-29"), std::nullopt);
+}
+
+// PostgreSQL's date -infinity and infinity: before and after every date.
+TEST(TimeValue, DateInfinities) {
+  EXPECT_EQ(parse_date("-infinity"), INT64_MIN);
+  EXPECT_EQ(parse_date(" Infinity "), INT64_MAX);
+  EXPECT_LT(*parse_date("-INFINITY"), *parse_date("0001-01-01"));
+  EXPECT_GT(*parse_date("infinity"), *parse_date("9999-12-31"));
+  for (const char* bad : {"+infinity", "inf", "-inf", "infinityx", "infinit", "- infinity"})
+    EXPECT_EQ(parse_date(bad), std::nullopt) << bad;
 }
 
 // The codes order as the instants do, the unparsable first.
