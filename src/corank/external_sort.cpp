@@ -3,7 +3,7 @@
 // runs merged by co-rank) or are spilled to anonymous temporary files with a
 // sparse in-RAM index of their keys (external plan; the run store of
 // sorted_run.hpp, which the device's runs share), merged slab by slab between
-// sampled splitters (slab_split.hpp). Reads run ahead of sorting and writes
+// sampled splitters (spilled_run_merge.hpp). Reads run ahead of sorting and writes
 // run behind it.
 #include "corank/external_sort.hpp"
 
@@ -39,6 +39,7 @@
 #include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
+#include "corank/spilled_run_merge.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 
@@ -199,7 +200,7 @@ public:
     auto sink = out.records.sink(job_.options.io, threads_);
     const io::WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
     std::uint64_t written = 0;
-    merge_runs(group, [&](const E* merged, std::uint64_t n, const std::byte* records) {
+    merge_spilled_runs(group, slab_merge(), [&](const E* merged, std::uint64_t n, const std::byte* records) {
       // Every stride-th record of the new run, with its position in it.
       for (std::uint64_t i = (stride - written % stride) % stride; i < n; i += stride) {
         out.samples.push_back(merged[i]);
@@ -218,7 +219,7 @@ public:
     std::uint64_t n = 0;
     for (const auto& r : runs) n += r.records.count();
     job_.progress.phase("merge", n * R_);
-    merge_runs(runs, [&](E* merged, std::uint64_t count, const std::byte* records) {
+    merge_spilled_runs(runs, slab_merge(), [&](E* merged, std::uint64_t count, const std::byte* records) {
       emit(merged, count, records, 0);
       job_.progress.advance(count * R_);
     });
@@ -234,15 +235,6 @@ public:
   }
 
 private:
-  // A merge slab as loaded from the spilled runs: the runs' segments back to back,
-  // in run order, with their entries; entry pos = index in `records`.
-  struct Slab {
-    io::HugeVector<std::byte> records;
-    io::HugeVector<E> entries;
-    std::vector<std::span<const E>> segments;
-    std::uint64_t count = 0;
-  };
-
   // Reads up to n records into dst, timing the read and checksumming for --verify.
   std::uint64_t read_records(std::byte* dst, std::uint64_t n) {
     auto t0 = Clock::now();
@@ -378,90 +370,9 @@ private:
     writer_.wait();
   }
 
-  // Merges `runs` (consecutive in merge order) slab by slab: deliver(entries,
-  // count, records) gets each slab's merged entries, whose pos indexes the
-  // slab's `records`.
-  template <class Deliver>
-  void merge_runs(std::span<Run> runs, Deliver&& deliver) {
-    const std::size_t k = runs.size();
-    const std::uint64_t stride = job_.plan.sample_stride;
-    std::uint64_t n = 0;
-    std::vector<std::uint64_t> counts;
-    // Each run read front to back: compressed runs each through a small
-    // stream of their own, plain ones by segments (below).
-    std::vector<SortedRun::Reader> readers;
-    readers.reserve(k);
-    for (const auto& r : runs) {
-      n += r.records.count();
-      counts.push_back(r.records.count());
-      readers.emplace_back(r.records, job_.options.io);
-    }
-    SlabCut<E> cut(slab_boundaries<E>(std::span<const Run>(runs),
-                                      [](const Run& r) -> const std::vector<E>& { return r.samples; },
-                                      job_.plan.slab_records, stride),
-                   std::move(counts));
-    const std::uint64_t capacity = std::min(n, (job_.plan.slab_records / stride + k + 1) * stride);
-    job_.stats.merge_slabs += cut.slabs();
-
-    Slab slabs[2];
-    for (auto& s : slabs) {
-      s.records = allocate<std::byte>(capacity * R_);
-      s.entries = allocate<E>(capacity);
-    }
-    auto merged = allocate<E>(capacity);
-    // The plain runs' segments of a slab are read all at once, every request
-    // of every run in flight together.
-    io::SegmentReader segment_reader(job_.options.io, "temporary file");
-    std::vector<io::Segment> segments;
-    auto split = [&](std::size_t i, const E& v, std::uint64_t lo) {
-      return split_run(runs[i], readers[i], v, lo, stride, job_.norm);
-    };
-
-    // Loads the next slab into `slab`. The runs split at once, one thread
-    // each; plain runs' segments are read together on one ring, and
-    // compressed runs decompress into the slab at once, one thread each.
-    auto each_run = [](std::size_t runs, auto&& f) {
-      parallel_for(static_cast<unsigned>(runs), [&](unsigned i) { f(i); });
-    };
-    std::vector<std::byte*> later(k);  // where a compressed run's segment goes (null: read on the ring)
-    auto load = [&](Slab& slab) {
-      auto t0 = Clock::now();
-      slab.count = cut.next(split, each_run);
-      if (slab.count > capacity) throw std::logic_error("merge slab over its capacity");
-      segments.clear();
-      std::uint64_t off = 0;
-      for (std::size_t i = 0; i < k; ++i) {
-        std::byte* dst = slab.records.data() + off * R_;
-        auto segment = readers[i].take_later(cut.hi()[i], dst);
-        if (segment) segments.push_back(*segment);
-        later[i] = segment ? nullptr : dst;
-        off += cut.hi()[i] - cut.lo()[i];
-      }
-      each_run(k, [&](std::size_t i) {
-        if (later[i]) readers[i].take(cut.hi()[i], later[i]);
-      });
-      segment_reader.read(segments);
-      read_seconds_ += seconds_since(t0);
-      slab.segments.assign(k, {});
-      off = 0;
-      for (std::size_t i = 0; i < k; ++i) {
-        const std::uint64_t len = cut.hi()[i] - cut.lo()[i];
-        normalize_records(job_.norm, slab.records.data(), R_, off, off + len, 0, slab.entries.data());
-        slab.segments[i] = std::span<const E>(slab.entries.data() + off, len);
-        off += len;
-      }
-    };
-
-    const io::TaskThread::Drain loads_done(reader_);  // no load outlives the slabs
-    std::future<void> loading = reader_.run([&] { load(slabs[0]); });
-    for (std::size_t s = 0; s < cut.slabs(); ++s) {
-      loading.get();
-      Slab& slab = slabs[s % 2];
-      if (!cut.done()) loading = reader_.run([&, s] { load(slabs[(s + 1) % 2]); });
-      // The slab's records stay in place until deliver has gathered them.
-      merge_kway_parallel(std::span<const std::span<const E>>(slab.segments), merged.data(), threads_);
-      deliver(merged.data(), slab.count, slab.records.data());
-    }
+  SlabMergeJob slab_merge() {
+    return SlabMergeJob{job_.norm,        job_.options.io, R_,           job_.plan.slab_records, job_.plan.sample_stride,
+                        threads_,         reader_,         read_seconds_, job_.stats.merge_slabs};
   }
 
   Job& job_;
