@@ -20,6 +20,14 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// A limit of the process or the system leaves the sort too little: too few
+// descriptors (ulimit -n) for the runs it must hold, memory exhausted under an
+// address-space limit (ulimit -v) or by the system. The message names the limit.
+class LimitError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
 // Any failure inside the GPU backend (a CUDA error, device memory exhausted);
 // under --gpu=auto the sort goes on on the CPU.
 class GpuError : public std::runtime_error {

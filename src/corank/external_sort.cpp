@@ -4,31 +4,25 @@
 // sparse in-RAM index of their keys (external plan; the run store of
 // sorted_run.hpp, which the device's runs share), merged slab by slab between
 // sampled splitters (spilled_run_merge.hpp). Reads run ahead of sorting and writes
-// run behind it.
+// run behind it (gathered_writes.hpp).
 #include "corank/external_sort.hpp"
 
 #include <algorithm>
-#include <cstring>
-#include <atomic>
-#include <chrono>
-#include <cstdio>
-#include <deque>
 #include <future>
 #include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
-#include <thread>
 #include <vector>
 
 #include "corank/io/huge_vector.hpp"
 #include "corank/checksum.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/error.hpp"
-#include "corank/io/segment_reader.hpp"
 #include "corank/io/task_thread.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/io/write_behind.hpp"
+#include "corank/gathered_writes.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/kway_co_rank.hpp"
 #include "corank/kway_merge.hpp"
@@ -36,10 +30,10 @@
 #include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/run_sort.hpp"
-#include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
 #include "corank/spilled_run_merge.hpp"
+#include "corank/streamed_run_merge.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 
@@ -52,6 +46,18 @@ template <class T>
 io::HugeVector<T> allocate(std::uint64_t n) {
   return io::HugeVector<T>(n);
 }
+
+// Descriptors that a sort opens after its first spill besides its runs: the
+// sinks of the last two runs (a direct descriptor and a ring each), a merged
+// run and its sink, the merge's segment reader, the output's sink and its
+// directory, a spare. Engines fall back to plainer I/O where none are left,
+// but a run's file cannot: where descriptors are few, runs are written and
+// read without engines, and only a merged run and a spare are reserved.
+constexpr std::uint64_t kDescriptorReserve = 13, kPlainDescriptorReserve = 2;
+constexpr std::uint64_t kEngineRunBytes = std::uint64_t{1} << 20;
+// A streamed merge takes at least this many runs, however small the budget
+// (their buffers are a few KiB each: below the program's own memory).
+constexpr std::uint64_t kStreamFanIn = 8;
 
 // What every Sorter<W> shares.
 struct Job {
@@ -89,7 +95,7 @@ public:
     // The output's last writes are reaped by the thread that issued them,
     // before it ends with the sorter (io_engine.hpp); commit finishes it again.
     writer_.finish(job_.output.sink());
-    if (mapped_output_) job_.output.set_mapped_size(mapped_at_);
+    if (writes_.mapped()) job_.output.set_mapped_size(writes_.mapped_bytes());
     job_.stats.seconds.write += writer_.seconds();
     job_.stats.seconds.read += read_seconds_;
   }
@@ -140,9 +146,11 @@ public:
   // Gathers the sorted chunk into a run file, written behind, and keeps every
   // stride-th key.
   Run spill_chunk() {
-    const std::uint64_t stride = job_.plan.sample_stride;
-    Run run{SortedRun(count_, base_, R_, spill_store(job_.options.io), temps_), {}};
-    for (std::uint64_t i = 0; i < count_; i += stride) {
+    if (max_runs_ == 0) plan_runs_held();
+    const std::uint64_t stride = stride_;
+    Run run{SortedRun(count_, base_, R_, spill_store(run_io_), temps_), {}};
+    if (!streamed_) run.samples.reserve((count_ + stride - 1) / stride);
+    for (std::uint64_t i = 0; i < count_ && !streamed_; i += stride) {
       run.samples.push_back(entries_[i]);
       run.samples.back().pos = base_ + i;
     }
@@ -150,8 +158,8 @@ public:
     // once a run's write has started the run before it is written and
     // finished, and its sink (an engine, a descriptor) can go.
     auto& sink = run_sinks_[spilled_ & 1];
-    sink = run.records.sink(job_.options.io, threads_);
-    emit_run(entries_.data(), count_, in_[chunk_].data(), *sink);
+    sink = run.records.sink(run_io_, threads_);
+    writes_.to_run(entries_.data(), count_, in_[chunk_].data(), *sink, /*last=*/true);
     job_.stats.spill_bytes += count_ * R_;
     base_ += count_;
     ++spilled_;
@@ -159,6 +167,7 @@ public:
   }
 
   void formed(std::span<const Run> runs) {
+    forming_ = false;
     writer_.wait();  // every run is on its file (no fsync: the files die with the process)
     for (auto& b : in_) b.reset();
     entries_.reset();
@@ -180,37 +189,65 @@ public:
   // each of its boundaries costs a read in every run; with more runs than
   // that, slabs would shrink to a sample or two of each run and the reads
   // multiply (GNU sort likewise merges at most its batch size at once).
+  // Merged record by record, as many as half the merge's memory holds
+  // buffers of.
   std::size_t fan_in() const {
     // (The in-memory plan keeps no samples: stride 0, and no runs to merge.)
-    const std::uint64_t stride = std::max<std::uint64_t>(1, job_.plan.sample_stride);
-    return static_cast<std::size_t>(std::max<std::uint64_t>(2, job_.plan.slab_records / stride / 2));
+    const std::uint64_t stride = std::max<std::uint64_t>(1, stride_);
+    const std::uint64_t merge_bytes = job_.plan.slab_records * (4 * R_ + 3 * sizeof(E));
+    const std::uint64_t fan =
+        streamed_ ? std::clamp<std::uint64_t>(merge_bytes / 2 / (stream_buffer_records(R_) * R_), kStreamFanIn, 1024)
+                  : job_.plan.slab_records / stride / 2;
+    return static_cast<std::size_t>(std::clamp<std::uint64_t>(fan, 2, fan_in_cap_));
   }
-  std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(job_.plan.max_runs, SIZE_MAX)); }
+  std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(max_runs_, SIZE_MAX)); }
+  // Runs of less than kEngineRunBytes go without engines too: setting a ring
+  // up costs more than their reads.
+  void plan_runs_held() {
+    const RunsHeld h = runs_held(kDescriptorReserve, kPlainDescriptorReserve, !run_io_.temp_program.empty());
+    if (h.plain_io || job_.plan.run_records * R_ < kEngineRunBytes) run_io_.use_uring = run_io_.direct = false;
+    max_runs_ = h.max_runs;
+    fan_in_cap_ = h.fan_in_cap;
+  }
+  // An input of unknown size whose runs' index outgrows its share of the
+  // budget has its runs merged record by record from then on, without one.
+  void held(std::span<Run> runs) {
+    if (streamed_) return;
+    std::uint64_t index = 0;
+    for (const auto& r : runs) index += r.samples.capacity() * sizeof(E);
+    if (index <= job_.plan.index_bytes) return;
+    streamed_ = true;
+    for (auto& r : runs) r.samples = {};
+  }
   std::uint64_t bytes(const Run& r) const { return r.records.bytes(); }
 
   // Merges `group` (consecutive runs) into one longer run.
   Run merge(std::span<Run> group) {
     writer_.wait();  // the group's last run is on its file
-    const std::uint64_t stride = job_.plan.sample_stride;
+    const std::uint64_t stride = stride_;
     std::uint64_t count = 0;
     for (const auto& r : group) count += r.records.count();
     // The group's records hold positions [base, base + count): bases are prefix sums.
     const std::uint64_t base = group[0].records.base();
-    Run out{SortedRun(count, base, R_, spill_store(job_.options.io), temps_), {}};
-    auto sink = out.records.sink(job_.options.io, threads_);
+    Run out{SortedRun(count, base, R_, spill_store(run_io_), temps_), {}};
+    if (!streamed_) out.samples.reserve((count + stride - 1) / stride);
+    auto sink = out.records.sink(run_io_, threads_);
     const io::WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
     std::uint64_t written = 0;
-    merge_spilled_runs(group, slab_merge(), [&](const E* merged, std::uint64_t n, const std::byte* records) {
+    merge_runs(group, [&](const E* merged, std::uint64_t n, const std::byte* records) {
       // Every stride-th record of the new run, with its position in it.
-      for (std::uint64_t i = (stride - written % stride) % stride; i < n; i += stride) {
+      for (std::uint64_t i = (stride - written % stride) % stride; i < n && !streamed_; i += stride) {
         out.samples.push_back(merged[i]);
         out.samples.back().pos = base + written + i;
       }
-      emit_run(merged, n, records, *sink, /*last=*/false);
+      writes_.to_run(merged, n, records, *sink, /*last=*/false);
       written += n;
     });
     writer_.finish(*sink);
-    for (auto& r : group) r.records.release();  // merged: free its space now
+    for (auto& r : group) {
+      r.records.release();  // merged: free its space now
+      r.samples = {};
+    }
     job_.stats.spill_bytes += written * R_;
     return out;
   }
@@ -219,7 +256,7 @@ public:
     std::uint64_t n = 0;
     for (const auto& r : runs) n += r.records.count();
     job_.progress.phase("merge", n * R_);
-    merge_spilled_runs(runs, slab_merge(), [&](E* merged, std::uint64_t count, const std::byte* records) {
+    merge_runs(runs, [&](E* merged, std::uint64_t count, const std::byte* records) {
       emit(merged, count, records, 0);
       job_.progress.advance(count * R_);
     });
@@ -245,42 +282,9 @@ private:
     return got;
   }
 
-  // Sends merged entries to the output: drops duplicates under -u, gathers the
-  // records from `src` into the mapped output where it is mapped, else into
-  // an output buffer written behind.
+  // Sends merged entries to the output, counting the records kept.
   void emit(E* entries, std::uint64_t n, const std::byte* src, std::uint64_t pos_base) {
-    if (job_.options.unique) n = drop_duplicate_keys(entries, n, last_kept_, have_last_);
-    if (mapped_output_) {
-      gather_records(src, R_, std::span<const E>(entries, n), pos_base, job_.output.mapped_range(mapped_at_, n * R_),
-                     threads_);
-      mapped_at_ += n * R_;
-    } else {
-      const std::byte* buf = gather_into_next_buffer(std::span<const E>(entries, n), src, pos_base);
-      writer_.write(job_.output.sink(), buf, n * R_);
-    }
-    job_.stats.records_out += n;
-  }
-
-  // Like emit, for a spilled run: no -u here (duplicates across runs are dropped
-  // in the merge), the run's own sink, finished after its last write (a run
-  // formed in memory has one; a run merged from others one a slab).
-  void emit_run(const E* entries, std::uint64_t n, const std::byte* src, io::ByteSink& sink, bool last = true) {
-    const std::byte* buf = gather_into_next_buffer(std::span<const E>(entries, n), src, 0);
-    writer_.write(sink, buf, n * R_, /*finish_after=*/last);
-  }
-
-  // Gathers into the output buffer not used by the last write. With one write in
-  // flight at a time, the write that used this buffer has finished by now.
-  const std::byte* gather_into_next_buffer(std::span<const E> entries, const std::byte* src, std::uint64_t pos_base) {
-    auto& buf = out_[next_out_];
-    auto& cap = out_capacity_[next_out_];
-    next_out_ ^= 1;
-    if (cap < entries.size()) {
-      buf = allocate<std::byte>(entries.size() * R_);
-      cap = entries.size();
-    }
-    gather_records(src, R_, entries, pos_base, buf.data(), threads_);
-    return buf.data();
+    job_.stats.records_out += writes_.to_output(entries, n, src, pos_base);
   }
 
   // The in-memory plan's run formation: runs of plan.run_records sorted into
@@ -295,8 +299,7 @@ private:
     // On tmpfs the records are gathered straight into a shared mapping of the
     // output by all threads (buffered writes to one file are serialized by
     // the kernel); its pages are allocated in the background meanwhile.
-    mapped_output_ = job_.output.map_for_writing(n * R_);
-    if (mapped_output_) note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
+    if (writes_.map_output(n * R_)) note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
     // A file already in memory is sorted where it lies; anything else is read
     // into in_[0], run by run, one run ahead of the sort.
     records_ = job_.input.map_whole();
@@ -370,9 +373,21 @@ private:
     writer_.wait();
   }
 
+  // Merges `runs` slab by slab (spilled_run_merge.hpp), or record by record
+  // where the runs keep no index (streamed_run_merge.hpp).
+  template <class Deliver>
+  // While runs form (an early merge at the open-file limit), the chunk's
+  // buffers hold the budget: merged record by record, in small batches.
+  void merge_runs(std::span<Run> runs, Deliver&& deliver) {
+    if (!streamed_ && !forming_) return merge_spilled_runs(runs, slab_merge(), deliver);
+    const std::uint64_t batch =
+        forming_ ? stream_buffer_records(R_) : std::max<std::uint64_t>(16, job_.plan.slab_records / 4);
+    merge_runs_streamed(runs, StreamMergeJob{job_.norm, run_io_, R_, stream_buffer_records(R_), batch}, deliver);
+  }
+
   SlabMergeJob slab_merge() {
-    return SlabMergeJob{job_.norm,        job_.options.io, R_,           job_.plan.slab_records, job_.plan.sample_stride,
-                        threads_,         reader_,         read_seconds_, job_.stats.merge_slabs};
+    return SlabMergeJob{job_.norm, run_io_, R_,           job_.plan.slab_records, stride_,
+                        threads_,  reader_, read_seconds_, job_.stats.merge_slabs};
   }
 
   Job& job_;
@@ -387,23 +402,23 @@ private:
   std::uint64_t count_ = 0;   // records in the sorted chunk
   std::uint64_t base_ = 0;    // records in the runs so far
   std::uint64_t spilled_ = 0;
+  const std::uint64_t stride_ = job_.plan.sample_stride;  // of the runs' sparse index
+  bool streamed_ = job_.plan.streamed_merge;  // runs keep no index, and merge record by record
+  bool forming_ = true;  // runs are still forming (formed() ends it)
+  std::size_t max_runs_ = 0;  // runs held at once: set at the first spill, from the descriptors left
+  std::size_t fan_in_cap_ = SIZE_MAX;  // under --compress-program, from the descriptors left
+  io::IoOptions run_io_ = job_.options.io;  // for runs: without engines where descriptors are few
   std::unique_ptr<io::ByteSink> run_sinks_[2];
   const std::byte* records_ = nullptr;  // the in-memory plan's records
   std::vector<std::span<const E>> memory_runs_;
-  io::HugeVector<std::byte> out_[2];
-  std::uint64_t out_capacity_[2] = {0, 0};
-  // After the buffers and sinks: a write in flight reads them, so the writer drains first.
-  io::WriteBehind writer_;
+  // After the run sinks: a write in flight uses them, so the writer drains first.
+  GatheredWrites<W> writes_{job_.output, R_, threads_, job_.options.unique};
+  io::WriteBehind& writer_ = writes_.writer();
   // Reads the input, and the spilled runs when merging, one buffer ahead of
   // the sort: one thread for the sort's life (io/task_thread.hpp). After the
   // buffers it reads into, so that it ends first.
   io::TaskThread reader_;
   std::uint64_t following_ = 0;  // records read for the chunk after the sorted one
-  int next_out_ = 0;
-  bool mapped_output_ = false;  // emit() gathers into the output's mapping
-  std::uint64_t mapped_at_ = 0;  // bytes gathered into it so far
-  E last_kept_{};
-  bool have_last_ = false;
   double read_seconds_ = 0;  // reads run one at a time, never two at once
 };
 
@@ -412,7 +427,7 @@ private:
 void sort_on_cpu(const CpuSortJob& cpu) {
   const unsigned entry_bytes = 8 * cpu.format.key_words() + 8;
   const SortPlan plan = make_plan(cpu.input.total_records(), cpu.format.record_size, entry_bytes, cpu.array_budget,
-                                  cpu.stats.threads, max_open_runs());
+                                  cpu.stats.threads);
   cpu.stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
   note(cpu.options.verbose, cpu.options.io, "plan: " + plan.describe());
   Job job{cpu.options, cpu.format, cpu.norm, plan, cpu.input, cpu.output, cpu.stats, cpu.progress, cpu.input_checksum};

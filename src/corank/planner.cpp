@@ -1,10 +1,14 @@
 #include "corank/planner.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+
+#include "corank/errors.hpp"
 
 namespace corank {
 
@@ -18,7 +22,7 @@ std::uint64_t default_memory_budget() {
 }
 
 SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t record_size, std::uint32_t entry_bytes,
-                   std::uint64_t budget, unsigned threads, std::uint64_t max_runs) {
+                   std::uint64_t budget, unsigned threads) {
   const std::uint64_t R = record_size, E = entry_bytes;
   SortPlan p;
   p.threads = std::max(1u, threads);
@@ -46,27 +50,36 @@ SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t rec
   // arrays and two output buffers (write-behind): 4R + 2E bytes a record. The
   // merge holds two loaded slabs with their entries, merged entries and two
   // output buffers: 4R + 3E a record. The phases never overlap, so each gets
-  // the whole budget.
+  // the budget less the runs' sparse index, which lives through both.
   p.mode = SortPlan::Mode::External;
-  p.run_records = std::max(kMinRecords, budget / (4 * R + 2 * E));
-  p.slab_records = std::max(kMinRecords, budget / (4 * R + 3 * E));
-  p.max_runs = std::max<std::uint64_t>(max_runs, 2);
-  if (total_records && max_runs > 0) p.run_records = std::max(p.run_records, *total_records / max_runs + 1);
+  const std::uint64_t index = budget / kIndexShare;
+  p.index_bytes = index;
+  p.run_records = std::max(kMinRecords, (budget - index) / (4 * R + 2 * E));
+  p.slab_records = std::max(kMinRecords, (budget - index) / (4 * R + 3 * E));
+  // A few hundred samples a run, a block of 64 KiB of records apart at most
+  // (a cut reads one such stretch of every run). Where the index of the
+  // whole input would outgrow its share, runs are merged record by record
+  // instead (streamed_run_merge.hpp) and keep no index.
   p.sample_stride = std::clamp<std::uint64_t>(p.run_records / 256, 1, std::max<std::uint64_t>(1, (64u << 10) / R));
+  p.streamed_merge = total_records && *total_records / p.sample_stride * E > index;
   return p;
 }
 
-std::size_t cheapest_runs(std::span<const std::uint64_t> sizes, std::size_t width) {
-  if (width == 0 || sizes.size() <= width) return 0;
-  std::uint64_t sum = 0;
-  for (std::size_t i = 0; i < width; ++i) sum += sizes[i];
-  std::uint64_t best_sum = sum;
-  std::size_t best = 0;
-  for (std::size_t i = width; i < sizes.size(); ++i) {
-    sum += sizes[i] - sizes[i - width];
-    if (sum < best_sum) best_sum = sum, best = i + 1 - width;
+std::pair<std::size_t, std::size_t> early_merge_group(std::span<const unsigned> levels, std::size_t fan_in) {
+  const std::size_t n = levels.size();
+  if (n <= 2) return {0, n};
+  std::size_t best_end = 0, best_count = 0;
+  for (std::size_t begin = 0; begin < n;) {
+    std::size_t end = begin + 1;
+    while (end < n && levels[end] == levels[begin]) ++end;
+    // Later groups win ties: the rightmost group of the lowest level.
+    if (end - begin >= 2 && (best_count == 0 || levels[begin] <= levels[best_end - 1]))
+      best_end = end, best_count = end - begin;
+    begin = end;
   }
-  return best;
+  if (best_count == 0) return {n - 2, 2};
+  const std::size_t count = std::min(best_count, std::max<std::size_t>(2, fan_in));
+  return {best_end - count, count};
 }
 
 DeviceMergePlan plan_device_merge(std::uint64_t capacity, std::optional<std::uint64_t> total_records) {
@@ -84,6 +97,60 @@ std::uint64_t max_open_runs() {
   const std::uint64_t open = limit.rlim_cur;
   const std::uint64_t margin = 64 + open / 4;
   return open > margin + 16 ? open - margin : 16;
+}
+
+std::uint64_t free_descriptors() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return std::uint64_t{1} << 20;
+  const std::uint64_t soft = limit.rlim_cur;
+  std::uint64_t open = 0;
+  if (DIR* d = ::opendir("/proc/self/fd")) {
+    while (const dirent* e = ::readdir(d))
+      if (e->d_name[0] != '.') ++open;
+    ::closedir(d);
+    open = open > 0 ? open - 1 : 0;  // the directory's own
+  } else {
+    // Without /proc: every descriptor below the limit (or the first 64 Ki) probed.
+    for (int fd = 0; fd < static_cast<int>(std::min<std::uint64_t>(soft, 1 << 16)); ++fd)
+      if (::fcntl(fd, F_GETFD) != -1) ++open;
+  }
+  return soft > open ? soft - open : 0;
+}
+
+std::uint64_t runs_within_descriptors(std::uint64_t reserve) {
+  const std::uint64_t free = free_descriptors();
+  return std::max<std::uint64_t>(free > reserve ? free - reserve : 0, 2);
+}
+
+io::IoOptions io_within_descriptors(io::IoOptions io) {
+  if (free_descriptors() < kFewDescriptors) {
+    io.use_uring = false;
+    io.direct = false;
+  }
+  return io;
+}
+
+void require_descriptors(std::uint64_t needed) {
+  const std::uint64_t free = free_descriptors();
+  if (free >= needed) return;
+  rlimit limit{};
+  ::getrlimit(RLIMIT_NOFILE, &limit);
+  throw LimitError("too few open files allowed: the limit of " + std::to_string(limit.rlim_cur) +
+                   " (ulimit -n) leaves " + std::to_string(free) + " for temporary files, and a sort that spills needs " +
+                   std::to_string(needed));
+}
+
+RunsHeld runs_held(std::uint64_t reserve, std::uint64_t plain_reserve, bool through_program) {
+  require_descriptors(3);  // this run, the next, and the merge of the two
+  RunsHeld h;
+  h.plain_io = free_descriptors() < reserve + kFewRuns;
+  const std::uint64_t room = runs_within_descriptors(h.plain_io ? plain_reserve : reserve);
+  h.max_runs = static_cast<std::size_t>(std::min<std::uint64_t>(room, SIZE_MAX));
+  if (through_program) {
+    h.fan_in_cap = static_cast<std::size_t>(std::max<std::uint64_t>(room / 2, 2));
+    h.max_runs = static_cast<std::size_t>(std::max<std::uint64_t>(room > h.fan_in_cap + 1 ? room - h.fan_in_cap - 1 : 0, 2));
+  }
+  return h;
 }
 
 void raise_open_file_limit() noexcept {
@@ -122,14 +189,14 @@ MemoryPlan plan_memory(const io::IoOptions& io, std::uint64_t budget, unsigned s
 }
 
 TextSortPlan plan_text_sort(std::uint64_t budget, unsigned threads, const MemoryPlan& memory, unsigned batch_size,
-                            bool compressed_runs, std::uint64_t max_runs) {
+                            bool compressed_runs) {
   TextSortPlan p;
-  p.max_runs = max_runs;
   p.budget = budget;
   p.threads = threads_within(budget, threads);
   p.io = memory.io;
   p.arrays = memory.arrays;
-  p.chunk_bytes = std::max<std::uint64_t>(p.arrays / 3, 1024);
+  p.sample_bytes = p.arrays / kIndexShare;
+  p.chunk_bytes = std::max<std::uint64_t>((p.arrays - p.sample_bytes) / 3, 1024);
   p.gather_buffer = static_cast<std::size_t>(std::min<std::uint64_t>(std::uint64_t{64} << 20, p.arrays / 16));
   // Each merge input holds a buffer (a compressed run also its decompressor's
   // window); the fan-in keeps them within the budget (and small budgets,

@@ -112,9 +112,10 @@ bool is_text_format(std::string_view format);
 // Throws UsageError. sort() and check() call it too.
 void validate(const SortRequest& request);
 
-// Sorts request.inputs into request.output. Throws UsageError, InputError or
-// io::IoError; on any throw the output target is untouched and no temporary
-// file remains.
+// Sorts request.inputs into request.output. Throws UsageError, InputError,
+// LimitError (too few descriptors, memory exhausted: the message names the
+// limit) or io::IoError; on any throw the output target is untouched and no
+// temporary file remains.
 SortStats sort(const SortRequest& request);
 
 struct CheckReport {

@@ -8,11 +8,14 @@
 //     tell: it says which chunk is the last) is written straight out: no
 //     run, no merge. Otherwise each sorted chunk becomes a run, kept in
 //     memory or spilled to a temporary file. A spilled run holds an open
-//     file, so when the sort holds max_runs() runs, neighbouring runs of the
-//     fewest bytes are merged into one there and then (cheapest_runs), before
-//     the next chunk is sorted: fan_in() of them, but at most half of
-//     max_runs(), so that a large fan-in does not rewrite every run so far
-//     at each early merge.
+//     file, so when the sort holds max_runs() runs (the descriptors it may
+//     open), neighbouring runs are merged into one there and then, before the
+//     next chunk is sorted (early_merge_group): runs of the lowest merge
+//     level that has two or more side by side, up to fan_in() of them, so
+//     that the runs held grow like the digits of a counter and each record is
+//     rewritten about log(chunks) / log(fan-in) times, not once per chunk as
+//     merging the cheapest neighbours would (a new chunk beside one large run
+//     is always the cheapest pair).
 //  2. Merge passes. While more than fan_in() runs remain, consecutive groups
 //     of fan_in() runs are merged into one longer run each.
 //  3. The last merge writes the runs into the output.
@@ -39,6 +42,8 @@
 //     // optional:
 //     void formed(std::span<const Run> runs);       // run formation is over, runs to merge
 //     void passed(std::size_t runs_left);           // a merge pass is over
+//     void held(std::span<Run> runs);  // the runs held now, after each spill and merge: a
+//                                      // model may trim what they keep in memory together
 //     void drain() noexcept;  // waits for work in flight on runs (a write
 //                             // behind), before they are freed on unwinding
 //   };
@@ -75,18 +80,24 @@ concept SortModel = requires(M m, const M cm, std::span<typename M::Run> runs, c
 
 namespace sort_driver_detail {
 
-// Merges the cheapest fan_in() neighbours of `runs` into one.
+// Merges early_merge_group(levels, fan_in()) of `runs` into one, a level
+// above the highest it takes.
 template <SortModel M>
-void merge_cheapest(M& model, std::vector<typename M::Run>& runs) {
-  std::vector<std::uint64_t> sizes;
-  sizes.reserve(runs.size());
-  for (const auto& r : runs) sizes.push_back(model.bytes(r));
-  const std::size_t width = std::min({model.fan_in(), std::max<std::size_t>(2, model.max_runs() / 2), runs.size()});
-  const std::size_t at = cheapest_runs(sizes, width);
+void merge_early(M& model, std::vector<typename M::Run>& runs, std::vector<unsigned>& levels) {
+  const auto [at, width] = early_merge_group(levels, model.fan_in());
+  const unsigned level = *std::max_element(levels.begin() + static_cast<std::ptrdiff_t>(at),
+                                           levels.begin() + static_cast<std::ptrdiff_t>(at + width)) + 1;
   auto merged = model.merge(std::span(runs).subspan(at, width));
   runs[at] = std::move(merged);
-  const auto first = runs.begin() + static_cast<std::ptrdiff_t>(at);
-  runs.erase(first + 1, first + static_cast<std::ptrdiff_t>(width));
+  levels[at] = level;
+  const auto first = static_cast<std::ptrdiff_t>(at);
+  runs.erase(runs.begin() + first + 1, runs.begin() + first + static_cast<std::ptrdiff_t>(width));
+  levels.erase(levels.begin() + first + 1, levels.begin() + first + static_cast<std::ptrdiff_t>(width));
+}
+
+template <SortModel M>
+void report_held(M& model, std::vector<typename M::Run>& runs) {
+  if constexpr (requires { model.held(std::span<typename M::Run>(runs)); }) model.held(std::span<typename M::Run>(runs));
 }
 
 // One merge pass: consecutive groups of fan_in() runs become one run each.
@@ -102,6 +113,7 @@ void merge_pass(M& model, std::vector<typename M::Run>& runs) {
       longer.push_back(model.merge(group));
   }
   runs = std::move(longer);
+  report_held(model, runs);
 }
 
 }  // namespace sort_driver_detail
@@ -114,6 +126,7 @@ void drive_sort(M& model, SortStats& stats) {
   if (model.fan_in() < 2) throw std::logic_error("a merge takes at least two runs");
   const auto t_runs = Clock::now();
   std::vector<Run> runs;
+  std::vector<unsigned> levels;  // of the runs while they form: merges behind each
   // Declared after the runs: on unwinding, work in flight on them ends first.
   struct Drain {
     M& m;
@@ -133,11 +146,13 @@ void drive_sort(M& model, SortStats& stats) {
       return;
     }
     runs.push_back(model.spill_chunk());
-    if (*last) break;
-    if (runs.size() >= model.max_runs()) {
-      d::merge_cheapest(model, runs);
+    levels.push_back(0);
+    if (!*last && runs.size() >= model.max_runs()) {
+      d::merge_early(model, runs, levels);
       stats.merge_passes++;
     }
+    d::report_held(model, runs);
+    if (*last) break;
   }
   stats.runs = runs.size();
   stats.seconds.run_formation = seconds_since(t_runs);

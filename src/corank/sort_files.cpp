@@ -135,7 +135,7 @@ SortStats sort_files(const SortOptions& options) {
 
   // The input's read-ahead, the output's or a run's write-behind and the
   // merge's reads hold engine buffers at once.
-  const MemoryPlan memory = plan_memory(options.io, stats.memory_budget, 3);
+  const MemoryPlan memory = plan_memory(io_within_descriptors(options.io), stats.memory_budget, 3);
   if (words_sort_applies(format, request.total_records, memory.arrays)) {
     RecordSource source = record_source(options, R, memory.io);
     io::OutputFile output(options.output, memory.io);

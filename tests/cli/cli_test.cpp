@@ -97,16 +97,16 @@ TEST_F(Cli, GensortEveryBudgetMatchesStableSort) {
 }
 
 // Each spilled run holds a descriptor. Under a limit of 64 open files (soft
-// and hard, so corank cannot raise it) a budget that would cut the input into
-// thousands of runs plans fewer, longer ones instead of failing with "Too many
-// open files": u64 words at -S 4K, and gensort records.
+// and hard, so corank cannot raise it) a budget that cuts the input into
+// thousands of runs merges them early, within the budget, instead of failing
+// with "Too many open files": u64 words at -S 4K, and gensort records.
 TEST_F(Cli, TinyBudgetUnderALowOpenFileLimit) {
   std::mt19937_64 rng(41);
-  std::vector<std::uint64_t> words(250000);
+  std::vector<std::uint64_t> words(50000);
   for (auto& w : words) w = rng() % 100000;
   write_file(path("u"), words.data(), words.size() * 8);
   std::sort(words.begin(), words.end());
-  auto recs = gensort_records(30000, 43);
+  auto recs = gensort_records(10000, 43);
   write_file(path("g"), recs.data(), recs.size() * 100);
   for (const char* engine : {"", " --io-engine pread"}) {
     Result r = corank::test::run_shell("ulimit -n 64 && " + corank_bin() + " --format u64 -S 4K" + engine + " -T " +

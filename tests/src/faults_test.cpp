@@ -152,9 +152,9 @@ TEST_F(Faults, FailedReadAtEveryStageLeavesTheOldTarget) {
   const std::string want = slurp(path("want"));
   fs::remove(path("want"));
   const std::vector<std::string> files{"a", "b", "out", "tmp"};
-  // In memory: the two inputs' reads; 1 MiB: 11 runs spilled, then read back.
+  // In memory: the two inputs' reads; 2 MiB: 11 runs spilled, then read back.
   for (bool uring : {true, false})
-    for (const auto& [budget, min_reads] : {std::pair{std::uint64_t{0}, 2u}, std::pair{kMiB, 13u}}) {
+    for (const auto& [budget, min_reads] : {std::pair{std::uint64_t{0}, 2u}, std::pair{2 * kMiB, 13u}}) {
       SCOPED_TRACE(std::string(uring ? "io_uring" : "pread") + ", budget " + std::to_string(budget));
       SortRequest r = request({path("a"), path("b")}, "gensort");
       r.memory_budget = budget;

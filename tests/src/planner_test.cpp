@@ -6,8 +6,12 @@
 // hold; plan_memory leaves the arrays at least a quarter of any budget; the
 // text sort's plan keeps its chunks and merge buffers within its arrays.
 #include "corank/planner.hpp"
+#include "corank/errors.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <cstdio>
 
 #include <cstdint>
 #include <optional>
@@ -38,12 +42,17 @@ TEST(Planner, EveryPlanFitsItsBudget) {
             if (p.single_sort) EXPECT_LE(n * (R + 2 * E), budget) << what;  // and scratch for every entry
           } else {
             EXPECT_FALSE(p.single_sort) << what;
-            // Run formation holds 4R + 2E bytes a record, the merge 4R + 3E;
-            // a budget below 16 records' worth still gets runs of 16.
-            if (p.run_records > 16) EXPECT_LE(p.run_records * (4 * R + 2 * E), budget) << what;
-            if (p.slab_records > 16) EXPECT_LE(p.slab_records * (4 * R + 3 * E), budget) << what;
+            // Run formation holds 4R + 2E bytes a record, the merge 4R + 3E,
+            // both besides the runs' index; a budget below 16 records' worth
+            // still gets runs of 16.
+            EXPECT_EQ(p.index_bytes, budget / kIndexShare) << what;
+            if (p.run_records > 16) EXPECT_LE(p.run_records * (4 * R + 2 * E) + p.index_bytes, budget) << what;
+            if (p.slab_records > 16) EXPECT_LE(p.slab_records * (4 * R + 3 * E) + p.index_bytes, budget) << what;
             EXPECT_GE(p.sample_stride, 1u) << what;
             EXPECT_LE(p.sample_stride * R, std::max<std::uint64_t>(64 * 1024, R)) << what;
+            // The whole input's index within its share, or none: runs merged
+            // record by record.
+            EXPECT_EQ(p.streamed_merge, n / p.sample_stride * E > p.index_bytes) << what;
           }
         }
 }
@@ -133,29 +142,57 @@ TEST(Planner, TextPlanFitsItsBudget) {
   EXPECT_EQ(plan_text_sort(64 * 1024, 1, plan_memory(io, 64 * 1024, 3), 0, false).fan_in, 2u);
 }
 
-// Each spilled run holds a descriptor: a plan for an input of known size never
-// cuts it into more than max_runs runs, however small the budget; the text
-// plan's chunks grow likewise; and the process may hold at least a few runs.
-TEST(Planner, RunsWithinTheOpenFileLimit) {
-  for (std::uint64_t n : {std::uint64_t{1}, std::uint64_t{100'000}, std::uint64_t{3'000'000'000}})
-    for (std::uint64_t max_runs : {std::uint64_t{16}, std::uint64_t{700}, std::uint64_t{1} << 20})
-      for (std::uint64_t budget : {std::uint64_t{4096}, 64 * kMiB}) {
-        const SortPlan p = make_plan(n, 8, 16, budget, 4, max_runs);
-        if (p.mode == SortPlan::Mode::External)
-          EXPECT_LE((n + p.run_records - 1) / p.run_records, max_runs) << n << " " << max_runs << " " << budget;
-      }
-  // Without a known size, the budget alone decides.
-  EXPECT_EQ(make_plan(std::nullopt, 8, 16, 4096, 4, 16).run_records, make_plan(std::nullopt, 8, 16, 4096, 4).run_records);
-  io::IoOptions io;
-  const TextSortPlan t = plan_text_sort(4096, 1, plan_memory(io, 4096, 3), 0, false, 100);
-  EXPECT_EQ(t.chunk_bytes_for(std::nullopt), t.chunk_bytes);
-  EXPECT_EQ(t.chunk_bytes_for(t.chunk_bytes), t.chunk_bytes);
-  EXPECT_GT(t.chunk_bytes_for(std::uint64_t{1} << 30) * 100, std::uint64_t{1} << 30);
-  EXPECT_GE(max_open_runs(), 16u);
+// Each spilled run holds a descriptor, yet the descriptors never shape the
+// memory: an input of any size gets the runs its budget affords (the runs
+// held are merged early instead, sort_driver.hpp). The descriptors left are
+// counted where they are: one more open file leaves one fewer.
+TEST(Planner, DescriptorsNeverShapeRuns) {
+  for (std::uint64_t n : {std::uint64_t{100'000}, std::uint64_t{3'000'000'000}})
+    for (std::uint64_t budget : {std::uint64_t{4096}, 64 * kMiB}) {
+      const SortPlan known = make_plan(n, 8, 16, budget, 4), unknown = make_plan(std::nullopt, 8, 16, budget, 4);
+      if (known.mode == SortPlan::Mode::External) EXPECT_EQ(known.run_records, unknown.run_records) << n << " " << budget;
+    }
+  const std::uint64_t before = free_descriptors();
+  {
+    const FILE* f = std::fopen("/dev/null", "r");
+    ASSERT_NE(f, nullptr);
+    EXPECT_EQ(free_descriptors(), before - 1);
+    std::fclose(const_cast<FILE*>(f));
+  }
+  EXPECT_EQ(free_descriptors(), before);
+  EXPECT_EQ(runs_within_descriptors(before - 10), 10u);
+  EXPECT_EQ(runs_within_descriptors(before + 10), 2u);  // a merge of two at least
 }
 
-// Runs merged early are the neighbours of the fewest bytes, the first such
-// window on ties; a window as wide as the runs starts at the first.
+// Under a low limit (ulimit -n), engines give up their own descriptors and a
+// sort that cannot hold two runs and their merge says which limit is too low.
+TEST(Planner, LowDescriptorLimits) {
+  rlimit saved{};
+  ASSERT_EQ(::getrlimit(RLIMIT_NOFILE, &saved), 0);
+  const std::uint64_t open = saved.rlim_cur - free_descriptors();
+  io::IoOptions io;
+  EXPECT_TRUE(io_within_descriptors(io).use_uring);
+  EXPECT_NO_THROW(require_descriptors(3));
+  rlimit low = saved;
+  low.rlim_cur = open + 20;  // the soft limit only: it is raised back below
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  const io::IoOptions plain = io_within_descriptors(io);
+  const std::uint64_t free = free_descriptors();
+  low.rlim_cur = open + 2;
+  ::setrlimit(RLIMIT_NOFILE, &low);
+  bool threw = false;
+  try {
+    require_descriptors(3);
+  } catch (const LimitError& e) {
+    threw = std::string(e.what()).find("ulimit -n") != std::string::npos;
+  }
+  ::setrlimit(RLIMIT_NOFILE, &saved);
+  EXPECT_EQ(free, 20u);
+  EXPECT_FALSE(plain.use_uring);
+  EXPECT_FALSE(plain.direct);
+  EXPECT_TRUE(threw);
+}
+
 TEST(Planner, DeviceSlabsFitTheDevice) {
   const std::uint64_t capacities[] = {4, 5, 16, 100, 4096, 12345, std::uint64_t{1} << 20, std::uint64_t{3} << 30};
   for (const std::uint64_t C : capacities) {
@@ -183,14 +220,20 @@ TEST(Planner, DeviceSlabsFitTheDevice) {
   }
 }
 
-TEST(Planner, CheapestRunsAreNeighboursOfTheFewestBytes) {
-  const std::vector<std::uint64_t> sizes{168, 168, 21, 21, 168, 21, 21, 21};
-  EXPECT_EQ(cheapest_runs(sizes, 3), 5u);
-  EXPECT_EQ(cheapest_runs(sizes, 2), 2u);
-  EXPECT_EQ(cheapest_runs(sizes, 8), 0u);
-  EXPECT_EQ(cheapest_runs(sizes, 20), 0u);
-  const std::vector<std::uint64_t> equal(10, 5);
-  EXPECT_EQ(cheapest_runs(equal, 4), 0u);
+// Early merges take runs of the lowest level that has two or more side by
+// side (the rightmost such group), the newest fan_in of them, else the newest
+// two: the runs held count like the digits of a counter.
+TEST(Planner, EarlyMergesTakeTheLowestLevelWithNeighbours) {
+  using G = std::pair<std::size_t, std::size_t>;
+  const std::vector<unsigned> counter{3, 2, 2, 1, 0, 0, 0};
+  EXPECT_EQ(early_merge_group(counter, 8), G(4, 3));
+  EXPECT_EQ(early_merge_group(counter, 2), G(5, 2));
+  const std::vector<unsigned> twice{1, 1, 0, 1, 1};
+  EXPECT_EQ(early_merge_group(twice, 8), G(3, 2));  // the rightmost of level 1
+  const std::vector<unsigned> distinct{4, 3, 2, 1, 0};
+  EXPECT_EQ(early_merge_group(distinct, 8), G(3, 2));
+  const std::vector<unsigned> two{5, 0};
+  EXPECT_EQ(early_merge_group(two, 8), G(0, 2));
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <random>
 #include <span>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -232,11 +233,11 @@ TEST(SortDriver, RunsHeldStayWithinMaxRuns) {
   }
 }
 
-TEST(SortDriver, EarlyMergesTakeTheNeighboursOfTheFewestRecords) {
+TEST(SortDriver, EarlyMergesTakeTheNewestRunsOfTheLowestLevel) {
   FakeFs fs;
   const auto in = make_input(100 + 2 + 100 + 100);
   // Runs of 100, 1, 1, 100, 100 records (the last short of its 100): at
-  // three runs held, the two of one record are merged first.
+  // three runs held, all of level 0, the newest two are merged.
   FakeModel m(in, {100, 1, 1, 100}, 2, 3, fs);
   SortStats stats;
   drive_sort(m, stats);
@@ -245,19 +246,23 @@ TEST(SortDriver, EarlyMergesTakeTheNeighboursOfTheFewestRecords) {
   EXPECT_LE(fs.peak, 4);
 }
 
-TEST(SortDriver, EarlyMergesTakeAtMostHalfOfTheRunsHeld) {
-  // A fan-in far above the runs the sort may hold: an early merge of every
-  // run so far, repeated each few chunks, rewrites the input over and over
-  // (here 14.4 times); half of them at a time, the cheapest, 8.3 times.
-  FakeFs fs;
-  const auto in = make_input(200 * 10);
-  FakeModel m(in, {10}, 100, 8, fs);
-  SortStats stats;
-  drive_sort(m, stats);
-  expect_stable_sort_of(in, m.output());
-  EXPECT_LE(fs.peak, 9);
-  EXPECT_LE(m.merged_records, 10 * in.size());
-  EXPECT_EQ(fs.open, 0);
+TEST(SortDriver, EarlyMergesRewriteARecordOncePerLevel) {
+  // Few runs held (a low ulimit -n) and many chunks: merging equal levels
+  // rewrites each record about log(chunks) / log(fan-in) times; merging the
+  // cheapest neighbours (a new chunk and the large run beside it, over and
+  // over) rewrote it 67 times here, merging every run so far more still.
+  for (const auto& [chunks, fan_in, max_runs, most] :
+       {std::tuple{1000, 4u, 6u, 16}, std::tuple{200, 100u, 8u, 4}, std::tuple{300, 3u, 3u, 40}}) {
+    FakeFs fs;
+    const auto in = make_input(10 * chunks);
+    FakeModel m(in, {10}, fan_in, max_runs, fs);
+    SortStats stats;
+    drive_sort(m, stats);
+    expect_stable_sort_of(in, m.output());
+    EXPECT_LE(static_cast<std::size_t>(fs.peak), max_runs + 1) << chunks;
+    EXPECT_LE(m.merged_records, most * in.size()) << chunks << " " << m.merged_records / in.size();
+    EXPECT_EQ(fs.open, 0);
+  }
 }
 
 TEST(SortDriver, AFailedSpillOrMergeFreesEveryRun) {

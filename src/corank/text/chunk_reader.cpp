@@ -6,12 +6,13 @@
 
 #include "corank/errors.hpp"
 #include "corank/parallel.hpp"
+#include "corank/planner.hpp"
 #include "corank/stopwatch.hpp"
 
 namespace corank::text {
 
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
-                         unsigned threads)
+                         unsigned threads, std::uint64_t map_at_most)
     : inputs_(std::move(inputs)), format_(format), io_(io), threads_(std::max(1u, threads)) {
   if (inputs_.empty()) inputs_.push_back("-");
   // Cached input is copied from the page cache by all threads (two cores
@@ -19,19 +20,20 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
   if (threads_ > 2) io_.read_threads = threads_;
   // Every input is opened now, so that an unreadable one fails before any
   // output exists. Many inputs (a shell glob of logs) would run out of file
-  // descriptors if all stayed open: past kKeptOpen they are closed again and
-  // reopened in turn.
-  constexpr std::size_t kKeptOpen = 64;
+  // descriptors if all stayed open: past kept_open they are closed again and
+  // reopened in turn. An open input may hold three (the file, a direct
+  // descriptor, a ring); the sort's runs need the rest.
+  const std::size_t kept_open = static_cast<std::size_t>(std::clamp<std::uint64_t>(free_descriptors() / 8, 1, 64));
   std::uint64_t total = 0;
   bool known = true;
   for (const auto& path : inputs_) {
     sources_.push_back(io::open_source(path, io_));
     snapshots_.push_back(sources_.back()->file_size());
     if (auto n = sources_.back()->size()) total += *n; else known = false;
-    if (sources_.size() > kKeptOpen && path != "-") sources_.back().reset();
+    if (sources_.size() > kept_open && path != "-") sources_.back().reset();
   }
   if (known) total_size_ = total;
-  if (inputs_.size() == 1 && total_size_ && !format_.has_header()) {
+  if (inputs_.size() == 1 && total_size_ && *total_size_ <= map_at_most && !format_.has_header()) {
     mapped_ = io::MappedInput::map_if_resident(inputs_[0], io_, *total_size_);
     if (mapped_ && static_cast<char>(mapped_->data()[mapped_->size() - 1]) != format_.terminator())
       mapped_.reset();  // a last record that needs its terminator supplied: read
@@ -101,8 +103,16 @@ std::uint64_t ChunkReader::piece_bytes(std::uint64_t budget) const noexcept {
 bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
   if (chunk.mapped && mapped_) {
     // The chunk's last window is sorted and gone: its pages leave the
-    // process, as a chunk's buffer would be reused.
-    mapped_->drop(static_cast<std::uint64_t>(chunk.mapped - reinterpret_cast<const char*>(mapped_->data())), chunk.used);
+    // process, as a chunk's buffer would be reused. Windows go in order, and
+    // so do the pages before this one: a fault maps the pages around it too
+    // (the kernel's fault-around, up to 64 KiB), the end of a window dropped
+    // before included, which would stay in the process for good.
+    const std::uint64_t end =
+        static_cast<std::uint64_t>(chunk.mapped - reinterpret_cast<const char*>(mapped_->data())) + chunk.used;
+    constexpr std::uint64_t kFaultAround = std::uint64_t{2} << 20;  // the most a kernel maps around a fault
+    const std::uint64_t from = dropped_to_ > kFaultAround ? dropped_to_ - kFaultAround : 0;
+    if (end > from) mapped_->drop(from, end - from);
+    dropped_to_ = std::max(dropped_to_, end);
   }
   chunk.records.clear();
   chunk.used = 0;

@@ -47,8 +47,11 @@ class ChunkReader {
 public:
   // Records get their prefixes as they are split off, while in cache, or with
   // `threads` > 2 once a chunk is full, by all threads; a header goes to
-  // format.set_header first.
-  ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io, unsigned threads = 1);
+  // format.set_header first. One input already in memory is mapped where it
+  // is at most `map_at_most` bytes (a sort's budget: a larger mapping would
+  // take address space that ulimit -v counts), else read.
+  ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io, unsigned threads = 1,
+              std::uint64_t map_at_most = UINT64_MAX);
 
   // Memory a record costs besides its bytes: its entry, and its share of the
   // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
@@ -105,6 +108,7 @@ private:
   // and without a header: chunks are windows of it, nothing is copied.
   std::unique_ptr<io::MappedInput> mapped_;
   std::uint64_t mapped_next_ = 0;  // the start of the first record not yet in a chunk
+  std::uint64_t dropped_to_ = 0;   // the mapping's pages before this are out of the process
   io::ByteSource* source_ = nullptr;                       // the one being read
   std::string source_name_;
   bool at_file_start_ = false;  // the next record is the current file's first

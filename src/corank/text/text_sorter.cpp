@@ -26,6 +26,7 @@
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
 #include "corank/text/sorted_chunk_writer.hpp"
+#include "corank/text/sample_budget.hpp"
 #include "corank/text/sorted_inputs.hpp"
 #include "corank/io/positional_file.hpp"
 #include "corank/text/run_merge.hpp"
@@ -36,6 +37,15 @@
 namespace corank::text {
 
 namespace {
+
+// Descriptors that a text sort opens after its first spill besides its runs,
+// which it cannot do without: a merged run, and a spare. Runs are written and
+// read through the page cache without engines; the output's range writers (a
+// direct descriptor and a ring each), opened once no run is made any more,
+// fall back to plainer writes where none are left.
+constexpr std::uint64_t kDescriptorReserve = 2;
+constexpr std::uint64_t kSamplesPerRange = 4;
+constexpr std::uint64_t kEarlyMergeShare = 16;
 
 // The output writer's buffer where one thread copies records into it (see
 // record_writer.hpp); where many gather batches into it at once, the plan's
@@ -54,7 +64,7 @@ public:
     // Chunks are read by one thread for the whole sort, declared before the
     // reader so that it outlives the reader's requests (io/task_thread.hpp).
     io::TaskThread filler;
-    ChunkReader reader(opt_.inputs, format_, io_, plan_.threads);
+    ChunkReader reader(opt_.inputs, format_, io_, plan_.threads, plan_.budget);
     io::OutputFile output(opt_.output, io_);
     filler_ = &filler;
     reader_ = &reader;
@@ -65,7 +75,7 @@ public:
     // holds a third of the budget in record bytes and entries, and the sort's
     // scratch takes at most another third. An input that fits one chunk is
     // sorted in memory and written straight out.
-    chunk_bytes_ = plan_.chunk_bytes_for(total_);
+    chunk_bytes_ = plan_.chunk_bytes;
     stats_.mode = "in-memory";
     progress_.phase("sort", total_.value_or(0));
 
@@ -107,9 +117,7 @@ public:
     stats_.seconds.write += seconds_since(tc);
   }
 
-  // For -m: the plan's I/O options and merge buffer.
-  const io::IoOptions& io() const noexcept { return io_; }
-  std::size_t merge_buffer() const noexcept { return plan_.merge_buffer; }
+  const TextSortPlan& plan() const noexcept { return plan_; }  // for -m
 
   // --- the model of drive_sort (sort_driver.hpp) ---
   using Run = SpilledRun;
@@ -141,32 +149,37 @@ public:
   void write_chunk() { write_sorted(writing(), chunks_[chunk_], *out_, *output_, opt_.debug, in_range_); }
 
   SpilledRun spill_chunk() {
+    if (max_runs_ == 0) plan_runs_held();
     const Chunk& chunk = chunks_[chunk_];
     SpilledRun run{temps_.create_anonymous(), 0, {}};
     if (compressed_runs()) {
       run.bytes = write_compressed(writing(), chunk, run.fd.get(), io_, plan_.piece_bytes, run.content);
     } else {
-      run.bytes = write_at(writing(), chunk, io::FileRange(run.fd.get(), 0, "temporary file"), &run.samples,
-                           plan_.sample_stride, &run.content.records);
+      run.bytes = write_at(writing(), chunk, io::FileRange(run.fd.get(), 0, "temporary file"),
+                           keeps_samples() ? &run.samples : nullptr, samples_.stride(), &run.content.records);
       run.content.bytes = run.bytes;
     }
+    run.samples.shrink_to_fit();
     stats_.spill_bytes += run.bytes;
     return run;
   }
 
+  void held(std::span<SpilledRun> runs) { samples_.trim(runs); }
+
   void formed(std::span<const SpilledRun> runs) {
+    forming_ = false;
     chunks_[0] = Chunk();
     chunks_[1] = Chunk();
     stats_.mode = "external";
     stats_.spilled_runs = runs.size();
     note(opt_.verbose, io_,
-         io::format_line("spilled %zu runs (%llu bytes), merge fan-in %zu", runs.size(),
-                         static_cast<unsigned long long>(stats_.spill_bytes), plan_.fan_in));
+         io::format_line("spilled %zu runs (%llu bytes), merge fan-in %zu, at most %zu runs held", runs.size(),
+                         static_cast<unsigned long long>(stats_.spill_bytes), fan_in_, max_runs_));
     progress_.phase("merge", reader_->bytes_read());
   }
 
-  std::size_t fan_in() const { return plan_.fan_in; }
-  std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(plan_.max_runs, SIZE_MAX)); }
+  std::size_t fan_in() const { return fan_in_; }
+  std::size_t max_runs() const { return max_runs_; }
   std::uint64_t bytes(const SpilledRun& r) const { return r.bytes; }
 
   // Merges `group` (consecutive runs) into one longer run, in key ranges by
@@ -178,18 +191,22 @@ public:
       const MergedBytes m = merge_in_ranges(group, format_, range, parallel_merge(&merged.samples));
       merged.bytes = m.bytes;
       merged.content = {m.records, m.bytes};
+      merged.samples.shrink_to_fit();
     } else {
       auto sink = io::page_cache_run_sink(merged.fd.get(), io_, plan_.threads, plan_.piece_bytes);
       RecordWriter w(*sink, format_.terminator(), unique_format());
       std::vector<std::unique_ptr<RecordReader>> readers;
-      for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+      for (const SpilledRun& r : group) readers.push_back(run_reader(r, format_, merge_buffer(), io_));
       merge_streams(readers, format_, w);
       w.finish();
       sink->finish();
       merged.bytes = sink->stored_bytes();
       merged.content = {w.records(), w.bytes()};
     }
-    for (auto& r : group) r.fd.reset();  // frees the space at once
+    for (auto& r : group) {
+      r.fd.reset();  // frees the space at once
+      r.samples = {};
+    }
     return merged;
   }
 
@@ -214,7 +231,22 @@ public:
 private:
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
   ChunkWriting writing() const { return ChunkWriting{format_, plan_.threads}; }
+  // Samples serve only the parallel merge (merge_in_ranges_ok).
+  bool keeps_samples() const { return plan_.threads > 1 && !format_.unique() && !compressed_runs(); }
+
+  // At the first spill, with the inputs, the output and the GPU open
+  // (planner.hpp's runs_held). Runs go through the page cache without engines.
+  void plan_runs_held() {
+    const RunsHeld h = runs_held(kDescriptorReserve, kDescriptorReserve, !io_.temp_program.empty());
+    max_runs_ = h.max_runs;
+    fan_in_ = std::min(fan_in_, std::max<std::size_t>(2, h.fan_in_cap));
+  }
   bool compressed_runs() const { return io_.compressed_runs(); }
+  // While runs form (an early merge at the open-file limit) the chunks hold
+  // the arrays: the merge's buffers shrink to a kEarlyMergeShare of them.
+  std::size_t merge_buffer() const {
+    return forming_ ? std::max<std::size_t>(4 << 10, plan_.merge_buffer / kEarlyMergeShare) : plan_.merge_buffer;
+  }
 
   bool timed_get(std::future<bool>& f) {
     auto t0 = Clock::now();
@@ -248,9 +280,15 @@ private:
   }
 
   // Whether runs are merged in key ranges by all threads (run_merge.hpp)
-  // rather than by one loser tree: plain runs, without -u.
+  // rather than by one loser tree: plain runs, without -u, with samples dense
+  // enough. Each cut scans a run from a sample to the next, so with fewer
+  // than kSamplesPerRange a run for each range (a small budget thins them,
+  // sample_budget.hpp) the cuts would read much of the runs once more.
   bool merge_in_ranges_ok(std::span<const SpilledRun> runs) const {
-    return plan_.threads > 1 && !format_.unique() && !compressed_runs() && can_merge_in_ranges(runs);
+    if (plan_.threads <= 1 || format_.unique() || compressed_runs() || !can_merge_in_ranges(runs)) return false;
+    std::uint64_t samples = 0;
+    for (const SpilledRun& r : runs) samples += r.samples.size();
+    return samples >= kSamplesPerRange * plan_.threads * runs.size();
   }
   // For a merged run (samples kept, written through the page cache like every
   // run), or for the output (written direct).
@@ -259,9 +297,9 @@ private:
     return ParallelMerge{.io = io_,
                          .direct = output,
                          .threads = plan_.threads,
-                         .memory = plan_.arrays / 2,
+                         .memory = plan_.arrays / (forming_ ? kEarlyMergeShare : 2),
                          .samples = samples,
-                         .stride = plan_.sample_stride,
+                         .stride = samples_.stride(),
                          .progress = output ? &progress_ : nullptr};
   }
 
@@ -270,8 +308,8 @@ private:
     const unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
     // The read-ahead, the output's or a run's write-behind and a merge's
     // output hold engine buffers besides the chunks.
-    return plan_text_sort(budget, threads, plan_memory(o.io, budget, 3), o.batch_size, o.io.compressed_runs(),
-                          max_open_runs());
+    return plan_text_sort(budget, threads, plan_memory(io_within_descriptors(o.io), budget, 3), o.batch_size,
+                          o.io.compressed_runs());
   }
 
   const TextSortOptions& opt_;
@@ -288,6 +326,10 @@ private:
   io::OutputFile* output_ = nullptr;
   std::optional<std::uint64_t> total_;
   std::uint64_t chunk_bytes_ = 0;
+  std::size_t fan_in_ = plan_.fan_in;
+  std::size_t max_runs_ = 0;  // 0 until the first spill (plan_runs_held)
+  bool forming_ = true;       // runs are still forming (formed() ends it)
+  SampleBudget samples_{plan_.sample_bytes, plan_.sample_stride};
   io::TempDirectories temps_{opt_.temp_dirs};
   Chunk chunks_[2];
   int chunk_ = 0, next_ = 0;  // the chunk sorted, and the one read next
@@ -310,7 +352,7 @@ SortStats sort_text(const TextSortOptions& options, TextFormat& format) {
   SortStats stats;
   TextSorter sorter(options, format, stats);
   if (options.merge_only)
-    merge_sorted_inputs(options, sorter.io(), sorter.merge_buffer(), format, stats);
+    merge_sorted_inputs(options, sorter.plan().io, sorter.plan().merge_buffer, format, stats);
   else
     sorter.sort();
   stats.seconds.total = seconds_since(t0);
