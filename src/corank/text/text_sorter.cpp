@@ -352,7 +352,7 @@ SortStats sort_text(const TextSortOptions& options, TextFormat& format) {
   SortStats stats;
   TextSorter sorter(options, format, stats);
   if (options.merge_only)
-    merge_sorted_inputs(options, sorter.plan().io, sorter.plan().merge_buffer, format, stats);
+    merge_sorted_inputs(options, sorter.plan(), format, stats);
   else
     sorter.sort();
   stats.seconds.total = seconds_since(t0);
