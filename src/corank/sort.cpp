@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <new>
+#include <system_error>
 #include <random>
 
 #include "corank/check.hpp"
@@ -12,6 +14,7 @@
 #include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/process_limits.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/icu_collation.hpp"
@@ -273,9 +276,19 @@ void validate(const SortRequest& r) {
 SortStats sort(const SortRequest& r) {
   validate(r);
   raise_open_file_limit();  // each spilled run holds a descriptor (planner.hpp)
-  if (!is_text_format(r.format)) return sort_files(binary_options(r));
-  auto format = text_format(r);
-  return text::sort_text(text_options(r), *format);
+  bound_malloc_arenas();
+  try {
+    if (!is_text_format(r.format)) return sort_files(binary_options(r));
+    auto format = text_format(r);
+    return text::sort_text(text_options(r), *format);
+  } catch (const std::bad_alloc&) {
+    throw LimitError(memory_exhausted_message(r.memory_budget ? r.memory_budget : default_memory_budget()));
+  } catch (const std::system_error& e) {
+    // A thread that cannot start for want of address space for its stack.
+    if (e.code() != std::errc::resource_unavailable_try_again) throw;
+    throw LimitError("cannot start a thread: " +
+                     memory_exhausted_message(r.memory_budget ? r.memory_budget : default_memory_budget()));
+  }
 }
 
 CheckReport check(const SortRequest& r) {
