@@ -151,7 +151,7 @@ public:
   SpilledRun spill_chunk() {
     if (max_runs_ == 0) plan_runs_held();
     const Chunk& chunk = chunks_[chunk_];
-    SpilledRun run{temps_.create_anonymous(), 0, {}};
+    SpilledRun run{temps_.create_anonymous(), 0, {}, {}};
     if (compressed_runs()) {
       run.bytes = write_compressed(writing(), chunk, run.fd.get(), io_, plan_.piece_bytes, run.content);
     } else {
@@ -185,7 +185,7 @@ public:
   // Merges `group` (consecutive runs) into one longer run, in key ranges by
   // all threads where merge_in_ranges_ok.
   SpilledRun merge(std::span<SpilledRun> group) {
-    SpilledRun merged{temps_.create_anonymous(), 0, {}};
+    SpilledRun merged{temps_.create_anonymous(), 0, {}, {}};
     if (merge_in_ranges_ok(group)) {
       const io::FileRange range(merged.fd.get(), 0, "temporary file");
       const MergedBytes m = merge_in_ranges(group, format_, range, parallel_merge(&merged.samples));
