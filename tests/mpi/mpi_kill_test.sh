@@ -86,6 +86,11 @@ for round in $(seq "$rounds"); do
       fi
       rc=0
       wait $job || rc=$?
+      # mpirun may end before its ranks have: what a rank removes as it ends
+      # by the signal is judged once it has ended.
+      for p in pids/*; do
+        for _ in $(seq 100); do kill -0 "$(cat "$p")" 2> /dev/null || break; sleep 0.1; done
+      done
       label="SIG$sig after $delay ms ($mode output)"
       after=$(target_bytes $mode | cksum)
       sorted=$(cmp -s ref <(target_bytes $mode) && echo yes || echo no)

@@ -43,6 +43,10 @@ void SharedOutput::create(Communicator& c, const std::string& out, std::uint64_t
     int fd = -1;
     for (unsigned n = 0; fd < 0; ++n) {
       name_ = dir_of(out) + "/." + base_of(out) + "." + job_mark() + "." + std::to_string(n);
+      // Registered before it exists, so that no signal falls between its
+      // creation and its registration; a name with this process's mark is
+      // this process's to remove.
+      cleanup_ = CleanupPath(name_, /*directory=*/false);
       if (piece) {
         // Rank 0's piece on the target's file system becomes the output.
         const int linked = piece->named() ? ::rename(piece->path().c_str(), name_.c_str())
@@ -63,7 +67,6 @@ void SharedOutput::create(Communicator& c, const std::string& out, std::uint64_t
       made_here_ = fd >= 0;
     }
     io::FileDesc owner(fd);
-    cleanup_ = CleanupPath(name_, /*directory=*/false);  // from now on, not only once every rank knows it
     // An existing target keeps its mode and owner; one whose owner the new
     // file cannot take is filled in place at the commit.
     struct stat st {};
