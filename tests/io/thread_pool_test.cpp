@@ -5,7 +5,9 @@
 #include "corank/io/thread_pool.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,6 +22,14 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define CORANK_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CORANK_TEST_ASAN 1
+#endif
+#endif
 
 namespace corank::io::test {
 namespace {
@@ -184,6 +194,40 @@ TEST(ThreadPool, JoinsItsWorkersWhenDestroyed) {
       if (i % 2) expect_each_part_once(pool, 10);
     }
   });
+}
+
+// Under an address-space limit that holds a few thread stacks, not sixteen,
+// the pool starts with the threads it gets and runs its jobs on them: a
+// constructor that threw with threads running would end the process
+// (std::terminate), as it once did on a 16-core machine under ulimit -v.
+TEST(ThreadPool, StartsWithTheThreadsTheSystemGives) {
+#ifdef CORANK_TEST_ASAN
+  GTEST_SKIP() << "AddressSanitizer reserves terabytes of address space";
+#endif
+  const pid_t pid = ::fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::FILE* f = std::fopen("/proc/self/statm", "r");
+    unsigned long long pages = 0;
+    if (!f || std::fscanf(f, "%llu", &pages) != 1) ::_exit(3);
+    std::fclose(f);
+    // Room for about three default 8 MiB stacks beyond what is mapped now.
+    const rlim_t limit = pages * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{26} << 20);
+    const rlimit l{limit, limit};
+    if (::setrlimit(RLIMIT_AS, &l) != 0) ::_exit(4);
+    {
+      ThreadPool pool(16);
+      if (pool.workers() >= 16) ::_exit(5);  // the limit did not bite: the test proves nothing
+      std::atomic<unsigned> ran{0};
+      pool.run(40, [&](unsigned) { ran.fetch_add(1); });
+      if (ran.load() != 40) ::_exit(6);
+    }
+    ::_exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0);
 }
 
 TEST(ThreadPool, SharedIsOnePoolWithAtLeastOneWorker) {

@@ -19,7 +19,14 @@ struct ThreadPool::Job {
 
 ThreadPool::ThreadPool(unsigned workers, unsigned max_workers) : max_workers_(std::max(workers, max_workers)) {
   std::lock_guard lock(mutex_);
-  for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
+  // Where the system starts fewer (an address-space or process limit), the
+  // pool begins with those it got and run() tries again as jobs come: a
+  // thread left running here when the constructor threw would end the
+  // process (std::thread's destructor calls std::terminate).
+  try {
+    for (unsigned i = 0; i < workers; ++i) workers_.emplace_back([this] { work(); });
+  } catch (const std::system_error&) {
+  }
 }
 
 unsigned ThreadPool::workers() {
