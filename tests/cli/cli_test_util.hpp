@@ -76,6 +76,10 @@ protected:
            ("corank-" + std::string(info->test_suite_name()) + "-" + std::to_string(::getpid()) + "-" + info->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "tmp");
+    // corank follows the locale for lines, as GNU sort does: the tests'
+    // expectations are in byte order unless a test names a locale itself
+    // (LC_ALL=... on its command line), whatever the machine's LANG.
+    ::setenv("LC_ALL", "C", 1);
   }
   void TearDown() override {
     if (!std::getenv("CORANK_KEEP")) fs::remove_all(dir_);
