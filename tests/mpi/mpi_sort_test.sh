@@ -108,6 +108,18 @@ head -c 64 uniform.dat > random-source
 same "lines -R -k1,1 --random-source" 0 -R -k1,1 --random-source random-source -- words.txt
 tr '\n' '\0' < words.txt > words.z
 same "lines -z -k1,1 -s" 0 -z -k1,1 -s -- words.z
+# Lines follow the locale as corank's do, the splitters too: under
+# en_US.UTF-8 case, accents and punctuation order otherwise than bytes (every
+# rank reads the locale from the environment mpirun passes on).
+if locale -a 2>/dev/null | grep -qix 'en_US.utf-\?8'; then
+  awk 'BEGIN { srand(12); split("apple Apple APPLE ápple b-c bc B.c zebra Zebra éclair Eclair eclair _x x", w, " ")
+    for (i = 0; i < 60000; i++) printf "%s %s%d\n", w[1 + int(rand() * 14)], w[1 + int(rand() * 14)], int(rand() * 100) }' > mixed.txt
+  LC_ALL=en_US.UTF-8 same "lines under en_US.UTF-8" 0 -- mixed.txt
+  LC_ALL=en_US.UTF-8 same "lines -k2,2 -s under en_US.UTF-8 (stable)" 0 -k2,2 -s -- mixed.txt
+  LC_ALL=en_US.UTF-8 "$corank" --gpu=off -o mixed.ref mixed.txt
+  LC_ALL=C "$corank" --gpu=off -o mixed.c mixed.txt
+  ! cmp -s mixed.ref mixed.c || fail "lines under en_US.UTF-8: the same order as bytes (the case proves nothing)"
+fi
 
 # CSV: a header row, quoted fields holding delimiters, doubled quotes and
 # newlines (so rows are cut where no newline count could tell), NULLs (empty

@@ -39,6 +39,8 @@ constexpr const char* kUsage =
     "  --verify          each rank verifies its part; rank 0 checks the parts'\n"
     "                    boundaries and that no record was lost\n"
     "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines, csv, tsv, jsonl.\n"
+    "Lines follow the locale (LC_ALL, LC_COLLATE, ..., LANG) as corank's do: give\n"
+    "every rank the same one (mpirun -x LC_ALL=...).\n"
     "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"
     "\n"
     "corank's options:\n";
@@ -142,6 +144,10 @@ int main(int argc, char** argv) {
     static StderrDiagnostics diagnostics;
     mpi::DistributedRequest r;
     r.sort = inv.request;
+    // Lines follow LC_ALL, LC_COLLATE, ..., LANG as corank's do: each rank
+    // reads its own environment (mpirun passes it to the ranks it starts;
+    // -x LC_ALL to other hosts), and its splitters compare as its sort does.
+    r.sort.locale = "";
     r.sort.io.diagnostics = rank == 0 ? &diagnostics : nullptr;
     r.part_files = part_files;
     r.stats_file = inv.stats_file;
