@@ -175,6 +175,28 @@ cat parts.part-* | cmp -s - ref || fail "csv part files: concatenation differs f
 [ "$(cat parts.part-* | grep -c '^id,name,score,note$')" -eq 1 ] && head -1 parts.part-00000 | grep -qx 'id,name,score,note' ||
   fail "csv part files: the header is not written exactly once"
 
+# PostgreSQL COPY text: escapes (\t, \\, \N for NULL), rows that hold
+# escaped newlines (a backslash, or three, before the newline) and fields that
+# end in an even run of backslashes before the row's own newline, so rows are
+# cut where no line count could tell.
+pg_rows() {  # pg_rows SEED N
+  awk -v seed="$1" -v n="$2" 'BEGIN { srand(seed); print "id\tname\tscore\tnote"
+    for (i = 0; i < n; i++) {
+      r = rand()
+      name = r < 0.15 ? "multi\\\nline" : r < 0.25 ? "tab\\there" : r < 0.35 ? "\\N" : r < 0.4 ? "" : "n" int(rand() * 500)
+      score = rand() < 0.1 ? "\\N" : (int(rand() * 1000) - 300) "." int(rand() * 10)
+      r = rand()
+      note = r < 0.1 ? "ends\\\\" : r < 0.2 ? "three\\\\\\\nrun" : "x" int(rand() * 7)
+      printf "%d\t%s\t%s\t%s\n", i, name, score, note } }'
+}
+pg_rows 9 60000 > people.pg
+pg_rows 10 2000 > people-2.pg
+grep -q 'multi\\$' people.pg && grep -q 'ends\\\\$' people.pg && grep -q 'three\\\\\\$' people.pg ||
+  fail "pgtext: the generator lost its escapes"
+same "pgtext --header -k score:n" 0 --format pgtext --header -k score:n -- people.pg
+same "pgtext -k name -k id:n, two files" 0 --format pgtext --header -k name -k id:n -- people.pg people-2.pg
+same "pgtext no header, -u -k 2" 0 --format pgtext -u -k 2 -- people.pg
+
 # JSON lines: one object a line, cut as lines; every record checked.
 awk 'BEGIN { srand(2); for (i = 0; i < 60000; i++) { r = rand()
   printf "{\"id\":%d,\"score\":%s,\"user\":{\"name\":\"u%d\"}}\n", i, r < 0.1 ? "null" : int(rand() * 1e6) / 100, int(rand() * 300) } }' > events.jsonl

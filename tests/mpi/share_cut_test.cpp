@@ -1,7 +1,7 @@
 // Shares of the inputs: contiguous, covering everything, each cut at a record
 // start as the single-process reader finds them (line starts; CSV row starts,
-// however quoted newlines fall), also when the CSV cut runs over the ranks as
-// threads.
+// however quoted newlines fall; pgtext row starts, however backslashes escape
+// newlines), also when the CSV cut runs over the ranks as threads.
 #include "corank/mpi/share_cut.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "corank/text/csv_format.hpp"
+#include "corank/text/pgtext_format.hpp"
 #include "fake_communicator.hpp"
 #include "test_files.hpp"
 
@@ -53,6 +54,37 @@ std::string random_csv(std::mt19937& rng, int rows) {
   return s;
 }
 
+// Row starts of PostgreSQL COPY text, as PgTextFormat finds them.
+std::set<std::uint64_t> pgtext_row_starts(const std::vector<std::string>& files) {
+  text::PgTextFormat f{text::PgTextOptions{}};
+  std::set<std::uint64_t> starts;
+  std::uint64_t base = 0;
+  for (const auto& s : files) {
+    starts.insert(base);
+    for (std::size_t at = 0, n; at < s.size() && (n = f.record_length(s.data() + at, s.data() + s.size())) != 0;)
+      starts.insert(base + (at += n));
+    base += s.size();
+  }
+  starts.insert(base);
+  return starts;
+}
+
+// Rows whose newlines are often escaped, by runs of backslashes of every
+// parity, some longer than one read back (256 bytes).
+std::string random_pgtext(std::mt19937& rng, int rows) {
+  std::string s;
+  for (int i = 0; i < rows; ++i) {
+    s += std::to_string(i) + "\t";
+    for (int k = static_cast<int>(rng() % 4); k > 0; --k) {
+      const unsigned pick = static_cast<unsigned>(rng() % 6);
+      const std::size_t run = pick == 5 ? 300 + rng() % 2 : rng() % 4;
+      s += std::string(pick == 0 ? 0 : run, '\\') + (pick < 3 ? "\n" : "x");
+    }
+    if (i + 1 < rows || rng() % 2) s += '\n';
+  }
+  return s;
+}
+
 void expect_cover(const std::vector<Share>& shares, std::uint64_t total, const std::set<std::uint64_t>& starts) {
   std::uint64_t at = 0;
   for (const Share& s : shares) {
@@ -80,6 +112,33 @@ TEST(MpiShareCut, LinesCutAtLineStarts) {
     std::vector<Share> shares;
     for (unsigned r = 0; r < n; ++r) shares.push_back(line_share(in, r, n, '\n'));
     expect_cover(shares, in.total(), starts);
+  }
+}
+
+TEST(MpiShareCut, PgTextCutAtRowStarts) {
+  TestDir dir;
+  std::mt19937 rng(5);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::string> files = {random_pgtext(rng, 1 + static_cast<int>(rng() % 40)), "",
+                                      random_pgtext(rng, 1 + static_cast<int>(rng() % 40))};
+    for (std::size_t f = 0; f < files.size(); ++f) write_file(dir / std::to_string(f), files[f]);
+    Inputs in({dir / "0", dir / "1", dir / "2"});
+    const auto starts = pgtext_row_starts(files);
+    for (unsigned n : {1u, 2u, 3u, 7u, 40u}) {
+      std::vector<Share> shares;
+      for (unsigned r = 0; r < n; ++r) shares.push_back(line_share(in, r, n, '\n', /*escapes=*/true));
+      expect_cover(shares, in.total(), starts);
+    }
+    // The row that holds each byte, as sampling finds it, and that row read whole.
+    for (std::uint64_t x = 0; x < in.total(); x += 1 + rng() % 37) {
+      const std::uint64_t at = line_start_at_or_before(in, x, '\n', true);
+      EXPECT_TRUE(starts.count(at)) << x;
+      const std::uint64_t next = *starts.upper_bound(at);
+      const std::string row = record_at(in, at, 0, '\n', true);
+      EXPECT_LE(at, x);
+      EXPECT_GT(next, x);
+      EXPECT_TRUE(row.size() + 1 == next - at || at + row.size() == next) << at;  // its newline, or a file's unterminated end
+    }
   }
 }
 

@@ -32,7 +32,7 @@ std::vector<std::pair<std::string, std::uint64_t>> read_all(ShareReader& reader)
 TextReading checked_csv(const text::TextFormat& format) {
   TextReading reading;
   reading.format = &format;
-  reading.csv = true;
+  reading.rows_by_format = true;
   reading.skip_headers = true;
   reading.check = true;
   return reading;

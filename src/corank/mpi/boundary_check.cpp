@@ -46,13 +46,13 @@ std::pair<std::string, std::string> piece_ends(const std::string& path, std::uin
   return {first, last};
 }
 
-std::pair<std::string, std::string> csv_piece_ends(const std::string& path, std::uint64_t from, std::uint64_t end,
+std::pair<std::string, std::string> row_piece_ends(const std::string& path, std::uint64_t from, std::uint64_t end,
                                                    const text::TextFormat& format) {
   Inputs in({path});
   std::pair<std::string, std::string> ends;
   TextReading reading;
   reading.format = &format;
-  reading.csv = true;
+  reading.rows_by_format = true;
   ShareReader reader(in, from, end, 0, '\n', std::uint64_t{16} << 20, reading);
   std::vector<ShareRecord> records;
   bool first = true;
@@ -71,7 +71,7 @@ void verify_boundaries(Communicator& c, const Job& job, const SortedPiece& piece
   phase(c, [&] {
     const bool has = piece.end > piece.begin;
     auto [first, last] = !has    ? std::pair<std::string, std::string>()
-                         : job.csv ? csv_piece_ends(piece.file, piece.begin, piece.end, *job.text_format)
+                         : job.rows_by_format() ? row_piece_ends(piece.file, piece.begin, piece.end, *job.text_format)
                                    : piece_ends(piece.file, piece.begin, piece.end, job.record_size, job.term);
     put_u64(mine, has ? 1 : 0);
     put_u64(mine, first.size());

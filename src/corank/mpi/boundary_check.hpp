@@ -18,10 +18,10 @@ namespace corank::mpi {
 // (without a text terminator); "" for an empty piece.
 std::pair<std::string, std::string> piece_ends(const std::string& path, std::uint64_t begin, std::uint64_t end,
                                                std::uint32_t record_size, char term);
-// The first and last CSV rows of a sorted piece, bytes [from, end) of its file
-// (past its header); "" when it has none. Reads the whole piece: rows are
-// found from the start.
-std::pair<std::string, std::string> csv_piece_ends(const std::string& path, std::uint64_t from, std::uint64_t end,
+// The first and last rows of a sorted piece of CSV or pgtext, bytes [from,
+// end) of its file (past its header); "" when it has none. Reads the whole
+// piece: rows are found from the start.
+std::pair<std::string, std::string> row_piece_ends(const std::string& path, std::uint64_t from, std::uint64_t end,
                                                    const text::TextFormat& format);
 
 // Collective, failures agreed; does nothing without --verify.

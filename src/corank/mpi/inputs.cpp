@@ -104,7 +104,32 @@ std::string csv_row_at(const Inputs& in, std::uint64_t at, const text::TextForma
   }
 }
 
-std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char term) {
+namespace {
+
+// Whether the terminator at byte t (of the file that begins at file_begin)
+// ends a line: unless `escapes`, always; else where the run of backslashes
+// just before it is even. `before` is the byte at t - 1 where the caller has
+// it (-1: not at hand), which settles the common case without a read.
+bool ends_line(const Inputs& in, std::uint64_t t, std::uint64_t file_begin, bool escapes, int before) {
+  if (!escapes || t == file_begin || (before >= 0 && before != '\\')) return true;
+  std::uint64_t run = 0;
+  char buf[256];
+  for (std::uint64_t end = t; end > file_begin;) {
+    const std::uint64_t from = end - std::min<std::uint64_t>(sizeof buf, end - file_begin);
+    in.read(from, reinterpret_cast<std::byte*>(buf), static_cast<std::size_t>(end - from));
+    std::size_t k = static_cast<std::size_t>(end - from);
+    while (k > 0 && buf[k - 1] == '\\') --k, ++run;
+    if (k > 0) break;
+    end = from;
+  }
+  return run % 2 == 0;
+}
+
+int byte_before(const std::string& buf, std::size_t i) { return i > 0 ? static_cast<unsigned char>(buf[i - 1]) : -1; }
+
+}  // namespace
+
+std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char term, bool escapes) {
   if (x >= in.total()) return in.total();
   std::size_t f = 0;
   while (!(x < in.begin[f + 1])) ++f;  // skips empty files too
@@ -114,14 +139,17 @@ std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char ter
   for (std::uint64_t at = x - 1; at < end;) {
     buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(64 * 1024, end - at)));
     in.read(at, reinterpret_cast<std::byte*>(buf.data()), buf.size());
-    if (const void* p = std::memchr(buf.data(), term, buf.size()))
-      return at + static_cast<std::uint64_t>(static_cast<const char*>(p) - buf.data()) + 1;
+    for (std::size_t i = 0; const void* p = std::memchr(buf.data() + i, term, buf.size() - i);) {
+      const auto k = static_cast<std::size_t>(static_cast<const char*>(p) - buf.data());
+      if (ends_line(in, at + k, in.begin[f], escapes, byte_before(buf, k))) return at + k + 1;
+      i = k + 1;
+    }
     at += buf.size();
   }
   return end;
 }
 
-std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char term) {
+std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char term, bool escapes) {
   std::size_t f = 0;
   while (!(x < in.begin[f + 1])) ++f;
   const std::uint64_t file_begin = in.begin[f];
@@ -134,14 +162,17 @@ std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char te
     const std::uint64_t from = end - std::min<std::uint64_t>(step, end - file_begin);
     buf.resize(static_cast<std::size_t>(end - from));
     in.read(from, reinterpret_cast<std::byte*>(buf.data()), buf.size());
-    if (const void* p = ::memrchr(buf.data(), term, buf.size()))
-      return from + static_cast<std::uint64_t>(static_cast<const char*>(p) - buf.data()) + 1;
+    for (std::size_t n = buf.size(); const void* p = ::memrchr(buf.data(), term, n);) {
+      const auto k = static_cast<std::size_t>(static_cast<const char*>(p) - buf.data());
+      if (ends_line(in, from + k, file_begin, escapes, byte_before(buf, k))) return from + k + 1;
+      n = k;
+    }
     end = from;
   }
   return file_begin;
 }
 
-std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_size, char term) {
+std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_size, char term, bool escapes) {
   std::string rec;
   if (record_size) {
     rec.resize(record_size);
@@ -155,9 +186,14 @@ std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_s
   for (std::uint64_t p = at; p < end;) {
     buf.resize(static_cast<std::size_t>(std::min<std::uint64_t>(4096, end - p)));
     in.read(p, reinterpret_cast<std::byte*>(buf.data()), buf.size());
-    if (const void* t = std::memchr(buf.data(), term, buf.size())) {
-      rec.append(buf.data(), static_cast<std::size_t>(static_cast<const char*>(t) - buf.data()));
-      return rec;
+    for (std::size_t i = 0; const void* t = std::memchr(buf.data() + i, term, buf.size() - i);) {
+      const auto k = static_cast<std::size_t>(static_cast<const char*>(t) - buf.data());
+      const int before = k > 0 ? static_cast<unsigned char>(buf[k - 1]) : rec.empty() ? -1 : static_cast<unsigned char>(rec.back());
+      if (ends_line(in, p + k, in.begin[f], escapes, before)) {
+        rec.append(buf.data(), k);
+        return rec;
+      }
+      i = k + 1;
     }
     rec += buf;
     p += buf.size();

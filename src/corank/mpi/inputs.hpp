@@ -62,15 +62,20 @@ std::uint64_t line_of(const Inputs& in, std::uint64_t x);
 // file's unterminated last row is checked as the single-process reader checks it.
 std::string csv_row_at(const Inputs& in, std::uint64_t at, const text::TextFormat& format);
 
+// Lines end at their terminator; with `escapes` (PostgreSQL's COPY text,
+// pgtext_format.hpp) not where an odd run of backslashes just before it
+// escapes it: whether a terminator ends a row depends on those bytes alone,
+// so a row start is found from any offset, as a line start is.
+
 // The first line start at or after byte x: x itself at a file's start, else
 // just past the next terminator in x's file (or the file's end).
-std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char term);
+std::uint64_t line_start_at_or_after(const Inputs& in, std::uint64_t x, char term, bool escapes = false);
 
 // The start of the line that holds byte x (x < total).
-std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char term);
+std::uint64_t line_start_at_or_before(const Inputs& in, std::uint64_t x, char term, bool escapes = false);
 
 // The record that starts at `at` (a record start), without a text terminator:
 // record_size bytes, or a line (0).
-std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_size, char term);
+std::string record_at(const Inputs& in, std::uint64_t at, std::uint32_t record_size, char term, bool escapes = false);
 
 }  // namespace corank::mpi

@@ -89,6 +89,7 @@ void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsign
     auto f = text_format_of(r);
     term = f->terminator();
     csv = r.format == "csv" || r.format == "tsv";
+    escaped_newlines = r.format == "pgtext";
     if (csv) delimiter = !r.delimiter.empty() ? r.delimiter[0] : r.format == "tsv" ? '\t' : ',';
     // The header: the first row of the first input that has one (every
     // input's first row is its header). It names the columns here, leads
@@ -118,7 +119,7 @@ void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsign
   if (!text())
     share = fixed_share(*inputs, rank, ranks, record_size);
   else if (!csv)  // CSV rows are cut by cut_csv_share
-    share = line_share(*inputs, rank, ranks, term);
+    share = line_share(*inputs, rank, ranks, term, escaped_newlines);
   scratch = std::make_unique<ScratchSpace>(r.temp_dirs);
   sweep_dead_jobs(dir_of(r.output));
   round_quota = std::max<std::uint64_t>(round_quota / ranks, 1);
@@ -127,7 +128,7 @@ void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsign
 TextReading Job::reading(bool check) const {
   TextReading t;
   t.format = text_format;
-  t.csv = csv;
+  t.rows_by_format = rows_by_format();
   t.skip_headers = !header.empty();
   t.check = check;
   return t;

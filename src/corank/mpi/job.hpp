@@ -39,6 +39,7 @@ struct Job {
   char term = '\n';
   const text::TextFormat* text_format = nullptr;  // text: the format order compares by
   bool csv = false;                                // CSV or TSV: rows may hold quoted newlines
+  bool escaped_newlines = false;                   // pgtext: a newline after an odd run of backslashes is data
   char delimiter = ',';
   std::string header;  // CSV --header: the header row with its newline; "" without
   std::unique_ptr<RecordOrder> order;
@@ -49,6 +50,8 @@ struct Job {
   std::unique_ptr<ScratchSpace> scratch;
 
   bool text() const { return record_size == 0; }
+  // Whether rows end where the format says rather than at every terminator.
+  bool rows_by_format() const { return csv || escaped_newlines; }
   TextReading reading(bool check) const;
 };
 

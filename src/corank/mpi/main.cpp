@@ -38,7 +38,7 @@ constexpr const char* kUsage =
     "                    partition skew (largest part / mean)\n"
     "  --verify          each rank verifies its part; rank 0 checks the parts'\n"
     "                    boundaries and that no record was lost\n"
-    "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines, csv, tsv, jsonl.\n"
+    "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines, csv, tsv, pgtext, jsonl.\n"
     "Lines follow the locale (LC_ALL, LC_COLLATE, ..., LANG) as corank's do: give\n"
     "every rank the same one (mpirun -x LC_ALL=...).\n"
     "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"

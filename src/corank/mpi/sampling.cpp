@@ -21,7 +21,7 @@ bool refused(const Job& job, std::string_view record) {
   }
 }
 
-// Lines: the line that holds each of the regular byte offsets, each line
+// Lines (and pgtext rows): the line that holds each of the regular byte offsets, each line
 // read and taken once, weighing as many offsets as it holds, so that a
 // line weighs as much as its length and a long line costs one copy.
 std::string line_samples(const Job& job) {
@@ -29,8 +29,8 @@ std::string line_samples(const Job& job) {
   const Share& share = job.share;
   const auto offsets = regular_sample(share.bytes(), kSamplesPerRank);
   for (std::size_t k = 0; k < offsets.size();) {
-    const std::uint64_t at = line_start_at_or_before(*job.inputs, share.begin + offsets[k], job.term);
-    const std::string rec = record_at(*job.inputs, at, 0, job.term);
+    const std::uint64_t at = line_start_at_or_before(*job.inputs, share.begin + offsets[k], job.term, job.escaped_newlines);
+    const std::string rec = record_at(*job.inputs, at, 0, job.term, job.escaped_newlines);
     std::uint64_t weight = 0;
     for (const std::uint64_t end = at + rec.size() + 1; k < offsets.size() && share.begin + offsets[k] < end; ++k) ++weight;
     if (!refused(job, rec)) encode_sample(mine, at, weight, rec);

@@ -13,9 +13,9 @@ Share fixed_share(const Inputs& in, unsigned rank, unsigned ranks, std::uint32_t
   return {share_begin(in.total(), rank, ranks, record_size), share_begin(in.total(), rank + 1, ranks, record_size)};
 }
 
-Share line_share(const Inputs& in, unsigned rank, unsigned ranks, char term) {
-  return {line_start_at_or_after(in, share_begin(in.total(), rank, ranks, 1), term),
-          line_start_at_or_after(in, share_begin(in.total(), rank + 1, ranks, 1), term)};
+Share line_share(const Inputs& in, unsigned rank, unsigned ranks, char term, bool escapes) {
+  return {line_start_at_or_after(in, share_begin(in.total(), rank, ranks, 1), term, escapes),
+          line_start_at_or_after(in, share_begin(in.total(), rank + 1, ranks, 1), term, escapes)};
 }
 
 CsvScanner::Map csv_range_map(const Inputs& in, unsigned rank, unsigned ranks, char delimiter) {

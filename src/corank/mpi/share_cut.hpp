@@ -1,7 +1,8 @@
 #pragma once
 // Where each rank's share of the inputs begins and ends: rank r of n takes
 // bytes [total*r/n, total*(r+1)/n), with each cut moved to a record start:
-// a multiple of the record size, the next line start, or for CSV/TSV the
+// a multiple of the record size, the next line start (of a pgtext row: an
+// escaped newline is data, inputs.hpp), or for CSV/TSV the
 // next row start, found by composing the ranks' maps of the CSV reader's
 // automaton (csv_scanner.hpp) so that no rank reads another's bytes.
 #include <cstdint>
@@ -20,8 +21,8 @@ struct Share {
 
 // Fixed-size records: cuts at multiples of record_size.
 Share fixed_share(const Inputs& in, unsigned rank, unsigned ranks, std::uint32_t record_size);
-// Lines ended by `term`: cuts at the next line start.
-Share line_share(const Inputs& in, unsigned rank, unsigned ranks, char term);
+// Lines ended by `term` (escapes: pgtext rows, inputs.hpp): cuts at the next line start.
+Share line_share(const Inputs& in, unsigned rank, unsigned ranks, char term, bool escapes = false);
 
 // CSV/TSV in two steps around a gather. First this rank maps the automaton's
 // states over its nominal range (a file's start resets them to RowStart)...

@@ -49,7 +49,7 @@ bool ShareReader::next(std::vector<ShareRecord>& records) {
     buf_.resize(static_cast<std::size_t>(n));
     read(cursor_, buf_.data(), buf_.size());
     const bool at_end = cursor_ + n == e;
-    if (text_.csv) {
+    if (text_.rows_by_format) {
       // Whole rows; at the segment's end (a file's end or the share's, a
       // row boundary) the rest is the file's unterminated last row.
       ends_.clear();
@@ -72,7 +72,7 @@ bool ShareReader::next(std::vector<ShareRecord>& records) {
   const char* b = buf_.data();
   if (record_size_) {
     for (std::size_t i = 0; i < cut; i += record_size_) records.push_back({b + i, record_size_, cursor_ + i});
-  } else if (text_.csv) {
+  } else if (text_.rows_by_format) {
     std::size_t i = 0;
     for (std::size_t end : ends_) {
       text_record(records, std::string_view(b + i, end - i - 1), i);

@@ -16,7 +16,9 @@ namespace corank::mpi {
 // How a share's text records are read.
 struct TextReading {
   const text::TextFormat* format = nullptr;
-  bool csv = false;           // rows end where the format says (a quoted field may hold newlines)
+  // Rows end where the format says: a quoted (CSV) or escaped (pgtext)
+  // newline is data, and a file's unterminated last row is checked.
+  bool rows_by_format = false;
   bool skip_headers = false;  // every file's first record is its header, no record to sort
   bool check = false;         // records pass the format's checks as the single-process reader's do
 };
@@ -33,7 +35,7 @@ struct ShareRecord {
 class ShareReader {
 public:
   // record_size: fixed-size records, or 0 for text ended by `term` (or rows
-  // of text.format where text.csv). chunk: bytes read at once.
+  // of text.format where text.rows_by_format). chunk: bytes read at once.
   ShareReader(const Inputs& in, std::uint64_t begin, std::uint64_t end, std::uint32_t record_size, char term,
               std::uint64_t chunk, TextReading text = {}, unsigned threads = 1);
 
