@@ -127,6 +127,36 @@ TEST(MpiDistributedSort, CsvWithHeaderAndQuotedNewlines) {
   expect_like_single(dir, r, /*part_files=*/true);
 }
 
+// A later input whose header names other columns is refused before anything
+// is read, with the format's message on every rank (an empty input has none).
+TEST(MpiDistributedSort, LaterHeaderThatDiffersIsRefused) {
+  TestDir dir;
+  write_file(dir / "a.csv", "id,name\n1,x\n2,y\n");
+  write_file(dir / "empty.csv", "");
+  write_file(dir / "same.csv", "id,name\n3,z\n");
+  write_file(dir / "b.csv", "id,title\n4,w\n");
+  SortRequest r = base_request(dir, {dir / "a.csv", dir / "empty.csv", dir / "same.csv", dir / "b.csv"});
+  r.format = "csv";
+  r.header = true;
+  r.keys = {"name"};
+  fs::create_directories(dir / "out");
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    DistributedRequest d;
+    d.sort = r;
+    d.sort.output = dir / "out/sorted";
+    const Outcome o = run_ranks(ranks, d);
+    EXPECT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 2));
+    EXPECT_EQ(o.error, dir / "b.csv" + ":1: its header differs from that of " + dir / "a.csv" +
+                           ": column 2 is 'title', not 'name'");
+    EXPECT_TRUE(fs::is_empty(dir / "out"));
+  }
+  SortRequest same = base_request(dir, {dir / "a.csv", dir / "empty.csv", dir / "same.csv"});
+  same.format = "csv";
+  same.header = true;
+  same.keys = {"name"};
+  expect_like_single(dir, same);
+}
+
 TEST(MpiDistributedSort, FixedSizeInMemoryAndSpilled) {
   TestDir dir;
   std::mt19937_64 rng(7);

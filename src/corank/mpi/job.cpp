@@ -94,14 +94,18 @@ void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsign
     // The header: the first row of the first input that has one (every
     // input's first row is its header). It names the columns here, leads
     // every received file so that each rank's sort names them alike, and
-    // heads the output once.
+    // heads the output once. Every later input's must name the same columns
+    // (the format says how they may differ), as corank requires.
     if (f->has_header())
       for (std::size_t i = 0; i < inputs->files(); ++i)
         if (inputs->file_size(i) > 0) {
           const std::string h = csv_row_at(*inputs, inputs->begin[i], *f);
-          f->set_header(h, inputs->name(i));
-          header = h + '\n';
-          break;
+          if (header.empty()) {
+            f->set_header(h, inputs->name(i));
+            header = h + '\n';
+          } else {
+            f->check_header(h, inputs->name(i));
+          }
         }
     text_format = f.get();
     order = std::make_unique<TextOrder>(std::move(f));

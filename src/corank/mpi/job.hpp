@@ -25,7 +25,7 @@ struct Job {
   Job(const DistributedRequest& request, unsigned rank, int node_size);
   // Opens the inputs: on rank 0 as they are (its sizes are the snapshot the
   // others get), elsewhere held to `snapshot` (inputs.hpp). Reads a CSV
-  // header, sets the record format and order, cuts this rank's share (but a
+  // header (and checks every later input's against it), sets the record format and order, cuts this rank's share (but a
   // CSV one: cut_csv_share) and opens the rank's scratch space. Removes what
   // dead corank-mpi processes of this host left beside the target and in -T
   // (cleanup.hpp).
