@@ -7,6 +7,7 @@
 // files, whose sizes say nothing, are read to their end. The files change
 // between reads through ResizeAtRead, a fault injector.
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -142,6 +143,37 @@ TEST_P(InputSnapshot, PositionalInputKeepsTheSizesItOpened) {
     EXPECT_EQ(std::string(e.what()),
               "read failed: " + b + ": the file shrank while it was being read (from 500000 to 499900 bytes)");
   }
+}
+
+// Held to sizes taken elsewhere (corank-mpi's rank 0): a file grown since is
+// read to its given size, one already shorter says so through found_size and
+// reports that it shrank when read past its end; a FIFO is not regular.
+TEST_P(InputSnapshot, PositionalInputHeldToGivenSizes) {
+  const std::string a = dir_.file("a"), b = dir_.file("b"), fifo = dir_.file("fifo");
+  const std::string da = pattern(300'000, 8), db = pattern(1'000, 9);
+  spit(a, da);
+  spit(b, db);
+  PositionalInput in({a, b}, {200'000, 1'200});
+  EXPECT_EQ(in.size(), 201'200u);
+  EXPECT_EQ(in.file_size(0), 200'000u);
+  EXPECT_EQ(in.found_size(0), 300'000u);
+  EXPECT_EQ(in.found_size(1), 1'000u);
+  EXPECT_TRUE(in.regular(0));
+  std::string got(200'000, '\0');
+  in.read(0, reinterpret_cast<std::byte*>(got.data()), got.size());
+  EXPECT_TRUE(got == da.substr(0, 200'000));
+  try {
+    in.read(200'500, reinterpret_cast<std::byte*>(got.data()), 700);
+    ADD_FAILURE() << "a file shorter than its given size was read without an error";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "read failed: " + b + ": the file shrank while it was being read (from 1200 to 1000 bytes)");
+  }
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const int keep_open = ::open(fifo.c_str(), O_RDWR);  // the FIFO's open does not wait for a writer
+  PositionalInput with_fifo({a, fifo}, {10, 0});
+  EXPECT_FALSE(with_fifo.regular(1));
+  ::close(keep_open);
 }
 
 // Standard input that is a regular file: read from its offset (what the shell

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
@@ -25,8 +26,16 @@ bool PositionalInput::suits(const std::vector<std::string>& paths, const IoOptio
   return true;
 }
 
-PositionalInput::PositionalInput(const std::vector<std::string>& paths) {
-  for (const auto& p : paths) {
+PositionalInput::PositionalInput(const std::vector<std::string>& paths) { open(paths, nullptr); }
+
+PositionalInput::PositionalInput(const std::vector<std::string>& paths, const std::vector<std::uint64_t>& sizes) {
+  if (sizes.size() != paths.size()) throw std::invalid_argument("PositionalInput: one size for every path");
+  open(paths, &sizes);
+}
+
+void PositionalInput::open(const std::vector<std::string>& paths, const std::vector<std::uint64_t>* sizes) {
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& p = paths[i];
     File f;
     f.fd = FileDesc::open(p, O_RDONLY);
     struct stat st {};
@@ -34,7 +43,9 @@ PositionalInput::PositionalInput(const std::vector<std::string>& paths) {
     if (S_ISDIR(st.st_mode)) throw IoError("read failed", p, EISDIR);
     f.path = p;
     f.begin = size_;
-    f.size = static_cast<std::uint64_t>(st.st_size);
+    f.found = static_cast<std::uint64_t>(st.st_size);
+    f.regular = S_ISREG(st.st_mode);
+    f.size = sizes ? (*sizes)[i] : f.found;
     size_ += f.size;
     files_.push_back(std::move(f));
   }

@@ -24,6 +24,12 @@ public:
   static bool suits(const std::vector<std::string>& paths, const IoOptions& opt);
   // Opens every path; throws IoError naming the first that cannot be opened.
   explicit PositionalInput(const std::vector<std::string>& paths);
+  // The same, each file held to sizes[i], a snapshot taken elsewhere (by
+  // another process, corank-mpi's rank 0), as if it were its size when
+  // opened: one grown since is read to it. One already shorter is not
+  // refused here (found_size says so, for the caller's own message); reading
+  // past its end reports that it shrank.
+  PositionalInput(const std::vector<std::string>& paths, const std::vector<std::uint64_t>& sizes);
   // Pieces of memory, which must outlive this object; each is named `name`
   // in messages.
   PositionalInput(const std::vector<std::span<const std::byte>>& pieces, const std::string& name);
@@ -32,6 +38,10 @@ public:
   std::size_t files() const noexcept { return files_.size(); }
   const std::string& name(std::size_t i) const noexcept { return files_[i].path; }
   std::uint64_t file_size(std::size_t i) const noexcept { return files_[i].size; }
+  // As the file was found when opened: its size then, and whether it is a
+  // regular file (pieces of memory count as regular).
+  std::uint64_t found_size(std::size_t i) const noexcept { return files_[i].found; }
+  bool regular(std::size_t i) const noexcept { return files_[i].regular; }
 
   // Reads bytes [offset, offset + n) of the concatenation into dst. Safe to
   // call from several threads at once. Throws IoError naming the file, also
@@ -45,7 +55,10 @@ private:
     const std::byte* memory = nullptr;  // a piece of memory instead of a file
     std::string path;
     std::uint64_t begin = 0, size = 0;  // begin: offset in the concatenation
+    std::uint64_t found = 0;            // its size when opened
+    bool regular = true;
   };
+  void open(const std::vector<std::string>& paths, const std::vector<std::uint64_t>* sizes);
   std::vector<File> files_;
   std::uint64_t size_ = 0;
 };

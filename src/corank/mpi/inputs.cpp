@@ -1,54 +1,33 @@
 #include "corank/mpi/inputs.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <stdexcept>
 
 #include "corank/errors.hpp"
-#include "corank/io/error.hpp"
 
 namespace corank::mpi {
 
-std::vector<std::uint64_t> Inputs::open(const std::vector<std::string>& paths) {
-  std::vector<std::uint64_t> sizes;
-  for (const auto& p : paths) {
-    File f;
-    f.fd = io::FileDesc::open(p, O_RDONLY);
-    struct stat st {};
-    if (::fstat(f.fd.get(), &st) != 0) io::throw_io_error("stat failed", p, errno);
-    if (S_ISDIR(st.st_mode)) throw io::IoError("read failed", p, EISDIR);
-    if (!S_ISREG(st.st_mode))
-      throw UsageError("'" + p + "' is not a regular file: corank-mpi reads regular uncompressed files (each rank reads "
-                       "its own byte range)");
-    f.path = p;
-    files_.push_back(std::move(f));
-    sizes.push_back(static_cast<std::uint64_t>(st.st_size));
+void Inputs::check_and_place() {
+  begin.assign(1, 0);
+  for (std::size_t i = 0; i < files(); ++i) {
+    if (!positional_.regular(i))
+      throw UsageError("'" + name(i) + "' is not a regular file: corank-mpi reads regular uncompressed files (each rank "
+                       "reads its own byte range)");
+    begin.push_back(begin.back() + positional_.file_size(i));
   }
-  return sizes;
 }
 
-Inputs::Inputs(const std::vector<std::string>& paths) {
-  const auto sizes = open(paths);
-  begin.push_back(0);
-  for (auto s : sizes) begin.push_back(begin.back() + s);
-}
+Inputs::Inputs(const std::vector<std::string>& paths) : positional_(paths) { check_and_place(); }
 
-Inputs::Inputs(const std::vector<std::string>& paths, const std::vector<std::uint64_t>& snapshot) {
-  const auto sizes = open(paths);
-  if (sizes.size() != snapshot.size()) throw std::logic_error("corank-mpi: a snapshot of other inputs");
-  begin.push_back(0);
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
+Inputs::Inputs(const std::vector<std::string>& paths, const std::vector<std::uint64_t>& snapshot)
+    : positional_(paths, snapshot) {
+  check_and_place();
+  for (std::size_t i = 0; i < files(); ++i)
     // Shorter: this rank cannot read its share as the others cut it. Longer
     // (appended to since): the snapshot's prefix is read, as on every rank.
-    if (sizes[i] < snapshot[i])
-      throw InputError(paths[i] + ": shorter (" + std::to_string(sizes[i]) + " bytes) than when the sort started (" +
-                       std::to_string(snapshot[i]) + " bytes on rank 0)");
-    begin.push_back(begin.back() + snapshot[i]);
-  }
+    if (positional_.found_size(i) < snapshot[i])
+      throw InputError(paths[i] + ": shorter (" + std::to_string(positional_.found_size(i)) +
+                       " bytes) than when the sort started (" + std::to_string(snapshot[i]) + " bytes on rank 0)");
 }
 
 std::vector<std::uint64_t> Inputs::sizes() const {
@@ -59,21 +38,6 @@ std::vector<std::uint64_t> Inputs::sizes() const {
 
 std::size_t Inputs::file_of(std::uint64_t x) const {
   return static_cast<std::size_t>(std::upper_bound(begin.begin(), begin.end(), x) - begin.begin()) - 1;
-}
-
-void Inputs::read(std::uint64_t offset, std::byte* dst, std::size_t n) const {
-  std::size_t f = n ? file_of(offset) : 0;
-  while (n > 0) {
-    if (f >= files_.size()) throw io::IoError("read failed", files_.back().path, "read past the end of the input");
-    const std::uint64_t in_file = offset - begin[f];
-    const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(n, file_size(f) - in_file));
-    if (io::pread_full(files_[f].fd.get(), dst, len, in_file, files_[f].path) != len)
-      throw io::IoError("read failed", files_[f].path, "the file shrank while it was being read");
-    dst += len;
-    offset += len;
-    n -= len;
-    ++f;
-  }
 }
 
 std::uint64_t line_of(const Inputs& in, std::uint64_t x) {

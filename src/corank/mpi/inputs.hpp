@@ -6,15 +6,15 @@
 // the snapshot is not read) or when a rank is shown another file under the
 // same name (one shorter than the snapshot fails that rank: it cannot read
 // its share). Every read is checked against the snapshot: a file that shrank
-// since is an error, never a shorter share. Also finding records in the
-// range at any offset: what every rank reads its share, its samples and the
-// CSV header from.
+// since is an error, never a shorter share (io::PositionalInput reads them
+// and says so). Also finding records in the range at any offset: what every
+// rank reads its share, its samples and the CSV header from.
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "corank/io/file_desc.hpp"
+#include "corank/io/positional_input.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::mpi {
@@ -31,26 +31,22 @@ public:
 
   std::vector<std::uint64_t> sizes() const;
   std::uint64_t total() const { return begin.back(); }
-  std::size_t files() const { return files_.size(); }
-  const std::string& name(std::size_t i) const { return files_[i].path; }
+  std::size_t files() const { return positional_.files(); }
+  const std::string& name(std::size_t i) const { return positional_.name(i); }
   std::uint64_t file_size(std::size_t i) const { return begin[i + 1] - begin[i]; }
   // The file that holds byte x < total (never an empty one).
   std::size_t file_of(std::uint64_t x) const;
   // Bytes [offset, offset + n) of the concatenation; safe from several
   // threads at once. Throws IoError naming the file where it ends before
   // the snapshot said.
-  void read(std::uint64_t offset, std::byte* dst, std::size_t n) const;
+  void read(std::uint64_t offset, std::byte* dst, std::size_t n) const { positional_.read(offset, dst, n); }
 
   std::vector<std::uint64_t> begin;  // each file's start in the concatenation, plus the total at the end
 
 private:
-  struct File {
-    io::FileDesc fd;
-    std::string path;
-  };
-  // The files, their sizes as they are now.
-  std::vector<std::uint64_t> open(const std::vector<std::string>& paths);
-  std::vector<File> files_;
+  // Refuses what is not a regular file; sets `begin`.
+  void check_and_place();
+  io::PositionalInput positional_;
 };
 
 // The 1-based line of byte x in its file, as the single-process reader numbers
