@@ -138,7 +138,7 @@ csv_rows 5 60000 > people.csv
 csv_rows 6 3000 > people-2.csv
 : > empty.csv
 printf 'id,name\n1,"x\ny"\n' > tiny.csv                  # fewer rows than ranks
-printf 'id,name,score' > header-only.csv                   # a header without its newline, no rows
+printf 'id,name' > header-only.csv                         # a header without its newline, no rows (tiny.csv's)
 awk 'BEGIN { print "k,v"; for (i = 0; i < 3000; i++) printf "same,\"%d\nx\"\n", i }' > equal.csv
 # A byte order mark, CRLF, a quoted CRLF and an unterminated last row.
 printf '\xEF\xBB\xBFk,v\r\n"b",1\r\n"a\r\n",2\r\na,3\r\n"c""d",4' > bom.csv
@@ -280,6 +280,16 @@ run_mpi -m -o bad/out3 words.txt 2> bad/err3
 rc=$?
 set -e
 [ "$rc" -ne 0 ] && grep -q 'not distributed' bad/err3 || fail "-m: not refused clearly"
+
+# A later input whose header names other columns: refused with the format's
+# message, once, nothing written.
+set +e
+run_mpi --format csv --header -k name -o bad/out6 tiny.csv empty.csv people.csv 2> bad/err6
+rc=$?
+set -e
+[ "$rc" -ne 0 ] && [ "$(grep -c '^corank-mpi:' bad/err6)" -eq 1 ] && [ ! -e bad/out6 ] &&
+  grep -qxF "corank-mpi: people.csv:1: its header differs from that of tiny.csv: 4 columns, not 2" bad/err6 ||
+  { cat bad/err6; fail "csv later header that differs: rc=$rc"; }
 
 # A key naming no column of the header: corank's message, once.
 set +e
