@@ -27,7 +27,7 @@ std::unique_ptr<Job> job_over(const TestDir& dir, DistributedRequest& d, const s
   d.sort.gpu = GpuMode::Off;
   d.sort.threads = 1;
   d.sort.memory_budget = std::uint64_t{4} << 20;
-  auto job = std::make_unique<Job>(d, 0, 1);
+  auto job = std::make_unique<Job>(d, 0, NodeShare{});
   job->open(nullptr, 0, 1);
   job->share = {0, job->inputs->total()};
   return job;

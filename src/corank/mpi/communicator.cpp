@@ -11,13 +11,17 @@ MpiCommunicator::MpiCommunicator(MPI_Comm comm) : comm_(comm) {
   MPI_Comm_size(comm, &size_);
 }
 
-int MpiCommunicator::node_size() {
+std::vector<std::string> MpiCommunicator::gather_on_node(const std::string& mine) {
   MPI_Comm node;
   MPI_Comm_split_type(comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
-  int n = 1;
-  MPI_Comm_size(node, &n);
+  MpiCommunicator on_node(node);
+  std::vector<int> sizes;
+  const std::string all = gather_all(on_node, mine, &sizes);
   MPI_Comm_free(&node);
-  return n;
+  std::vector<std::string> out;
+  for (std::size_t r = 0, at = 0; r < sizes.size(); at += static_cast<std::size_t>(sizes[r++]))
+    out.push_back(all.substr(at, static_cast<std::size_t>(sizes[r])));
+  return out;
 }
 
 void MpiCommunicator::max(int* values, int n) {

@@ -23,8 +23,9 @@ public:
   virtual int size() const = 0;
   unsigned ranks() const { return static_cast<unsigned>(size()); }
 
-  // How many ranks share this rank's node (its cores and memory).
-  virtual int node_size() = 0;
+  // The bytes of every rank on this rank's node (which share its cores and
+  // memory), in rank order, this rank's among them.
+  virtual std::vector<std::string> gather_on_node(const std::string& mine) = 0;
   // Each of values[0..n) becomes its largest over the ranks.
   virtual void max(int* values, int n) = 0;
   // The sum over the ranks.
@@ -50,7 +51,7 @@ public:
   explicit MpiCommunicator(MPI_Comm comm);
   int rank() const override { return rank_; }
   int size() const override { return size_; }
-  int node_size() override;
+  std::vector<std::string> gather_on_node(const std::string& mine) override;
   void max(int* values, int n) override;
   std::uint64_t sum(std::uint64_t value) override;
   std::uint64_t sum_before(std::uint64_t value) override;

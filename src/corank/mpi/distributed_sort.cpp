@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 
+#include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/mpi/agreement.hpp"
@@ -56,16 +57,18 @@ void run(Communicator& c, const DistributedRequest& request) {
   const unsigned rank = static_cast<unsigned>(c.rank());
   // Collectives stay outside the phases' local work: a rank that fails
   // early must not leave the others waiting in one.
-  const int node_size = c.node_size();
+  const NodeShare node = node_share(c);
   // One snapshot of the inputs: rank 0's sizes, which every rank reads to.
   std::unique_ptr<Job> job;
   std::string snapshot;
   phase(c, [&] {
-    job = std::make_unique<Job>(request, rank, node_size);
+    job = std::make_unique<Job>(request, rank, node);
     if (rank != 0) return;
     job->open(nullptr, rank, c.ranks());
     for (std::uint64_t size : job->inputs->sizes()) put_u64(snapshot, size);
   });
+  if (rank == 0 && job->local.verbose && request.sort.io.diagnostics)
+    request.sort.io.diagnostics->note(node_share_note(*job));
   c.broadcast(snapshot, 0);
   phase(c, [&] {
     if (rank == 0) return;

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <thread>
 
 #include "corank/errors.hpp"
 #include "corank/io/codec.hpp"
@@ -21,11 +20,6 @@ constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
 constexpr std::uint64_t kChunkBytes = 64 * kMiB;   // input read and binned at once
 constexpr std::uint64_t kRoundBytes = 128 * kMiB;  // received by a rank in one exchange round
 static_assert(kRoundBytes <= kMaxRoundBytes);
-
-std::uint64_t physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 4ULL << 30;
-}
 
 // What corank-mpi does not distribute, or cannot write; throws UsageError.
 void check_request(const DistributedRequest& request, const SortRequest& r, bool is_text, unsigned rank) {
@@ -61,7 +55,7 @@ void check_request(const DistributedRequest& request, const SortRequest& r, bool
 
 }  // namespace
 
-Job::Job(const DistributedRequest& req, unsigned rank, int node_size) : request(req) {
+Job::Job(const DistributedRequest& req, unsigned rank, const NodeShare& node_share) : request(req), node(node_share) {
   SortRequest& r = local;
   r = req.sort;
   r.io.diagnostics = nullptr;  // the ranks' own sorts stay quiet
@@ -71,8 +65,10 @@ Job::Job(const DistributedRequest& req, unsigned rank, int node_size) : request(
   check_request(req, r, is_text, rank);
 
   // Each process of a node gets its share of the node's threads and memory.
-  if (r.threads == 0) r.threads = std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(node_size));
-  if (r.memory_budget == 0) r.memory_budget = physical_memory() / 2 / static_cast<std::uint64_t>(node_size);
+  threads_given = r.threads != 0;
+  memory_given = r.memory_budget != 0;
+  if (!threads_given) r.threads = node.threads;
+  if (!memory_given) r.memory_budget = node.memory;
   r.progress = false;
 
   // Buffers of a few tens of MiB, reused chunk after chunk, stay in cache and

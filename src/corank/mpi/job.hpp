@@ -11,6 +11,7 @@
 
 #include "corank/mpi/distributed_sort.hpp"
 #include "corank/mpi/inputs.hpp"
+#include "corank/mpi/node_share.hpp"
 #include "corank/mpi/partition.hpp"
 #include "corank/mpi/scratch.hpp"
 #include "corank/mpi/share_cut.hpp"
@@ -20,9 +21,9 @@ namespace corank::mpi {
 
 struct Job {
   // Checks the request (throws UsageError for what is not distributed) and
-  // completes it for this rank. node_size: the ranks on this node, which
-  // share its threads and memory.
-  Job(const DistributedRequest& request, unsigned rank, int node_size);
+  // completes it for this rank: threads and -S, where not given, its share
+  // of its node's (node_share.hpp).
+  Job(const DistributedRequest& request, unsigned rank, const NodeShare& node);
   // Opens the inputs: on rank 0 as they are (its sizes are the snapshot the
   // others get), elsewhere held to `snapshot` (inputs.hpp). Reads a CSV
   // header (and checks every later input's against it), sets the record format and order, cuts this rank's share (but a
@@ -34,6 +35,8 @@ struct Job {
   const DistributedRequest& request;
   SortRequest local;     // what this rank's sort runs: quiet, no progress, threads and -S set
   bool verify = false;   // --verify (the boundaries between the ranks' pieces)
+  NodeShare node;        // this rank's share of its node
+  bool threads_given = false, memory_given = false;  // --parallel, -S: as given, not the node's share
   std::unique_ptr<Inputs> inputs;
   std::uint32_t record_size = 0;  // 0: text
   char term = '\n';

@@ -14,10 +14,39 @@
 
 namespace corank::mpi {
 
+namespace {
+
+std::string gib(std::uint64_t bytes) { return io::format_line("%.2f GiB", static_cast<double>(bytes) / (1 << 30)); }
+
+}  // namespace
+
+std::string node_share_note(const Job& job) {
+  const NodeShare& n = job.node;
+  const std::string threads =
+      job.threads_given ? std::to_string(job.local.threads) + " thread(s) (--parallel)"
+                        : std::to_string(job.local.threads) + " thread(s) (" + std::to_string(n.cores) +
+                              " core(s) it may run on, shared by " + std::to_string(n.sharing) + " rank(s))";
+  const std::string memory = job.memory_given ? "-S " + gib(job.local.memory_budget) + " (as given)"
+                                              : "-S " + gib(job.local.memory_budget) + " (half the node's memory, shared by " +
+                                                    std::to_string(n.node_ranks) + " rank(s))";
+  return "rank 0's node runs " + std::to_string(n.node_ranks) + " rank(s); each sorts on " + threads + " with " + memory;
+}
+
 void report(Communicator& c, const Job& job, const RankReport& r) {
   const RankTimes& t = r.times;
+  const NodeShare& n = job.node;
   nlohmann::ordered_json mine = {
       {"rank", c.rank()},
+      // How this rank shares its node: by default its part of the cores it
+      // may run on and of half the node's memory; what was given otherwise.
+      {"node",
+       {{"ranks", n.node_ranks},
+        {"cores", n.cores},
+        {"ranks_sharing_cores", n.sharing},
+        {"threads", job.local.threads},
+        {"threads_from", job.threads_given ? "--parallel" : "node share"},
+        {"memory_budget", job.local.memory_budget},
+        {"memory_from", job.memory_given ? "-S" : "node share"}}},
       {"bytes_received", r.bytes_received},
       {"received_in_memory", r.received_in_memory},
       {"records_out", r.stats.records_out},

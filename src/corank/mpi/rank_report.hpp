@@ -27,6 +27,11 @@ struct RankReport {
 
 // Collective, failures agreed: rank 0 gathers every rank's report and writes
 // the document to --stats (or Job::request.stats_text) and -v's summary line.
+// Each rank's entry says how it shares its node (node_share.hpp).
 void report(Communicator& c, const Job& job, const RankReport& mine);
+
+// -v, on rank 0 before the sort: how the ranks of its node share its cores
+// and memory, or what --parallel and -S gave each.
+std::string node_share_note(const Job& job);
 
 }  // namespace corank::mpi

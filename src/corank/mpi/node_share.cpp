@@ -1,0 +1,47 @@
+#include "corank/mpi/node_share.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <thread>
+
+namespace corank::mpi {
+
+std::uint64_t physical_memory() {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 4ULL << 30;
+}
+
+NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, std::uint64_t physical) {
+  NodeShare s;
+  s.node_ranks = static_cast<unsigned>(std::max<std::size_t>(node.size(), 1));
+  s.cores = static_cast<unsigned>(std::max(CPU_COUNT(&mine), 1));
+  unsigned sharing = 0;
+  for (const cpu_set_t& other : node) {
+    cpu_set_t both;
+    CPU_AND(&both, &mine, &other);
+    sharing += CPU_COUNT(&both) > 0 ? 1 : 0;
+  }
+  s.sharing = std::max(sharing, 1u);
+  s.threads = std::max(s.cores / s.sharing, 1u);
+  s.memory = physical / 2 / s.node_ranks;
+  return s;
+}
+
+NodeShare node_share(Communicator& c) {
+  cpu_set_t mine;
+  CPU_ZERO(&mine);
+  if (::sched_getaffinity(0, sizeof mine, &mine) != 0) {
+    // No mask to read: every core the system has.
+    const unsigned n = std::max(std::thread::hardware_concurrency(), 1u);
+    for (unsigned i = 0; i < n && i < CPU_SETSIZE; ++i) CPU_SET(i, &mine);
+  }
+  const std::vector<std::string> all = c.gather_on_node(std::string(reinterpret_cast<const char*>(&mine), sizeof mine));
+  std::vector<cpu_set_t> node(all.size());
+  for (std::size_t i = 0; i < all.size(); ++i) std::memcpy(&node[i], all[i].data(), std::min(all[i].size(), sizeof mine));
+  return share_node(mine, node, physical_memory());
+}
+
+}  // namespace corank::mpi
