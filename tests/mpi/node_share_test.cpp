@@ -24,28 +24,31 @@ constexpr std::uint64_t kGiB = std::uint64_t{1} << 30;
 
 TEST(MpiNodeShare, UnboundRanksSplitTheCores) {
   const cpu_set_t all = cores(0, 16);
-  const NodeShare s = share_node(all, {all, all, all, all}, 64 * kGiB);
+  const NodeShare s = share_node(all, {all, all, all, all}, 16, 64 * kGiB);
   EXPECT_EQ(s.node_ranks, 4u);
   EXPECT_EQ(s.cores, 16u);
+  EXPECT_EQ(s.node_cores, 16u);
   EXPECT_EQ(s.sharing, 4u);
   EXPECT_EQ(s.threads, 4u);
   EXPECT_EQ(s.memory, 8 * kGiB);
 }
 
 TEST(MpiNodeShare, BoundRanksKeepTheirCores) {
-  const NodeShare one = share_node(cores(2, 3), {cores(0, 1), cores(1, 2), cores(2, 3)}, 6 * kGiB);
+  const NodeShare one = share_node(cores(2, 3), {cores(0, 1), cores(1, 2), cores(2, 3)}, 3, 6 * kGiB);
+  EXPECT_EQ(one.cores, 1u);
+  EXPECT_EQ(one.node_cores, 3u);  // bound to one of three: the note says so
   EXPECT_EQ(one.threads, 1u);
   EXPECT_EQ(one.sharing, 1u);
   EXPECT_EQ(one.memory, kGiB);
   // By socket: two ranks on each of two 8-core sockets.
   const cpu_set_t a = cores(0, 8), b = cores(8, 16);
-  const NodeShare socket = share_node(b, {a, a, b, b}, 64 * kGiB);
+  const NodeShare socket = share_node(b, {a, a, b, b}, 16, 64 * kGiB);
   EXPECT_EQ(socket.cores, 8u);
   EXPECT_EQ(socket.sharing, 2u);
   EXPECT_EQ(socket.threads, 4u);
   // More ranks than cores: one thread each.
   const cpu_set_t two = cores(0, 2);
-  EXPECT_EQ(share_node(two, {two, two, two}, kGiB).threads, 1u);
+  EXPECT_EQ(share_node(two, {two, two, two}, 2, kGiB).threads, 1u);
 }
 
 TEST(MpiNodeShare, GatheredOverTheNodesRanks) {
@@ -56,6 +59,7 @@ TEST(MpiNodeShare, GatheredOverTheNodesRanks) {
     EXPECT_EQ(s.node_ranks, 3u);
     EXPECT_EQ(s.sharing, 3u);  // threads of one process: one mask
     EXPECT_EQ(s.memory, physical_memory() / 2 / 3);
+    EXPECT_GE(s.node_cores, s.cores);
   }
 }
 

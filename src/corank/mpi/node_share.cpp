@@ -14,8 +14,10 @@ std::uint64_t physical_memory() {
   return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 4ULL << 30;
 }
 
-NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, std::uint64_t physical) {
+NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, unsigned node_cores,
+                     std::uint64_t physical) {
   NodeShare s;
+  s.node_cores = std::max(node_cores, 1u);
   s.node_ranks = static_cast<unsigned>(std::max<std::size_t>(node.size(), 1));
   s.cores = static_cast<unsigned>(std::max(CPU_COUNT(&mine), 1));
   unsigned sharing = 0;
@@ -41,7 +43,7 @@ NodeShare node_share(Communicator& c) {
   const std::vector<std::string> all = c.gather_on_node(std::string(reinterpret_cast<const char*>(&mine), sizeof mine));
   std::vector<cpu_set_t> node(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) std::memcpy(&node[i], all[i].data(), std::min(all[i].size(), sizeof mine));
-  return share_node(mine, node, physical_memory());
+  return share_node(mine, node, std::thread::hardware_concurrency(), physical_memory());
 }
 
 }  // namespace corank::mpi

@@ -19,14 +19,16 @@ namespace corank::mpi {
 struct NodeShare {
   unsigned node_ranks = 1;     // ranks on this rank's node, itself included
   unsigned cores = 1;          // the cores this rank may run on
+  unsigned node_cores = 1;     // the node's (online) cores
   unsigned sharing = 1;        // ranks of the node that may run on some of them, itself included
   unsigned threads = 1;        // cores / sharing, at least 1
   std::uint64_t memory = 0;    // physical memory / 2 / node_ranks
 };
 
 // From this rank's affinity mask, every mask of the node's ranks (this one's
-// among them) and the node's physical memory.
-NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, std::uint64_t physical_memory);
+// among them), the node's cores and its physical memory.
+NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, unsigned node_cores,
+                     std::uint64_t physical_memory);
 
 // Collective: this rank's share of its node.
 NodeShare node_share(Communicator& c);

@@ -29,7 +29,13 @@ std::string node_share_note(const Job& job) {
   const std::string memory = job.memory_given ? "-S " + gib(job.local.memory_budget) + " (as given)"
                                               : "-S " + gib(job.local.memory_budget) + " (half the node's memory, shared by " +
                                                     std::to_string(n.node_ranks) + " rank(s))";
-  return "rank 0's node runs " + std::to_string(n.node_ranks) + " rank(s); each sorts on " + threads + " with " + memory;
+  // Open MPI binds one or two ranks to a core each by default: say so, it
+  // costs the sort the node's other cores.
+  const std::string bound = n.cores < n.node_cores ? "; mpirun bound rank 0 to " + std::to_string(n.cores) + " of the node's " +
+                                                         std::to_string(n.node_cores) + " cores (--bind-to none frees them)"
+                                                   : "";
+  return "rank 0's node runs " + std::to_string(n.node_ranks) + " rank(s); each sorts on " + threads + " with " + memory +
+         bound;
 }
 
 void report(Communicator& c, const Job& job, const RankReport& r) {
@@ -42,6 +48,7 @@ void report(Communicator& c, const Job& job, const RankReport& r) {
       {"node",
        {{"ranks", n.node_ranks},
         {"cores", n.cores},
+        {"node_cores", n.node_cores},
         {"ranks_sharing_cores", n.sharing},
         {"threads", job.local.threads},
         {"threads_from", job.threads_given ? "--parallel" : "node share"},
