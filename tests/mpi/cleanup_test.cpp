@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 
+#include "corank/io/temp_files.hpp"
 #include "test_files.hpp"
 
 namespace corank::mpi {
@@ -105,6 +106,22 @@ TEST(MpiCleanup, SigtermRemovesRegisteredPathsAndEndsTheProcess) {
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGTERM);
   EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+// A mapped input that shrinks ends the process from the library's SIGBUS
+// handler, which removes the files registered with the library: a rank's
+// named files are among them, its scratch directories are the program's.
+TEST(MpiCleanup, FilesAreRemovedByTheLibrarysDyingPathToo) {
+  TestDir dir;
+  write_file(dir / "temp", "x");
+  {
+    CleanupPath file(dir / "temp", false);
+    io::unlink_registered_files();
+    EXPECT_FALSE(fs::exists(dir / "temp"));
+  }
+  write_file(dir / "temp", "x");
+  io::unlink_registered_files();  // released: no longer the library's to remove
+  EXPECT_TRUE(fs::exists(dir / "temp"));
 }
 
 TEST(MpiCleanup, SigtermUnderAHoldWaitsForItsEnd) {

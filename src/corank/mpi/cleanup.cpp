@@ -16,6 +16,8 @@
 #include <mutex>
 #include <sstream>
 
+#include "corank/io/temp_files.hpp"
+
 namespace corank::mpi {
 
 namespace {
@@ -199,6 +201,9 @@ void install_cleanup_handlers() {
 }
 
 CleanupPath::CleanupPath(const std::string& path, bool directory) {
+  // The library's own dying paths (a mapped input that shrank: SIGBUS, see
+  // io/mapped_input.hpp) remove the files it knows of: this one too.
+  if (!directory) io_slot_ = io::register_cleanup(path);
   if (path.size() >= kPathMax) return;
   std::lock_guard lock(g_register_mutex);
   for (int i = 0; i < kSlots; ++i) {
@@ -212,20 +217,27 @@ CleanupPath::CleanupPath(const std::string& path, bool directory) {
   }
 }
 
-CleanupPath::CleanupPath(CleanupPath&& o) noexcept : slot_(o.slot_) { o.slot_ = -1; }
+CleanupPath::CleanupPath(CleanupPath&& o) noexcept : slot_(o.slot_), io_slot_(o.io_slot_) {
+  o.slot_ = -1;
+  o.io_slot_ = -1;
+}
 
 CleanupPath& CleanupPath::operator=(CleanupPath&& o) noexcept {
   if (this != &o) {
     release();
     slot_ = o.slot_;
+    io_slot_ = o.io_slot_;
     o.slot_ = -1;
+    o.io_slot_ = -1;
   }
   return *this;
 }
 
 void CleanupPath::release() noexcept {
   if (slot_ >= 0) g_slots[slot_].used.store(false, std::memory_order_release);
+  if (io_slot_ >= 0) io::unregister_cleanup(io_slot_);
   slot_ = -1;
+  io_slot_ = -1;
 }
 
 SignalHold::SignalHold() { g_holds.fetch_add(1); }

@@ -60,6 +60,7 @@ public:
 
 private:
   int slot_ = -1;
+  int io_slot_ = -1;  // a file's slot among the library's (io/temp_files.hpp)
 };
 
 // While one lives, a signal the handlers catch waits: it is acted on (the

@@ -20,6 +20,7 @@
 #include "corank/mpi/rank_report.hpp"
 #include "corank/mpi/sampling.hpp"
 #include "corank/mpi/share_cut.hpp"
+#include "corank/mpi/whole_input.hpp"
 
 namespace corank::mpi {
 
@@ -79,12 +80,24 @@ void run(Communicator& c, const DistributedRequest& request) {
   if (job->csv) job->share = cut_csv_share(c, *job->inputs, job->delimiter);
   times.setup = lap(t);
 
-  choose_splitters(c, *job);
-  times.sample = lap(t);
-
-  Exchanged exchanged = exchange(c, *job, times.exchange_parts);
-  ReceivedPieces& received = *exchanged.received;
-  times.exchange = lap(t);
+  // One rank whose inputs are in memory sorts them where they lie: nothing
+  // to sample, nothing to exchange (whole_input.hpp).
+  std::unique_ptr<WholeInput> whole;
+  if (c.ranks() == 1) phase(c, [&] { whole = WholeInput::map_if_resident(*job); });
+  Exchanged exchanged;
+  PieceInput input;
+  if (whole) {
+    input = whole->piece();
+    exchanged.read_bytes = input.bytes;
+    if (job->local.verbose && request.sort.io.diagnostics)
+      request.sort.io.diagnostics->note("one rank: its inputs are sorted where they lie, without an exchange");
+  } else {
+    choose_splitters(c, *job);
+    times.sample = lap(t);
+    exchanged = exchange(c, *job, times.exchange_parts);
+    input = piece_input(*exchanged.received);
+    times.exchange = lap(t);
+  }
 
   SharedOutput shared;
   std::unique_ptr<PartFile> part;  // --part-files: this rank's
@@ -92,21 +105,22 @@ void run(Communicator& c, const DistributedRequest& request) {
   Placement place;
   SortedPiece piece;
   const bool in_place = sorts_in_place(*job);
-  report_of_rank.bytes_received = received.total();
-  report_of_rank.received_in_memory = received.in_memory();
+  report_of_rank.bytes_received = input.bytes;
+  report_of_rank.received_in_memory = input.files.empty();
+  report_of_rank.whole_input = whole != nullptr;
   if (in_place) {
-    place = mpi::place(c, received.total() + (rank == 0 ? job->header.size() : 0));
+    place = mpi::place(c, input.bytes + (rank == 0 ? job->header.size() : 0));
     shared.create(c, request.sort.output, place.total, nullptr);
     times.write = lap(t);
-    phase(c, [&] { piece = sort_in_place(*job, received, rank, shared.name(), place); });
+    phase(c, [&] { piece = sort_in_place(*job, input, rank, shared.name(), place); });
   } else {
     phase(c, [&] {
       if (request.part_files) {
         part = std::make_unique<PartFile>(request.sort.output, rank);
-        piece = sort_into(*job, received, rank, part->file());
+        piece = sort_into(*job, input, rank, part->file());
       } else {
         sorted = job->scratch->create("sorted", 0666);  // 0666 less the umask: the output's, if it becomes it
-        piece = sort_into(*job, received, rank, sorted);
+        piece = sort_into(*job, input, rank, sorted);
       }
     });
   }

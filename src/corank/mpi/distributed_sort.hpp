@@ -14,6 +14,8 @@
 //   exchange.hpp    the share read in chunks (share_reader.hpp), binned by
 //                   destination (binning.hpp) and sent in all-to-all rounds;
 //                   what arrives kept in input order (received_pieces.hpp)
+//   whole_input.hpp one rank: its inputs sorted where they lie, in place of
+//                   sampling and the exchange, where they are in memory
 //   local_sort.hpp  corank::sort of what arrived, on this rank's GPU or CPU,
 //                   straight into the rank's region of the output where its
 //                   size is known beforehand

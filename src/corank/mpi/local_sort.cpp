@@ -13,17 +13,21 @@ namespace corank::mpi {
 
 namespace {
 
-SortRequest request_for(const Job& job, const ReceivedPieces& received) {
+SortRequest request_for(const Job& job, const PieceInput& in) {
   SortRequest r = job.local;
-  if (received.in_memory()) {
+  if (in.files.empty()) {
     r.inputs.clear();
     // The sort counts them in its budget: they are part of this process's
     // resident memory, which the sort's memory plan takes off -S.
-    r.input_buffers = received.buffers();
+    r.input_buffers = in.buffers;
   } else {
-    r.inputs = received.files();
+    r.inputs = in.files;
   }
   return r;
+}
+
+void release(const PieceInput& in) {
+  if (in.release) in.release();
 }
 
 // As the library verifies a -u output of fixed-size records: strictly in
@@ -41,17 +45,28 @@ void verify_unique(const Job& job, const SortedPiece& piece) {
 
 }  // namespace
 
+PieceInput piece_input(ReceivedPieces& received) {
+  PieceInput in;
+  if (received.in_memory())
+    in.buffers = received.buffers();
+  else
+    in.files = received.files();
+  in.bytes = received.total();
+  in.release = [&received] { received.release(); };
+  return in;
+}
+
 bool sorts_in_place(const Job& job) { return !job.request.part_files && !job.local.unique; }
 
-SortedPiece sort_in_place(const Job& job, ReceivedPieces& received, unsigned rank, const std::string& shared,
+SortedPiece sort_in_place(const Job& job, const PieceInput& in, unsigned rank, const std::string& shared,
                           const Placement& place) {
-  SortRequest r = request_for(job, received);
+  SortRequest r = request_for(job, in);
   r.output = shared;
   r.io.output_region = io::OutputRegion{place.offset, place.bytes};
   r.write_header = rank == 0;  // the others' sorts read it to name the columns
   SortedPiece piece;
   piece.stats = sort(r);
-  received.release();
+  release(in);
   // The region was sized from the bytes received; a sort that wrote
   // otherwise left a gap or overran the next rank's region.
   if (piece.stats.bytes_out != place.bytes)
@@ -64,11 +79,11 @@ SortedPiece sort_in_place(const Job& job, ReceivedPieces& received, unsigned ran
   return piece;
 }
 
-SortedPiece sort_into(const Job& job, ReceivedPieces& received, unsigned rank, const ScratchFile& into) {
+SortedPiece sort_into(const Job& job, const PieceInput& in, unsigned rank, const ScratchFile& into) {
   // The most the piece can hold: what was received, and rank 0's header.
-  const std::uint64_t most = received.total() + (rank == 0 ? job.header.size() : 0);
+  const std::uint64_t most = in.bytes + (rank == 0 ? job.header.size() : 0);
   if (::ftruncate(into.fd(), static_cast<off_t>(most)) != 0) throw io::IoError("write failed", into.path(), errno);
-  SortRequest r = request_for(job, received);
+  SortRequest r = request_for(job, in);
   r.output = into.path();
   r.io.output_region = io::OutputRegion{0, most};
   r.write_header = rank == 0;
@@ -78,7 +93,7 @@ SortedPiece sort_into(const Job& job, ReceivedPieces& received, unsigned rank, c
   r.verify = r.verify && !verify_after;
   SortedPiece piece;
   piece.stats = sort(r);
-  received.release();  // the sort has read them; free the space now
+  release(in);  // the sort has read them; free the space now
   piece.bytes = piece.stats.bytes_out;
   if (piece.bytes > most || ::ftruncate(into.fd(), static_cast<off_t>(piece.bytes)) != 0)
     throw io::IoError("write failed", into.path(), piece.bytes > most ? "the sorted piece outgrew what was received" : std::strerror(errno));

@@ -8,8 +8,12 @@
 // sorted into a scratch file sized for what was received, and moved into
 // place afterwards; with part files into the part's own file. Only rank 0's
 // sort writes the CSV header; the others' read it to name the key columns.
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/output.hpp"
@@ -18,6 +22,16 @@
 #include "corank/sort_options.hpp"
 
 namespace corank::mpi {
+
+// What a rank's sort reads: what it received, or with one rank its whole
+// input where it lies (whole_input.hpp).
+struct PieceInput {
+  std::vector<std::span<const std::byte>> buffers;  // in memory, in input order; or
+  std::vector<std::string> files;                   // files, each headed by the CSV header where there is one
+  std::uint64_t bytes = 0;                          // their record bytes, the header not counted
+  std::function<void()> release;                    // frees them once the sort has read them
+};
+PieceInput piece_input(ReceivedPieces& received);
 
 // A rank's sorted piece: its records lie in bytes [begin, end) of `file`
 // (past the header on rank 0), `bytes` in all.
@@ -31,9 +45,9 @@ struct SortedPiece {
 bool sorts_in_place(const Job& job);
 
 // Into bytes [place.offset, place.offset + place.bytes) of `shared`.
-SortedPiece sort_in_place(const Job& job, ReceivedPieces& received, unsigned rank, const std::string& shared,
+SortedPiece sort_in_place(const Job& job, const PieceInput& in, unsigned rank, const std::string& shared,
                           const Placement& place);
 // Into `into` (empty, read-write), which ends up exactly as long as the piece.
-SortedPiece sort_into(const Job& job, ReceivedPieces& received, unsigned rank, const ScratchFile& into);
+SortedPiece sort_into(const Job& job, const PieceInput& in, unsigned rank, const ScratchFile& into);
 
 }  // namespace corank::mpi

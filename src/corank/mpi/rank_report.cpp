@@ -56,6 +56,7 @@ void report(Communicator& c, const Job& job, const RankReport& r) {
         {"memory_from", job.memory_given ? "-S" : "node share"}}},
       {"bytes_received", r.bytes_received},
       {"received_in_memory", r.received_in_memory},
+      {"whole_input", r.whole_input},
       {"records_out", r.stats.records_out},
       {"bytes_out", r.bytes_out},
       {"output_offset", r.output_offset},

@@ -19,6 +19,7 @@ struct RankTimes {
 struct RankReport {
   std::uint64_t bytes_received = 0;
   bool received_in_memory = false;  // sorted where they lie, not written to -T first
+  bool whole_input = false;         // one rank: its inputs sorted where they lie, no exchange (whole_input.hpp)
   bool in_place = false;            // sorted straight into the shared output, not into a file then moved
   std::uint64_t bytes_out = 0, output_offset = 0;
   SortStats stats;  // its own sort's
