@@ -87,7 +87,7 @@ public:
     for (std::size_t s = 0; s < all.size(); ++s) recv[s] = value_at<int>(all[s], static_cast<std::size_t>(rank_));
   }
   void all_to_all_bytes(const char* send, const int* send_counts, const int* send_displs, char* recv,
-                        const int* recv_counts, const int* recv_displs) override {
+                        const int* recv_counts, const int* recv_displs, std::uint32_t recv_unit) override {
     // Each rank's message: its counts to every rank, then the bytes for each in turn.
     std::string mine = bytes_of(send_counts, static_cast<std::size_t>(size()) * sizeof(int));
     for (int d = 0; d < size(); ++d) mine.append(send + send_displs[d], static_cast<std::size_t>(send_counts[d]));
@@ -96,8 +96,10 @@ public:
       std::size_t at = static_cast<std::size_t>(size()) * sizeof(int);
       for (int d = 0; d < rank_; ++d) at += static_cast<std::size_t>(value_at<int>(all[s], static_cast<std::size_t>(d)));
       const int n = value_at<int>(all[s], static_cast<std::size_t>(rank_));
-      if (n != recv_counts[s]) throw std::logic_error("all_to_all_bytes: counts differ");
-      std::memcpy(recv + recv_displs[s], all[s].data() + at, static_cast<std::size_t>(n));
+      if (static_cast<std::uint64_t>(n) != std::uint64_t{recv_unit} * static_cast<std::uint64_t>(recv_counts[s]))
+        throw std::logic_error("all_to_all_bytes: counts differ");
+      std::memcpy(recv + std::uint64_t{recv_unit} * static_cast<std::uint64_t>(recv_displs[s]), all[s].data() + at,
+                  static_cast<std::size_t>(n));
     }
   }
 

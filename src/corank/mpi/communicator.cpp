@@ -63,8 +63,15 @@ void MpiCommunicator::all_to_all(const int* send, int* recv) {
 }
 
 void MpiCommunicator::all_to_all_bytes(const char* send, const int* send_counts, const int* send_displs, char* recv,
-                                       const int* recv_counts, const int* recv_displs) {
-  MPI_Alltoallv(send, send_counts, send_displs, MPI_BYTE, recv, recv_counts, recv_displs, MPI_BYTE, comm_);
+                                       const int* recv_counts, const int* recv_displs, std::uint32_t recv_unit) {
+  // A contiguous run of bytes matches as many bytes sent as MPI_BYTE.
+  MPI_Datatype unit = MPI_BYTE;
+  if (recv_unit > 1) {
+    MPI_Type_contiguous(static_cast<int>(recv_unit), MPI_BYTE, &unit);
+    MPI_Type_commit(&unit);
+  }
+  MPI_Alltoallv(send, send_counts, send_displs, MPI_BYTE, recv, recv_counts, recv_displs, unit, comm_);
+  if (recv_unit > 1) MPI_Type_free(&unit);
 }
 
 std::string gather_all(Communicator& c, const std::string& mine, std::vector<int>* sizes_out) {

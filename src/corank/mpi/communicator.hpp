@@ -41,9 +41,11 @@ public:
   // send[d] to rank d, recv[s] from rank s: one int each way (MPI_Alltoall).
   virtual void all_to_all(const int* send, int* recv) = 0;
   // send_counts[d] bytes from send + send_displs[d] to rank d, received at
-  // recv + recv_displs[s] from rank s (MPI_Alltoallv).
+  // recv + recv_displs[s] from rank s (MPI_Alltoallv). The receiving side
+  // counts in units of recv_unit bytes (records), so that its displacements
+  // reach past 2 GiB; recv_counts[s] * recv_unit is what rank s sends it.
   virtual void all_to_all_bytes(const char* send, const int* send_counts, const int* send_displs, char* recv,
-                                const int* recv_counts, const int* recv_displs) = 0;
+                                const int* recv_counts, const int* recv_displs, std::uint32_t recv_unit) = 0;
 };
 
 class MpiCommunicator final : public Communicator {
@@ -60,7 +62,7 @@ public:
   void gather_bytes(const char* mine, int n, char* all, const int* counts, const int* displs) override;
   void all_to_all(const int* send, int* recv) override;
   void all_to_all_bytes(const char* send, const int* send_counts, const int* send_displs, char* recv,
-                        const int* recv_counts, const int* recv_displs) override;
+                        const int* recv_counts, const int* recv_displs, std::uint32_t recv_unit) override;
 
 private:
   MPI_Comm comm_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,27 @@ std::unique_ptr<ReceivedPieces> receiver(const Job& job, unsigned ranks, unsigne
   return std::make_unique<ReceivedPieces>(std::move(plan));
 }
 
+// Where every sender's records of this round fit in memory, counts and
+// displacements in records for receiving them straight into their pieces:
+// whether they do. recv_counts are bytes.
+bool room_in_pieces(ReceivedPieces& received, const std::vector<int>& recv_counts, std::uint32_t record_size,
+                    std::vector<int>& counts, std::vector<int>& displs) {
+  std::vector<std::uint64_t> n(recv_counts.size());
+  for (std::size_t s = 0; s < n.size(); ++s) {
+    n[s] = static_cast<std::uint64_t>(recv_counts[s]);
+    if (n[s] % record_size != 0) return false;
+  }
+  if (!received.make_room(n)) return false;
+  for (unsigned s = 0; s < n.size(); ++s) {
+    const std::uint64_t end = received.end(s);
+    if (end % record_size != 0 || end / record_size > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+      return false;
+    counts[s] = static_cast<int>(n[s] / record_size);
+    displs[s] = static_cast<int>(end / record_size);
+  }
+  return true;
+}
+
 }  // namespace
 
 Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
@@ -52,7 +74,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
   std::vector<ShareRecord> records;
   // Of part d of the chunk binned last, sent[d] bytes are gone.
   std::vector<std::uint64_t> sent(n, 0);
-  std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n);
+  std::vector<int> send_counts(n), recv_counts(n), send_displs(n), recv_displs(n), unit_counts(n), unit_displs(n);
   std::vector<char> recv_buf;
   const unsigned self = static_cast<unsigned>(c.rank());
   bool input_left = true;
@@ -116,15 +138,37 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
       sent[d] += k;
       pending = pending || sent[d] < binning.size(d);
     }
-    const auto t_mpi = Clock::now();
+    auto t_mpi = Clock::now();
     c.all_to_all(send_counts.data(), recv_counts.data());
-    std::size_t total = 0;
-    for (unsigned s = 0; s < n; ++s) recv_displs[s] = static_cast<int>(total), total += static_cast<std::size_t>(recv_counts[s]);
-    recv_buf.resize(total);
-    c.all_to_all_bytes(binning.grouped(), send_counts.data(), send_displs.data(), recv_buf.data(), recv_counts.data(),
-                       recv_displs.data());
     times.mpi += seconds_since(t_mpi);
-    if (err.empty()) {
+    // Fixed-size records that all fit in memory arrive straight in their
+    // pieces; otherwise in recv_buf first, then appended to the pieces.
+    bool direct = false;
+    if (err.empty() && job.record_size) {
+      try {
+        const auto t = Clock::now();
+        direct = room_in_pieces(received, recv_counts, job.record_size, unit_counts, unit_displs);
+        times.keep += seconds_since(t);
+      } catch (...) {
+        err = what_of(std::current_exception());  // this round's records are received, then dropped
+      }
+    }
+    t_mpi = Clock::now();
+    if (direct) {
+      c.all_to_all_bytes(binning.grouped(), send_counts.data(), send_displs.data(),
+                         reinterpret_cast<char*>(received.base()), unit_counts.data(), unit_displs.data(),
+                         job.record_size);
+      for (unsigned s = 0; s < n; ++s) received.appended(s, static_cast<std::uint64_t>(recv_counts[s]));
+    } else {
+      std::size_t total = 0;
+      for (unsigned s = 0; s < n; ++s)
+        recv_displs[s] = static_cast<int>(total), total += static_cast<std::size_t>(recv_counts[s]);
+      recv_buf.resize(total);
+      c.all_to_all_bytes(binning.grouped(), send_counts.data(), send_displs.data(), recv_buf.data(),
+                         recv_counts.data(), recv_displs.data(), 1);
+    }
+    times.mpi += seconds_since(t_mpi);
+    if (err.empty() && !direct) {
       try {
         const auto t = Clock::now();
         for (unsigned s = 0; s < n; ++s)

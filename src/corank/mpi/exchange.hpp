@@ -3,7 +3,8 @@
 // bins each chunk's records by destination (binning.hpp) and sends them with
 // all-to-all rounds that bring a rank at most Job::round_quota bytes from
 // each sender, so counts and displacements stay ints. What a rank receives
-// from rank s goes to the end of s's piece (received_pieces.hpp), so the
+// from rank s goes to the end of s's piece (received_pieces.hpp; fixed-size
+// records kept in memory are received there directly, with no copy), so the
 // pieces, taken in rank order, hold its part in input order. What stays on
 // the rank skips the rounds. A rank that fails (a bad record, a full -T)
 // goes on taking part in the rounds with nothing to send until all agree to

@@ -48,7 +48,7 @@ void verify_unique(const Job& job, const SortedPiece& piece) {
 PieceInput piece_input(ReceivedPieces& received) {
   PieceInput in;
   if (received.in_memory())
-    in.buffers = received.buffers();
+    in.buffers = {received.joined()};
   else
     in.files = received.files();
   in.bytes = received.total();

@@ -54,21 +54,25 @@ ReceivedPieces::ReceivedPieces(Plan plan)
     open_files();
     return;
   }
-  memory_.assign(plan_.senders, nullptr);
-  reserved_.assign(plan_.senders, 0);
+  // The regions lie end to end: each starts at a whole number of records,
+  // where the exchange's displacements, counted in records, reach it.
+  std::uint64_t size = 0;
+  for (unsigned s = 0; s < plan_.senders; ++s) size += plan_.most_from[s];
+  size = std::max<std::uint64_t>(size, 1);
+  // Address space only: pages are allocated as they are written.
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    in_memory_ = false;
+    open_files();
+    return;
+  }
+  ::madvise(p, size, MADV_HUGEPAGE);  // advice only
+  reservation_ = size;
+  std::uint64_t at = 0;
   for (unsigned s = 0; s < plan_.senders; ++s) {
-    const std::uint64_t size = std::max<std::uint64_t>(plan_.most_from[s], 1);
-    // Address space only: pages are allocated as they are written.
-    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) {
-      release();
-      in_memory_ = false;
-      open_files();
-      return;
-    }
-    ::madvise(p, size, MADV_HUGEPAGE);  // advice only
-    memory_[s] = static_cast<std::byte*>(p);
-    reserved_[s] = size;
+    memory_.push_back(static_cast<std::byte*>(p) + at);
+    reserved_.push_back(plan_.most_from[s]);
+    at += plan_.most_from[s];
   }
 }
 
@@ -111,7 +115,7 @@ void ReceivedPieces::to_files() {
     if (bytes_[t])
       io::append_in_parallel(files_[t].fd(), plan_.header.size(), memory_[t], static_cast<std::size_t>(bytes_[t]),
                              plan_.threads, files_[t].path());
-  for (unsigned t = 0; t < plan_.senders; ++t) ::munmap(memory_[t], reserved_[t]);
+  ::munmap(memory_[0], reservation_);
   memory_.clear();
   reserved_.clear();
   in_memory_ = false;
@@ -141,15 +145,62 @@ std::byte* ReceivedPieces::room(unsigned s, std::uint64_t n) {
   return dst;
 }
 
+bool ReceivedPieces::make_room(const std::vector<std::uint64_t>& n) {
+  if (!in_memory_) return false;
+  std::uint64_t all = 0;
+  for (unsigned s = 0; s < plan_.senders; ++s) {
+    if (bytes_[s] + n[s] > reserved_[s]) return false;
+    all += n[s];
+  }
+  if (total() + all > plan_.memory_limit) return false;
+  for (unsigned s = 0; s < plan_.senders; ++s) {
+    std::byte* dst = memory_[s] + bytes_[s];
+    in_slices(n[s], plan_.threads, [&](std::uint64_t b, std::uint64_t e) { populate(dst + b, e - b); });
+  }
+  return true;
+}
+
 std::vector<std::span<const std::byte>> ReceivedPieces::buffers() const {
   std::vector<std::span<const std::byte>> out;
   for (unsigned s = 0; s < memory_.size(); ++s) out.emplace_back(memory_[s], bytes_[s]);
   return out;
 }
 
+std::span<const std::byte> ReceivedPieces::joined() {
+  std::uint64_t at = 0;  // the joined bytes so far, from memory_[0]
+  for (unsigned s = 0; s < plan_.senders; ++s) {
+    std::byte* dst = memory_[0] + at;
+    const std::byte* src = memory_[s];
+    const std::uint64_t n = bytes_[s], gap = static_cast<std::uint64_t>(src - dst);
+    // Downwards, in waves of `threads` slices no longer than gap / threads:
+    // a slice's destination then lies below the sources of every slice not
+    // yet read, so the threads of a wave never write what another reads.
+    const std::uint64_t slice = gap / std::max(plan_.threads, 1u);
+    if (gap == 0 || n == 0) {
+      // in place already
+    } else if (slice < (std::uint64_t{1} << 20)) {
+      std::memmove(dst, src, n);
+    } else {
+      const std::uint64_t wave = slice * plan_.threads;
+      for (std::uint64_t w = 0; w < n; w += wave)
+        parallel_for(plan_.threads, [&](unsigned t) {
+          const std::uint64_t b = std::min(n, w + t * slice), e = std::min(n, w + (t + 1) * slice);
+          if (b < e) std::memcpy(dst + b, src + b, e - b);
+        });
+    }
+    memory_[s] = dst;
+    at += n;
+  }
+  // The pieces' former places past the end: their pages go back.
+  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
+  const std::uint64_t keep = (at + page - 1) / page * page;
+  if (keep < reservation_) ::madvise(memory_[0] + keep, reservation_ - keep, MADV_DONTNEED);
+  for (unsigned s = 0; s < plan_.senders; ++s) reserved_[s] = bytes_[s];  // full: nothing more fits
+  return {memory_[0], at};
+}
+
 void ReceivedPieces::release() noexcept {
-  for (std::size_t s = 0; s < memory_.size(); ++s)
-    if (memory_[s]) ::munmap(memory_[s], reserved_[s]);
+  if (!memory_.empty()) ::munmap(memory_[0], reservation_);
   memory_.clear();
   reserved_.clear();
   files_.clear();  // closed, the named ones removed

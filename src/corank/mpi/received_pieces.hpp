@@ -4,8 +4,10 @@
 // rank's records in input order, as the single-process sort would see them.
 //
 // Fixed-size records are kept in memory while all of them fit the rank's
-// limit: one anonymous reservation per sender, as large as that sender's
-// share can make it, filled through huge pages by all the rank's threads. The
+// limit: one anonymous reservation with a region per sender, as large as
+// that sender's share can make it, filled through huge pages by all the
+// rank's threads; a round's records can be received straight into their
+// regions (make_room: the exchange copies nothing). The
 // rank's sort then takes them where they lie (SortRequest::input_buffers): no
 // file is written and read again, and no tmpfs page is faulted in. Text, and
 // records once their total passes the limit, go to one scratch file per sender
@@ -50,6 +52,12 @@ public:
   // then). Throws std::bad_alloc.
   std::byte* room(unsigned s, std::uint64_t n);
   void appended(unsigned s, std::uint64_t n) noexcept { bytes_[s] += n; }
+  // Room for n[s] more bytes of every sender s's piece at once, their pages
+  // allocated: whether all of them stay in memory. Then sender s's bytes go
+  // at base() + end(s), and appended(s, n[s]) adds them. Throws std::bad_alloc.
+  bool make_room(const std::vector<std::uint64_t>& n);
+  std::byte* base() const noexcept { return memory_.empty() ? nullptr : memory_[0]; }
+  std::uint64_t end(unsigned s) const noexcept { return static_cast<std::uint64_t>(memory_[s] - base()) + bytes_[s]; }
   bool in_memory() const noexcept { return in_memory_; }
   // Record bytes received from sender s (the header not counted).
   std::uint64_t bytes(unsigned s) const noexcept { return bytes_[s]; }
@@ -57,6 +65,11 @@ public:
   // The pieces in sender order: in memory, or as paths that open the files
   // (each headed by the header) while this object holds them.
   std::vector<std::span<const std::byte>> buffers() const;
+  // In memory: moves the pieces end to end, in sender order, within the
+  // reservation, and gives them as one buffer, which the sort takes where it
+  // lies (as corank takes a resident file) instead of copying the pieces
+  // into fresh memory of its own. Nothing is added after it.
+  std::span<const std::byte> joined();
   std::vector<std::string> files() const;
   // Frees the memory or removes the files, once the sort has read them.
   void release() noexcept;
@@ -72,8 +85,9 @@ private:
   Plan plan_;
   bool in_memory_;
   std::vector<std::uint64_t> bytes_;
-  std::vector<std::byte*> memory_;         // in memory: sender s's reservation
+  std::vector<std::byte*> memory_;         // in memory: sender s's region of the reservation
   std::vector<std::uint64_t> reserved_;    // and its size
+  std::uint64_t reservation_ = 0;          // the whole reservation's size, from memory_[0]
   std::vector<ScratchFile> files_;         // in files: sender s's file
 };
 
