@@ -54,6 +54,20 @@ Outcome run_ranks(int ranks, const DistributedRequest& request) {
   return o;
 }
 
+// corank-mpi with `ranks` ranks refuses `r`: status 2 on every rank, nothing
+// written beside the output or left in -T.
+Outcome refused(const TestDir& dir, const SortRequest& r, int ranks) {
+  fs::create_directories(dir / "out");
+  DistributedRequest d;
+  d.sort = r;
+  d.sort.output = dir / "out/sorted";
+  const Outcome o = run_ranks(ranks, d);
+  EXPECT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 2));
+  EXPECT_TRUE(fs::is_empty(dir / "out")) << ranks << " ranks";
+  EXPECT_TRUE(fs::is_empty(dir / "tmp")) << ranks << " ranks";
+  return o;
+}
+
 // corank::sort's output of `r`, and corank-mpi's with 1 to 4 ranks equal to it;
 // nothing left in -T or beside the output.
 void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = false) {
@@ -139,17 +153,9 @@ TEST(MpiDistributedSort, LaterHeaderThatDiffersIsRefused) {
   r.format = "csv";
   r.header = true;
   r.keys = {"name"};
-  fs::create_directories(dir / "out");
-  for (int ranks = 1; ranks <= 3; ++ranks) {
-    DistributedRequest d;
-    d.sort = r;
-    d.sort.output = dir / "out/sorted";
-    const Outcome o = run_ranks(ranks, d);
-    EXPECT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 2));
-    EXPECT_EQ(o.error, dir / "b.csv" + ":1: its header differs from that of " + dir / "a.csv" +
-                           ": column 2 is 'title', not 'name'");
-    EXPECT_TRUE(fs::is_empty(dir / "out"));
-  }
+  for (int ranks = 1; ranks <= 3; ++ranks)
+    EXPECT_EQ(refused(dir, r, ranks).error, dir / "b.csv" + ":1: its header differs from that of " + dir / "a.csv" +
+                                                ": column 2 is 'title', not 'name'");
   SortRequest same = base_request(dir, {dir / "a.csv", dir / "empty.csv", dir / "same.csv"});
   same.format = "csv";
   same.header = true;
@@ -191,17 +197,8 @@ TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {
     single = e.what();
   }
   ASSERT_NE(single, "");
-  fs::create_directories(dir / "out");
-  for (int ranks = 1; ranks <= 3; ++ranks) {
-    DistributedRequest d;
-    d.sort = r;
-    d.sort.output = dir / "out/sorted";
-    const Outcome o = run_ranks(ranks, d);
-    EXPECT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 2));
-    EXPECT_EQ(o.error, ranks == 1 ? single : "rank " + std::to_string(ranks - 1) + ": " + single);
-    EXPECT_TRUE(fs::is_empty(dir / "out"));
-    EXPECT_TRUE(fs::is_empty(dir / "tmp"));
-  }
+  for (int ranks = 1; ranks <= 3; ++ranks)
+    EXPECT_EQ(refused(dir, r, ranks).error, ranks == 1 ? single : "rank " + std::to_string(ranks - 1) + ": " + single);
 }
 
 }  // namespace
