@@ -101,8 +101,14 @@ Chunk RunWindow::as_chunk() const {
 bool looks_nearly_sorted(const Chunk& sorted, std::uint64_t window) {
   const auto& recs = sorted.records;
   if (recs.empty()) return true;
-  std::uint64_t first = UINT64_MAX;
-  for (const RecordEntry& e : recs) first = std::min(first, e.offset);
+  std::uint64_t first = UINT64_MAX, bytes = 0;
+  for (const RecordEntry& e : recs) {
+    first = std::min(first, e.offset);
+    bytes += e.length + 1;
+  }
+  // The window's capacity counts entries too; displacements are in record bytes.
+  window = static_cast<std::uint64_t>(static_cast<double>(window) * static_cast<double>(bytes) /
+                                      static_cast<double>(bytes + recs.size() * ChunkReader::kRecordOverhead));
   std::uint64_t place = 0, far = 0;
   for (const RecordEntry& e : recs) {
     const std::uint64_t read_at = e.offset - first;

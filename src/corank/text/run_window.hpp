@@ -64,7 +64,8 @@ private:
 };
 
 // Whether a sorted chunk looks nearly sorted in input order: at most a quarter
-// of its records lie more than `window` bytes from where they were read (the
+// of its records lie farther from where they were read than a window of
+// `window` bytes (counted as RunWindow counts them) holds records (the
 // records of a chunk are read one after another, so a record's offset is its
 // input position).
 bool looks_nearly_sorted(const Chunk& sorted, std::uint64_t window);
