@@ -5,7 +5,8 @@
 #     BUDGET file to file: corank (--gpu=off; --gpu=on --gpu-memory 1G too
 #     where GPU says so) against corank's engine copy of the same file, with
 #     the bytes spilled and whether the output was written in one pass (from
-#     --stats); GNU sort (LC_ALL=C, the same -S and -T) for the record;
+#     --stats); the build before (OLD_BIN_DIR) and GNU sort (LC_ALL=C, the
+#     same -S and -T) for the record;
 #  2. already sorted gensort records (corank-gen --dist sorted): the same;
 #  3. random log lines: this build against OLD_BIN_DIR's, through
 #     tools/ab-bench.sh (CASES lines:SIZE, the same -S).
@@ -57,6 +58,10 @@ bars() {
         -T "$work/tmp" --stats "$OUT/stats.json" -o "$out" "$in")" \
         "runs=$(stat_of runs) spill_bytes=$(stat_of spill_bytes) side_records=$(stat_of side_records)" \
         "one_pass=$(stat_of one_pass)" >> "$S"
+      echo "$name old corank ${gpu[*]} -S $budget rep $rep: $(wall "$old/src/corank" "$@" "${gpu[@]}" -S "$budget" \
+        -T "$work/tmp" --stats "$OUT/stats.json" -o "$out.old" "$in")" \
+        "runs=$(stat_of runs) spill_bytes=$(stat_of spill_bytes)" >> "$S"
+      rm -f "$out.old"
       if [[ $rep == 1 ]]; then
         if [[ $# -eq 0 ]]; then
           echo "  check: $(LC_ALL=C sort -c "$out" 2>&1 && echo sorted)" >> "$S"
