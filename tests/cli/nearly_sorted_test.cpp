@@ -240,4 +240,37 @@ TEST_F(NearlySorted, SideRunsMergeIntoACompressedOutputAndOverTheInput) {
   EXPECT_TRUE(read_file(path("in")) == read_file(path("want")));
 }
 
+// Bursts of records far later than the window (a host's backlog) among many
+// within it: side runs, merged with the output's run (read back from the
+// output's file, with its samples) in key ranges on all threads.
+TEST_F(NearlySorted, SideRunsMergeWithTheOutputsRunOnAllThreads) {
+  const std::string budget = "-S 16M --parallel 3";  // 3 threads need 4 MiB of it
+  constexpr std::uint64_t n = 600000;
+  std::mt19937 tails(5);
+  std::string text;
+  for (std::uint64_t i = 0; i < n; ++i) text += line(i, i, tails);
+  write_file(path("in"), text);
+  const std::uint64_t window = window_records("", budget, kLineBytes);
+  std::mt19937_64 rng(5);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> at(n);
+  for (std::uint64_t i = 0; i < n; ++i) at[i] = {i + (i % 20000 / 1000 == 5 ? 40 * window : rng() % (window / 4 + 1)), i};
+  std::stable_sort(at.begin(), at.end(), [](auto& a, auto& b) { return a.first < b.first; });
+  text.clear();
+  for (std::uint64_t i = 0; i < n; ++i) text += line(at[i].second, i, tails);
+  write_file(path("in"), text);
+  ASSERT_EQ(corank::test::run_shell("LC_ALL=C sort " + path("in") + " > " + path("want"), dir_ / "gnu.err").status,
+            0);
+  std::string err;
+  ASSERT_EQ(corank("-v " + budget + " -T " + path("tmp") + " --stats " + path("stats.json") + " -o " + path("out") +
+                       " " + path("in"),
+                   &err),
+            0)
+      << err;
+  EXPECT_NE(err.find("streaming one run"), std::string::npos) << err;
+  EXPECT_NE(err.find("in key ranges"), std::string::npos) << err;
+  EXPECT_GT(json_number(read_file(path("stats.json")), "side_records"), 0u);
+  EXPECT_TRUE(read_file(path("out")) == read_file(path("want")));
+  EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+}
+
 }  // namespace

@@ -98,6 +98,21 @@ Chunk RunWindow::as_chunk() const {
   return c;
 }
 
+void StreamSamples::thin(RecordWriter& run, std::uint64_t most_bytes) {
+  if (stride_ == 0) return;
+  for (; counted_ < samples_.size(); ++counted_) bytes_ += sizeof(RunSample) + samples_[counted_].record.size();
+  if (bytes_ <= most_bytes) return;
+  bytes_ = 0;
+  for (std::size_t i = 0; 2 * i < samples_.size(); ++i) {
+    samples_[i] = std::move(samples_[2 * i]);
+    bytes_ += sizeof(RunSample) + samples_[i].record.size();
+  }
+  samples_.resize((samples_.size() + 1) / 2);
+  counted_ = samples_.size();
+  stride_ *= 2;
+  run.keep_samples(stride_, 0, samples_);
+}
+
 bool looks_nearly_sorted(const Chunk& sorted, std::uint64_t window) {
   const auto& recs = sorted.records;
   if (recs.empty()) return true;

@@ -9,6 +9,7 @@
 // from their place therefore forms one run however long it is, written once.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "corank/sort_options.hpp"
 
@@ -61,6 +62,24 @@ private:
   std::string last_;  // the last record the run took
   Prefix last_prefix_;
   bool took_any_ = false;
+};
+
+// Samples of the run written to the output (RecordWriter::keep_samples), so
+// that it merges with side runs on all threads as a spilled run does; within
+// a share of the budget: past it every other goes, and the stride doubles.
+class StreamSamples {
+public:
+  void keep(RecordWriter& run, std::uint64_t stride) {
+    stride_ = stride;
+    run.keep_samples(stride_, 0, samples_);
+  }
+  void thin(RecordWriter& run, std::uint64_t most_bytes);
+  std::vector<RunSample> take() { return std::move(samples_); }
+
+private:
+  std::vector<RunSample> samples_;
+  std::uint64_t stride_ = 0, bytes_ = 0;
+  std::size_t counted_ = 0;  // samples_[0, counted_) are in bytes_
 };
 
 // Whether a sorted chunk looks nearly sorted in input order: at most a quarter

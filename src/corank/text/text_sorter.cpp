@@ -157,7 +157,7 @@ public:
     Chunk& chunk = chunks_[chunk_];
     std::vector<SpilledRun> left;
     const std::size_t late = window_->late_records(chunk);
-    if (late * 2 > chunk.records.size()) {  // not nearly sorted: the window's run, then one per chunk
+    if (!last && late * 2 > chunk.records.size()) {  // not nearly sorted: the window's run, then one per chunk
       if (window_->records()) left.push_back(spill(window_->as_chunk()));
       left.push_back(spill(chunk));
       window_.reset();
@@ -165,12 +165,11 @@ public:
       note(opt_.verbose, io_, "adaptive run formation: most of a chunk came late, one run per chunk from here on");
       return left;
     }
-    if (late) {
-      left.push_back(spill(chunk_part(chunk, 0, late)));
-      side_records_ += late;
-    }
+    if (late) left.push_back(spill(chunk_part(chunk, 0, late)));
+    side_records_ += late;
     const auto t0 = Clock::now();
     window_->advance(chunk, late, last, *out_, scratch_);
+    stream_samples_.thin(*out_, plan_.sample_bytes / 2);
     sort_seconds_ += seconds_since(t0);
     streamed_ = true;
     return left;
@@ -178,17 +177,26 @@ public:
 
   // The output holds the run streamed into it: read back, it is merged with
   // `runs` (first among equals: its records were read before any of theirs)
-  // into a new output.
+  // into a new output; in a plain file as a spilled run is, on all threads where it can.
   void merge_stream_into_output(std::span<SpilledRun> runs) {
     out_->finish();
     const RunContent content{out_->records(), out_->bytes() - header_bytes_};
     stats_.seconds.write += out_->write_seconds();
+    const bool plain = header_bytes_ == 0 && output_->can_reserve_range() && !compressed_runs();
+    std::vector<SpilledRun> all;
     std::vector<std::unique_ptr<RecordReader>> readers;
-    readers.push_back(output_run_reader(*output_, header_bytes_, content, format_, plan_.merge_buffer, io_));
-    for (const auto& r : runs) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+    if (plain) {
+      output_->finish_writing();
+      all.push_back(SpilledRun{io::FileDesc(output_->open_for_reading()), content.bytes, stream_samples_.take(), content});
+      for (SpilledRun& r : runs) all.push_back(std::move(r));
+    } else {
+      readers.push_back(output_run_reader(*output_, header_bytes_, content, format_, plan_.merge_buffer, io_));
+      for (const auto& r : runs) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+    }
     replacement_ = std::make_unique<io::OutputFile>(opt_.output, io_);
     output_ = replacement_.get();
     open_writer();
+    if (plain) return merge_into_output(all);
     merge_streams(readers, format_, *out_, &progress_);
   }
 
@@ -283,16 +291,15 @@ private:
     }
   }
 
-  // After the first chunk, where it is not the last: the chunks join one run
-  // written to the output where the first looks nearly sorted (a random or
-  // reverse-sorted input then forms today's runs at no cost) and the output
-  // can be read back for merging with the runs left besides (not under
-  // --debug, whose output shows more than the records).
+  // After the first chunk, not the last: the chunks join one run in the output
+  // where the first looks nearly sorted (random or reverse-sorted input forms
+  // today's runs at no cost) and the output can be read back (not --debug's).
   void start_streaming(const Chunk& first) {
     const std::uint64_t share = plan_.chunk_bytes * 3;
     const std::uint64_t window = share / kWindowShare;
     if (opt_.debug || !output_->can_read_back() || !looks_nearly_sorted(first, window)) return;
     window_ = std::make_unique<RunWindow>(format_, window);
+    if (keeps_samples() && header_bytes_ == 0) stream_samples_.keep(*out_, samples_.stride());
     stats_.mode = "external";
     wanted_chunk_bytes_ = std::max<std::uint64_t>(share / kStreamChunkShare, 1024);
     note(opt_.verbose, io_,
@@ -405,6 +412,7 @@ private:
   std::uint64_t side_records_ = 0;
   std::uint64_t header_bytes_ = 0;  // the output's header line, before its run
   std::unique_ptr<io::OutputFile> replacement_;  // the output the streamed run is merged into
+  StreamSamples stream_samples_;  // of the output's run, for the parallel merge
   std::size_t fan_in_ = plan_.fan_in;
   std::size_t max_runs_ = 0;  // 0 until the first spill (plan_runs_held)
   bool forming_ = true;       // runs are still forming (formed() ends it)
