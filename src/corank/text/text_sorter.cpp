@@ -170,6 +170,7 @@ public:
     const auto t0 = Clock::now();
     window_->advance(chunk, late, last, *out_, scratch_);
     stream_samples_.thin(*out_, plan_.sample_bytes / 2);
+    if (chunk.capacity > wanted_chunk_bytes_) chunk = Chunk();  // the next fill takes a streaming chunk's memory
     sort_seconds_ += seconds_since(t0);
     streamed_ = true;
     return left;
