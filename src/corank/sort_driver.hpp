@@ -46,11 +46,12 @@
 //                                      // model may trim what they keep in memory together
 //     void drain() noexcept;  // waits for work in flight on runs (a write
 //                             // behind), before they are freed on unwinding
-//     // adaptive run formation (all three or none):
+//     // adaptive run formation (all four or none):
 //     bool streams() const;   // the chunk just sorted joins the run written to the output
 //     std::vector<Run> stream_chunk(bool last);  // it does; returns the runs it left
 //                             // besides (its late records, or everything once the
 //                             // model gives up streaming: streams() false from then on)
+//     void end_stream();      // the input ended after a chunk not known to be the last
 //     void merge_stream_into_output(std::span<Run> runs);  // the output run and these
 //   };
 //
@@ -150,7 +151,12 @@ void drive_sort(M& model, SortStats& stats) {
   bool streamed = false;
   for (;;) {
     const std::optional<bool> last = model.next_chunk();
-    if (!last) break;
+    if (!last) {
+      if constexpr (adaptive) {
+        if (model.streams()) model.end_stream();  // what the window holds joins the output run
+      }
+      break;
+    }
     if constexpr (adaptive) {
       if (model.streams()) {
         streamed = true;

@@ -43,6 +43,8 @@ public:
   // `last`, writes them all. `merged` is scratch (a sort's, reused).
   void advance(const Chunk& chunk, std::size_t from, bool last, RecordWriter& run,
                io::HugeVector<RecordEntry>& merged);
+  // The input ended: the window's records join the run.
+  void flush(RecordWriter& run, io::HugeVector<RecordEntry>& merged) { advance(Chunk(), 0, true, run, merged); }
 
   // The window's records in order, as a chunk whose records lie in the window
   // (to spill them as a run when adaptive run formation gives up).

@@ -152,6 +152,7 @@ public:
 
   // --- adaptive run formation (run_window.hpp; sort_driver.hpp's streams) ---
   bool streams() const { return window_ != nullptr; }
+  void end_stream() { window_->flush(*out_, scratch_); }
 
   std::vector<SpilledRun> stream_chunk(bool last) {
     Chunk& chunk = chunks_[chunk_];
@@ -408,8 +409,7 @@ private:
   std::uint64_t wanted_chunk_bytes_ = plan_.chunk_bytes;  // chunk_bytes_ from the next fill on
   // Adaptive run formation: the window while chunks stream into the output.
   std::unique_ptr<RunWindow> window_;
-  bool first_chunk_ = true;
-  bool streamed_ = false;  // some chunk joined the output's run
+  bool first_chunk_ = true, streamed_ = false;  // streamed_: some chunk joined the output's run
   std::uint64_t side_records_ = 0;
   std::uint64_t header_bytes_ = 0;  // the output's header line, before its run
   std::unique_ptr<io::OutputFile> replacement_;  // the output the streamed run is merged into
