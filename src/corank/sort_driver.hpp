@@ -46,7 +46,20 @@
 //                                      // model may trim what they keep in memory together
 //     void drain() noexcept;  // waits for work in flight on runs (a write
 //                             // behind), before they are freed on unwinding
+//     // adaptive run formation (all four or none):
+//     bool streams() const;   // the chunk just sorted joins the run written to the output
+//     std::vector<Run> stream_chunk(bool last);  // it does; returns the runs it left
+//                             // besides (its late records, or everything once the
+//                             // model gives up streaming: streams() false from then on)
+//     void end_stream();      // the input ended after a chunk not known to be the last
+//     void merge_stream_into_output(std::span<Run> runs);  // the output run and these
 //   };
+//
+// Adaptive run formation: while streams(), chunks join one run that is the
+// output's start (stream_chunk), and the runs they leave besides are held as
+// usual. Where none are left the output is complete after one pass; else they
+// are merged down to fan_in() - 1 and then, after the output run (it holds the
+// earliest of equal records), into a new output.
 //
 // The driver times the phases and counts runs and merge passes in SortStats;
 // everything else the model reports itself. Runs are destroyed, and their
@@ -134,10 +147,33 @@ void drive_sort(M& model, SortStats& stats) {
       if constexpr (requires { m.drain(); }) m.drain();
     }
   } const drain{model};
+  constexpr bool adaptive = requires { model.merge_stream_into_output(std::span<Run>(runs)); };
+  bool streamed = false;
   for (;;) {
     const std::optional<bool> last = model.next_chunk();
-    if (!last) break;
-    if (*last && runs.empty()) {
+    if (!last) {
+      if constexpr (adaptive) {
+        if (model.streams()) model.end_stream();  // what the window holds joins the output run
+      }
+      break;
+    }
+    if constexpr (adaptive) {
+      if (model.streams()) {
+        streamed = true;
+        for (Run& r : model.stream_chunk(*last)) {
+          runs.push_back(std::move(r));
+          levels.push_back(0);
+        }
+        if (!*last && runs.size() >= 2 && runs.size() >= model.max_runs()) {
+          d::merge_early(model, runs, levels);
+          stats.merge_passes++;
+        }
+        d::report_held(model, runs);
+        if (*last) break;
+        continue;
+      }
+    }
+    if (*last && runs.empty() && !streamed) {
       stats.runs = 1;
       stats.seconds.run_formation = seconds_since(t_runs);
       const auto t_write = Clock::now();
@@ -154,18 +190,26 @@ void drive_sort(M& model, SortStats& stats) {
     d::report_held(model, runs);
     if (*last) break;
   }
-  stats.runs = runs.size();
+  stats.runs = runs.size() + (streamed ? 1 : 0);
   stats.seconds.run_formation = seconds_since(t_runs);
-  if (runs.empty()) return;  // an empty input
+  if (runs.empty()) return;  // an empty input, or one run streamed into the output
   if constexpr (requires { model.formed(std::span<const Run>(runs)); }) model.formed(std::span<const Run>(runs));
 
   const auto t_merge = Clock::now();
-  while (runs.size() > model.fan_in()) {
+  const std::size_t others = streamed ? 1 : 0;  // the output run merges with the runs
+  while (runs.size() + others > model.fan_in()) {
     d::merge_pass(model, runs);
     stats.merge_passes++;
     if constexpr (requires { model.passed(runs.size()); }) model.passed(runs.size());
   }
-  model.merge_into_output(std::span(runs));
+  if constexpr (adaptive) {
+    if (streamed)
+      model.merge_stream_into_output(std::span(runs));
+    else
+      model.merge_into_output(std::span(runs));
+  } else {
+    model.merge_into_output(std::span(runs));
+  }
   runs.clear();  // frees the runs' files before the time is taken
   stats.seconds.merge = seconds_since(t_merge);
 }

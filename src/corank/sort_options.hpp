@@ -65,6 +65,11 @@ struct SortStats {
   std::uint64_t records_in = 0, records_out = 0, bytes_in = 0, bytes_out = 0;
   std::uint64_t runs = 0, spilled_runs = 0, spill_bytes = 0, merge_slabs = 0;
   std::uint64_t merge_passes = 0;  // merges of spilled runs into longer ones before the last merge
+  // Adaptive run formation: records that came too late for the run streamed
+  // into the output, spilled in side runs; and whether the output was written
+  // as the input was read, nothing spilled.
+  std::uint64_t side_records = 0;
+  bool one_pass = false;
   std::uint64_t memory_budget = 0;
   unsigned threads = 0;
   PhaseTimes seconds;

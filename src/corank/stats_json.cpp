@@ -67,6 +67,8 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
       {"spill_bytes", s.spill_bytes},
       {"merge_slabs", s.merge_slabs},
       {"merge_passes", s.merge_passes},
+      {"side_records", s.side_records},
+      {"one_pass", s.one_pass},
       {"seconds",
        {{"read", s.seconds.read},
         {"run_formation", s.seconds.run_formation},

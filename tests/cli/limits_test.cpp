@@ -176,6 +176,12 @@ TEST_F(Limit, TextStaysWithinTheBudget) {
     ASSERT_EQ(o.status, 0) << o.err;
     EXPECT_EQ(read_file(path("out")), read_file(path("want"))) << budget;
     expect_within(o.peak, own, std::stoll(budget) * kMiB, "text at -S " + budget);
+    // Sorted, the lines stream into the output past a window that -S holds too.
+    const Outcome s = run_limited(sort_args(budget, {"--parallel", "2", "-v", path("want")}));
+    ASSERT_EQ(s.status, 0) << s.err;
+    EXPECT_NE(s.err.find("streaming one run"), std::string::npos) << s.err;
+    EXPECT_EQ(read_file(path("out")), read_file(path("want"))) << budget;
+    expect_within(s.peak, own, std::stoll(budget) * kMiB, "sorted text at -S " + budget);
   }
 }
 

@@ -121,7 +121,7 @@ public:
   std::uint64_t merged_records = 0;  // written by merges into runs
   int drains = 0;
 
-private:
+protected:
   // Equal keys keep run order, then order within the run.
   static std::vector<Rec> merge_recs(std::span<Run> runs) {
     std::vector<Rec> all;
@@ -276,6 +276,115 @@ TEST(SortDriver, AFailedSpillOrMergeFreesEveryRun) {
       EXPECT_EQ(fs.open, 0) << at << " " << in_merge;
       EXPECT_EQ(m.drains, 1);
     }
+  }
+}
+
+// Adaptive run formation over the fake: a window of `window` records kept
+// sorted; each chunk's records less than the last one the output run took go
+// to a side run, the rest merge with the window, and all but the window's
+// worth join the output run. At chunk give_up_at (1-based; 0 never) it stops
+// streaming and leaves the window and the chunk as runs.
+class StreamingModel : public FakeModel {
+public:
+  StreamingModel(std::vector<Rec> input, std::vector<std::size_t> sizes, std::size_t fan_in, std::size_t max_runs,
+                 FakeFs& fs, std::size_t window, std::size_t give_up_at = 0)
+      : FakeModel(std::move(input), std::move(sizes), fan_in, max_runs, fs), window_(window), give_up_at_(give_up_at) {}
+
+  bool streams() const { return streaming_; }
+  std::vector<Run> stream_chunk(bool last) {
+    std::vector<Run> left;
+    if (++streamed_ == give_up_at_) {
+      streaming_ = false;
+      left.push_back(Run{kept_, FakeFile(fs_)});
+      left.push_back(Run{chunk_, FakeFile(fs_)});
+      return left;
+    }
+    const auto late = std::partition_point(chunk_.begin(), chunk_.end(),
+                                           [&](const Rec& r) { return !run_.empty() && r.key < run_.back().key; });
+    if (late != chunk_.begin()) {
+      left.push_back(Run{std::vector<Rec>(chunk_.begin(), late), FakeFile(fs_)});
+      side_records += static_cast<std::size_t>(late - chunk_.begin());
+    }
+    std::vector<Rec> all = kept_;  // first among equals
+    all.insert(all.end(), late, chunk_.end());
+    std::stable_sort(all.begin(), all.end(), [](const Rec& a, const Rec& b) { return a.key < b.key; });
+    const std::size_t keep = last ? 0 : std::min(window_, all.size());
+    run_.insert(run_.end(), all.begin(), all.end() - static_cast<std::ptrdiff_t>(keep));
+    kept_.assign(all.end() - static_cast<std::ptrdiff_t>(keep), all.end());
+    return left;
+  }
+  void end_stream() {
+    run_.insert(run_.end(), kept_.begin(), kept_.end());
+    kept_.clear();
+  }
+  void merge_stream_into_output(std::span<Run> runs) {
+    if (runs.size() + 1 > fan_in()) throw std::logic_error("the output run and too many runs");
+    last_merge_width = runs.size() + 1;
+    std::vector<Rec> all = run_;
+    for (const Run& r : runs) all.insert(all.end(), r.recs.begin(), r.recs.end());
+    std::stable_sort(all.begin(), all.end(), [](const Rec& a, const Rec& b) { return a.key < b.key; });
+    run_ = std::move(all);
+  }
+  // What went to the output: the run streamed into it, merged with the runs left where there were any.
+  const std::vector<Rec>& output() const { return run_; }
+
+  std::size_t side_records = 0;
+
+private:
+  std::size_t window_, give_up_at_;
+  std::size_t streamed_ = 0;
+  bool streaming_ = true;
+  std::vector<Rec> run_, kept_;
+};
+
+// n records, each key its place plus up to `late` less (ties by halving).
+std::vector<Rec> nearly_sorted(int n, int late, int every = 1) {
+  std::mt19937 rng(7);
+  std::vector<Rec> v;
+  for (int i = 0; i < n; ++i) v.push_back(Rec{(i - (i % every == 0 ? static_cast<int>(rng() % (late + 1)) : 0)) / 2, i});
+  return v;
+}
+
+TEST(SortDriver, InputWithinTheWindowStreamsIntoOneRun) {
+  FakeFs fs;
+  const auto in = nearly_sorted(1000, 12);
+  StreamingModel m(in, {10}, 3, 4, fs, 16);
+  SortStats stats;
+  drive_sort(m, stats);
+  expect_stable_sort_of(in, m.output());
+  EXPECT_EQ(fs.created, 0);
+  EXPECT_EQ(m.side_records, 0u);
+  EXPECT_EQ(stats.runs, 1u);
+  EXPECT_EQ(m.last_merge_width, 0u);  // nothing merged: the output was written once
+}
+
+TEST(SortDriver, LateRecordsMakeSideRunsMergedAfterTheOutputRun) {
+  for (const std::size_t fan_in : {2u, 3u, 8u}) {
+    for (const std::size_t max_runs : {2u, 5u}) {
+      FakeFs fs;
+      const auto in = nearly_sorted(2000, 300, 23);  // a record in 23 far later than the window
+      StreamingModel m(in, {10, 37}, fan_in, max_runs, fs, 16);
+      SortStats stats;
+      drive_sort(m, stats);
+      expect_stable_sort_of(in, m.output());
+      EXPECT_GT(m.side_records, 0u);
+      EXPECT_GE(m.last_merge_width, 2u);
+      EXPECT_LE(m.last_merge_width, fan_in);
+      EXPECT_LE(static_cast<std::size_t>(fs.peak), max_runs + 1) << fan_in << " " << max_runs;
+      EXPECT_EQ(fs.open, 0);
+    }
+  }
+}
+
+TEST(SortDriver, AModelThatStopsStreamingFormsRunsFromThere) {
+  for (const std::size_t give_up_at : {1u, 2u, 5u}) {
+    FakeFs fs;
+    const auto in = make_input(500);
+    StreamingModel m(in, {20}, 3, 6, fs, 8, give_up_at);
+    SortStats stats;
+    drive_sort(m, stats);
+    expect_stable_sort_of(in, m.output());
+    EXPECT_EQ(fs.open, 0);
   }
 }
 

@@ -16,10 +16,10 @@ constexpr std::array<std::pair<std::string_view, GenFormat>, 8> kFormats{{
     {"f32", GenFormat::F32},         {"f64", GenFormat::F64},
 }};
 
-constexpr std::array<std::pair<std::string_view, GenDist>, 7> kDists{{
+constexpr std::array<std::pair<std::string_view, GenDist>, 8> kDists{{
     {"uniform", GenDist::Uniform},      {"skewed", GenDist::Skewed},    {"sorted", GenDist::Sorted},
     {"reverse", GenDist::Reverse},      {"all-equal", GenDist::AllEqual},
-    {"few-unique", GenDist::FewUnique}, {"zipf", GenDist::Zipf},
+    {"few-unique", GenDist::FewUnique}, {"zipf", GenDist::Zipf},      {"nearly-sorted", GenDist::NearlySorted},
 }};
 
 std::uint64_t parse_scaled(std::string_view text, std::string_view what, std::uint64_t base) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "counter_rng.hpp"
+
 namespace corank::tools {
 
 // Bad command-line input; the tool prints it on one line and exits 2.
@@ -14,7 +16,7 @@ public:
 };
 
 enum class GenFormat : std::uint8_t { Gensort, GensortAscii, U32, U64, I32, I64, F32, F64 };
-enum class GenDist : std::uint8_t { Uniform, Skewed, Sorted, Reverse, AllEqual, FewUnique, Zipf };
+enum class GenDist : std::uint8_t { Uniform, Skewed, Sorted, Reverse, AllEqual, FewUnique, Zipf, NearlySorted };
 
 struct GenSpec {
   GenFormat format = GenFormat::Gensort;
@@ -23,7 +25,15 @@ struct GenSpec {
   std::uint64_t start = 0;  // record number of the first record written
   std::uint64_t count = 0;  // records to write
   bool allow_nan = false;   // floats: mix in NaN, +-0, +-inf (random distributions only)
+  std::uint64_t displacement = 1000;  // nearly-sorted: records at most this far from their sorted place
 };
+
+// nearly-sorted: record n takes the sorted key of n + U[0, displacement]
+// (hashed from the seed and n, so pieces still concatenate), so that every
+// record lies at most `displacement` records from its place in sorted order.
+inline std::uint64_t nearly_sorted_rank(const GenSpec& spec, std::uint64_t n) noexcept {
+  return n + mix64(spec.seed ^ 0x3C6EF372FE94F82BULL, n) % (spec.displacement + 1);
+}
 
 std::uint32_t record_size(GenFormat f) noexcept;
 

@@ -20,18 +20,22 @@ Generator::Generator(const GenSpec& spec)
     : spec_(spec), record_size_(corank::tools::record_size(spec.format)), material_(spec) {}
 
 void Generator::fill(std::uint64_t first, std::uint64_t count, std::uint8_t* out) const noexcept {
+  // nearly-sorted: each record takes the sorted key of a rank near its number.
+  const bool near = spec_.dist == GenDist::NearlySorted;
+  const GenDist dist = near ? GenDist::Sorted : spec_.dist;
+  const auto rank = [&](std::uint64_t n) { return near ? nearly_sorted_rank(spec_, n) : n; };
   switch (spec_.format) {
     case GenFormat::Gensort:
       for (std::uint64_t i = 0; i < count; ++i, out += kGensortRecordSize) {
         std::uint8_t key[kGensortKeySize];
-        gensort_binary_key(material_, spec_.dist, first + i, key);
+        gensort_binary_key(material_, dist, rank(first + i), key);
         write_gensort_binary(out, key, first + i, material_.side_bits(first + i));
       }
       break;
     case GenFormat::GensortAscii:
       for (std::uint64_t i = 0; i < count; ++i, out += kGensortRecordSize) {
         std::uint8_t key[kGensortKeySize];
-        gensort_ascii_key(material_, spec_.dist, first + i, key);
+        gensort_ascii_key(material_, dist, rank(first + i), key);
         write_gensort_ascii(out, key, first + i, material_.side_bits(first + i));
       }
       break;

@@ -33,6 +33,7 @@ KeyMaterial KeyMaterialSource::draw_other(std::uint64_t record_number, unsigned 
     case GenDist::Uniform:  // handled inline in draw()
     case GenDist::Sorted:   // ordered layouts never ask
     case GenDist::Reverse:
+    case GenDist::NearlySorted:
       break;
   }
   const std::uint64_t hi = rng.next();

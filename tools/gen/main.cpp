@@ -28,6 +28,7 @@ struct GenOptions {
   std::string format = "gensort";
   std::string dist = "uniform";
   bool nan = false;
+  std::uint64_t displacement = 1000;
 };
 
 constexpr const char* kDescription = R"(corank-gen: write seeded, reproducible records for testing and benchmarking corank.
@@ -55,6 +56,8 @@ Distributions (of the key):
   skewed      like gensort -s: the leading 5/8 of the key comes from a Zipf(1.1)
               rank over 2^20 values, the rest is random: long shared prefixes.
   sorted      ascending by record number; reverse: descending.
+  nearly-sorted  record n has the sorted key of n + U[0, --displacement]: each
+              record at most that many records from its sorted place.
   all-equal   one key for every record.
   few-unique  16 distinct keys.
   zipf        Zipf(1.1) over 2^20 random keys: heavy duplicates.
@@ -67,6 +70,7 @@ int run(const GenOptions& o) {
   spec.seed = o.seed;
   spec.start = o.start;
   spec.allow_nan = o.nan;
+  spec.displacement = o.displacement;
   const std::uint32_t rs = record_size(spec.format);
   if (!o.records.empty() && !o.bytes.empty()) throw GenUsageError("give -n/--records or --bytes, not both");
   if (!o.records.empty()) {
@@ -112,10 +116,13 @@ int main(int argc, char** argv) {
   app.add_option("--start", o.start, "number of the first record (for writing a file in pieces)")
       ->type_name("N")
       ->capture_default_str();
+  app.add_option("--displacement", o.displacement, "nearly-sorted: how far (in records) a record may lie from its place")
+      ->type_name("N")
+      ->capture_default_str();
   app.add_option("--format", o.format, "gensort, gensort-ascii, u32, u64, i32, i64, f32, f64")
       ->type_name("FORMAT")
       ->capture_default_str();
-  app.add_option("--dist", o.dist, "uniform, skewed, sorted, reverse, all-equal, few-unique, zipf")
+  app.add_option("--dist", o.dist, "uniform, skewed, sorted, reverse, all-equal, few-unique, zipf, nearly-sorted")
       ->type_name("DIST")
       ->capture_default_str();
   app.add_flag("--nan", o.nan,

@@ -60,12 +60,14 @@ template <Kind K, class Bits, class Float = void>
 void fill(const KeyMaterialSource& src, const GenSpec& spec, std::uint64_t first, std::uint64_t count,
           std::uint8_t* out) noexcept {
   constexpr unsigned kWidthBits = 8 * sizeof(Bits);
-  const bool ordered = spec.dist == GenDist::Sorted || spec.dist == GenDist::Reverse;
+  const bool near = spec.dist == GenDist::NearlySorted;
+  const bool ordered = spec.dist == GenDist::Sorted || spec.dist == GenDist::Reverse || near;
   for (std::uint64_t i = 0; i < count; ++i) {
     const std::uint64_t n = first + i;
     Bits v;
     if (ordered) {
-      v = ordered_value<K, Bits, Float>(spec.dist, n);
+      v = near ? ordered_value<K, Bits, Float>(GenDist::Sorted, nearly_sorted_rank(spec, n))
+               : ordered_value<K, Bits, Float>(spec.dist, n);
     } else {
       const KeyMaterial m = src.draw(n, kWidthBits * 5 / 8);
       v = static_cast<Bits>(m.hi >> (64 - kWidthBits));  // the top bits carry the skewed prefix

@@ -2,8 +2,13 @@
 //   2026-11-03T17:42:09.318274Z WARN web-017 GET /api/v2/orders/88412 status=503 took=41ms user=u7731
 // Timestamps are uniform over 30 days in random order (so sorting by them
 // moves every line), levels and hosts are skewed the way real logs are.
+// With --late SECONDS the lines are nearly sorted instead, as a collector
+// writes them: its clock runs through the 30 days in order and each line
+// carries a time up to SECONDS before it (uniform; 0: sorted), so a line lies
+// at most SECONDS' worth of lines from its place.
 // Deterministic for a seed; streams, so any size needs only a small buffer.
-//   corank-loggen --size 4G [--seed N] [-o FILE]
+//   corank-loggen --size 4G [--seed N] [--late SECONDS] [-o FILE]
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -54,14 +59,16 @@ constexpr int kMonthStart[] = {0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304,
 
 int main(int argc, char** argv) {
   std::uint64_t size = 0, seed = 1;
+  double late = -1;  // seconds; negative: timestamps in random order
   const char* out_path = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string_view a = argv[i];
     if (a == "--size" && i + 1 < argc) size = parse_size(argv[++i]);
     else if (a == "--seed" && i + 1 < argc) seed = std::strtoull(argv[++i], nullptr, 10);
     else if (a == "-o" && i + 1 < argc) out_path = argv[++i];
+    else if (a == "--late" && i + 1 < argc) late = std::strtod(argv[++i], nullptr);
     else {
-      std::fprintf(stderr, "usage: corank-loggen --size BYTES[K|M|G|T] [--seed N] [-o FILE]\n");
+      std::fprintf(stderr, "usage: corank-loggen --size BYTES[K|M|G|T] [--seed N] [--late SECONDS] [-o FILE]\n");
       return 2;
     }
   }
@@ -86,8 +93,20 @@ int main(int argc, char** argv) {
   char* p = buf;
   std::uint64_t written = 0;
   const std::uint64_t window_us = 30ull * 86400 * 1000000;  // 2026-11-01 .. 2026-11-30
+  // --late: the collector's clock advances by a random step a line (never 0,
+  // so that its times differ), lines of about 95 bytes spread over most of
+  // the 30 days.
+  const std::uint64_t late_us = late > 0 ? static_cast<std::uint64_t>(late * 1e6) : 0;
+  const std::uint64_t step_us = std::max<std::uint64_t>(1, window_us / std::max<std::uint64_t>(1, size / 80));
+  std::uint64_t clock = late_us;
   while (written + static_cast<std::uint64_t>(p - buf) < size) {
-    const std::uint64_t t = rng.below(window_us);
+    std::uint64_t t;
+    if (late < 0) {
+      t = rng.below(window_us);
+    } else {
+      clock += 1 + rng.below(2 * step_us - 1);
+      t = std::min(window_us - 1, clock - (late_us ? rng.below(late_us + 1) : 0));
+    }
     const std::uint64_t sec = t / 1000000, us = t % 1000000;
     const int day_of_year = kMonthStart[10] + static_cast<int>(sec / 86400);
     int month = 0;

@@ -159,6 +159,14 @@ std::optional<FileRange> OutputFile::reserve_range() {
   return FileRange(fd_, region_.offset + sink_->bytes_written(), target_, /*page_cache_only=*/mode_ == Mode::region);
 }
 
+int OutputFile::open_for_reading() const {
+  if (temp_path_.empty() || mode_ == Mode::region || codec_ != Codec::none)
+    throw IoError("read failed", target_, "the output cannot be read back");
+  const int fd = ::open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw IoError("open failed", target_, errno);
+  return fd;
+}
+
 std::unique_ptr<ByteSource> OutputFile::read_back(const IoOptions& opt) const {
   if (temp_path_.empty()) throw IoError("read failed", target_, "the output cannot be read back");
   IoOptions o = opt;

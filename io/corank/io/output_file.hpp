@@ -74,6 +74,12 @@ public:
   // Whether reserve_range() applies: the output is the temporary file (or
   // the region) written uncompressed, not standard output, a device or a FIFO.
   bool can_reserve_range() const noexcept { return positional_ && fd_ >= 0; }
+  // Whether read_back() applies before commit: a temporary file (not standard
+  // output, a device, a FIFO or a region).
+  bool can_read_back() const noexcept { return !temp_path_.empty() && mode_ != Mode::region; }
+  // A descriptor that reads the temporary file as written (uncompressed: for
+  // records written into it that are read back as a run), after finish_writing().
+  int open_for_reading() const;
   // For writers that fill disjoint byte ranges on several threads: finishes
   // the sink and returns the rest of the file from where the sink's bytes end
   // (in a region, from its offset plus those bytes); nullopt where

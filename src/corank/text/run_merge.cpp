@@ -83,6 +83,20 @@ std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat
   return reader;
 }
 
+std::unique_ptr<RecordReader> output_run_reader(io::OutputFile& output, std::uint64_t skip, const RunContent& content,
+                                                const TextFormat& format, std::size_t buffer,
+                                                const io::IoOptions& io) {
+  output.finish_writing();
+  std::shared_ptr<io::ByteSource> source = output.read_back(io);
+  std::vector<char> header(skip);
+  if (source->read(header.data(), header.size()) != header.size())
+    throw io::IoError("read failed", output.target(), "run ended early");
+  auto reader = std::make_unique<RecordReader>([source](char* p, std::size_t n) { return source->read(p, n); },
+                                               output.target(), format, buffer, false);
+  reader->expect(content);
+  return reader;
+}
+
 bool can_merge_in_ranges(std::span<const SpilledRun> runs) {
   return std::all_of(runs.begin(), runs.end(), [](const SpilledRun& r) { return !r.samples.empty(); });
 }

@@ -27,6 +27,7 @@
 #include "corank/io/codec.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/options.hpp"
+#include "corank/io/output_file.hpp"
 #include "corank/io/positional_file.hpp"
 #include "corank/progress.hpp"
 #include "corank/text/record_reader.hpp"
@@ -54,6 +55,12 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
 // before its bytes (merge_in_ranges).
 std::unique_ptr<RecordReader> run_reader(const SpilledRun& run, const TextFormat& format, std::size_t buffer,
                                          const io::IoOptions& temp);
+
+// The run written to `output` (adaptive run formation) read back, its first
+// `skip` bytes (a header line) passed over: the output is finished writing.
+std::unique_ptr<RecordReader> output_run_reader(io::OutputFile& output, std::uint64_t skip, const RunContent& content,
+                                                const TextFormat& format, std::size_t buffer,
+                                                const io::IoOptions& io);
 
 struct ParallelMerge {
   io::IoOptions io;     // for writing direct (each thread uses a few MiB of blocks)

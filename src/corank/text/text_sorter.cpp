@@ -25,6 +25,7 @@
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
+#include "corank/text/run_window.hpp"
 #include "corank/text/sorted_chunk_writer.hpp"
 #include "corank/text/sample_budget.hpp"
 #include "corank/text/sorted_inputs.hpp"
@@ -75,7 +76,7 @@ public:
     // holds a third of the budget in record bytes and entries, and the sort's
     // scratch takes at most another third. An input that fits one chunk is
     // sorted in memory and written straight out.
-    chunk_bytes_ = plan_.chunk_bytes;
+    chunk_bytes_ = wanted_chunk_bytes_;
     stats_.mode = "in-memory";
     progress_.phase("sort", total_.value_or(0));
 
@@ -98,6 +99,9 @@ public:
     note(opt_.verbose, io_,
          io::format_line("input: %.3f s reading, %.3f s splitting into records on all threads; sort %.3f s",
                          reader.read_seconds(), reader.split_seconds(), sort_seconds_));
+    stats_.side_records = side_records_;
+    stats_.one_pass = stats_.spill_bytes == 0 && !replacement_;
+    if (streamed_) note(opt_.verbose, io_, adaptive_summary(stats_));
     if (gpu_sorted_) {
       stats_.backend = "gpu";
       stats_.gpu_seconds = gpu_times_;
@@ -113,7 +117,7 @@ public:
     stats_.bytes_out = out_->bytes() + in_range_.bytes;
     stats_.seconds.write += out_->write_seconds() + in_range_.seconds;
     auto tc = Clock::now();
-    output.commit();
+    output_->commit();
     stats_.seconds.write += seconds_since(tc);
   }
 
@@ -124,14 +128,8 @@ public:
 
   std::optional<bool> next_chunk() {
     const bool got = timed_get(filled_);
-    if (!out_) {
-      // After the first fill, which has read a header if there is one.
-      out_ = std::make_unique<RecordWriter>(output_->sink(), format_.terminator(), unique_format(),
-                                            plan_.threads > 2 ? std::max(plan_.gather_buffer, kCacheBuffer) : kCacheBuffer);
-      if (opt_.debug) out_->show_debug_view(format_);
-      if (format_.has_header() && reader_->saw_header() && opt_.write_header)
-        out_->write_raw(reader_->header() + '\n');
-    }
+    chunk_bytes_ = wanted_chunk_bytes_;  // no fill runs now
+    if (!out_) open_writer();  // after the first fill, which has read a header if there is one
     if (gpu_opened_.valid()) gpu_ = gpu_opened_.get();
     if (!got) return std::nullopt;
     const bool last = reader_->done();
@@ -143,14 +141,69 @@ public:
     stats_.records_in += chunk.records.size();
     sort_chunk(chunk);
     progress_.advance(chunk.used);
+    if (!last && first_chunk_) start_streaming(chunk);
+    first_chunk_ = false;
     return last;
   }
 
   void write_chunk() { write_sorted(writing(), chunks_[chunk_], *out_, *output_, opt_.debug, in_range_); }
 
-  SpilledRun spill_chunk() {
+  SpilledRun spill_chunk() { return spill(chunks_[chunk_]); }
+
+  // --- adaptive run formation (run_window.hpp; sort_driver.hpp's streams) ---
+  bool streams() const { return window_ != nullptr; }
+  void end_stream() { window_->flush(*out_, scratch_); }
+
+  std::vector<SpilledRun> stream_chunk(bool last) {
+    Chunk& chunk = chunks_[chunk_];
+    std::vector<SpilledRun> left;
+    const std::size_t late = window_->late_records(chunk);
+    if (!last && late * 2 > chunk.records.size()) {  // not nearly sorted: the window's run, then one per chunk
+      if (window_->records()) left.push_back(spill(window_->as_chunk()));
+      left.push_back(spill(chunk));
+      window_.reset();
+      wanted_chunk_bytes_ = plan_.chunk_bytes;
+      note(opt_.verbose, io_, "adaptive run formation: most of a chunk came late, one run per chunk from here on");
+      return left;
+    }
+    if (late) left.push_back(spill(chunk_part(chunk, 0, late)));
+    side_records_ += late;
+    const auto t0 = Clock::now();
+    window_->advance(chunk, late, last, *out_, scratch_);
+    stream_samples_.thin(*out_, plan_.sample_bytes / 2);
+    if (chunk.capacity > wanted_chunk_bytes_) chunk = Chunk();  // the next fill takes a streaming chunk's memory
+    sort_seconds_ += seconds_since(t0);
+    streamed_ = true;
+    return left;
+  }
+
+  // The output holds the run streamed into it: read back, it is merged with
+  // `runs` (first among equals: its records were read before any of theirs)
+  // into a new output; in a plain file as a spilled run is, on all threads where it can.
+  void merge_stream_into_output(std::span<SpilledRun> runs) {
+    out_->finish();
+    const RunContent content{out_->records(), out_->bytes() - header_bytes_};
+    stats_.seconds.write += out_->write_seconds();
+    const bool plain = header_bytes_ == 0 && output_->can_reserve_range() && !compressed_runs();
+    std::vector<SpilledRun> all;
+    std::vector<std::unique_ptr<RecordReader>> readers;
+    if (plain) {
+      output_->finish_writing();
+      all.push_back(SpilledRun{io::FileDesc(output_->open_for_reading()), content.bytes, stream_samples_.take(), content});
+      for (SpilledRun& r : runs) all.push_back(std::move(r));
+    } else {
+      readers.push_back(output_run_reader(*output_, header_bytes_, content, format_, plan_.merge_buffer, io_));
+      for (const auto& r : runs) readers.push_back(run_reader(r, format_, plan_.merge_buffer, io_));
+    }
+    replacement_ = std::make_unique<io::OutputFile>(opt_.output, io_);
+    output_ = replacement_.get();
+    open_writer();
+    if (plain) return merge_into_output(all);
+    merge_streams(readers, format_, *out_, &progress_);
+  }
+
+  SpilledRun spill(const Chunk& chunk) {
     if (max_runs_ == 0) plan_runs_held();
-    const Chunk& chunk = chunks_[chunk_];
     SpilledRun run{temps_.create_anonymous(), 0, {}, {}};
     if (compressed_runs()) {
       run.bytes = write_compressed(writing(), chunk, run.fd.get(), io_, plan_.piece_bytes, run.content);
@@ -168,6 +221,7 @@ public:
 
   void formed(std::span<const SpilledRun> runs) {
     forming_ = false;
+    window_.reset();
     chunks_[0] = Chunk();
     chunks_[1] = Chunk();
     stats_.mode = "external";
@@ -229,6 +283,32 @@ public:
   }
 
 private:
+  void open_writer() {
+    out_ = std::make_unique<RecordWriter>(output_->sink(), format_.terminator(), unique_format(),
+                                          plan_.threads > 2 ? std::max(plan_.gather_buffer, kCacheBuffer) : kCacheBuffer);
+    if (opt_.debug) out_->show_debug_view(format_);
+    if (format_.has_header() && reader_->saw_header() && opt_.write_header) {
+      out_->write_raw(reader_->header() + '\n');
+      header_bytes_ = reader_->header().size() + 1;
+    }
+  }
+
+  // After the first chunk, not the last: the chunks join one run in the output
+  // where the first looks nearly sorted (random or reverse-sorted input forms
+  // today's runs at no cost) and the output can be read back (not --debug's).
+  void start_streaming(const Chunk& first) {
+    const std::uint64_t share = plan_.chunk_bytes * 3;
+    const std::uint64_t window = share / kWindowShare;
+    if (opt_.debug || !output_->can_read_back() || !looks_nearly_sorted(first, window)) return;
+    window_ = std::make_unique<RunWindow>(format_, window);
+    if (keeps_samples() && header_bytes_ == 0) stream_samples_.keep(*out_, samples_.stride());
+    stats_.mode = "external";
+    wanted_chunk_bytes_ = std::max<std::uint64_t>(share / kStreamChunkShare, 1024);
+    note(opt_.verbose, io_,
+         io::format_line("adaptive run formation: the input looks nearly sorted, streaming one run into the output "
+                         "(a window of %llu bytes)", static_cast<unsigned long long>(window)));
+  }
+
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
   ChunkWriting writing() const { return ChunkWriting{format_, plan_.threads}; }
   // Samples serve only the parallel merge (merge_in_ranges_ok).
@@ -326,6 +406,14 @@ private:
   io::OutputFile* output_ = nullptr;
   std::optional<std::uint64_t> total_;
   std::uint64_t chunk_bytes_ = 0;
+  std::uint64_t wanted_chunk_bytes_ = plan_.chunk_bytes;  // chunk_bytes_ from the next fill on
+  // Adaptive run formation: the window while chunks stream into the output.
+  std::unique_ptr<RunWindow> window_;
+  bool first_chunk_ = true, streamed_ = false;  // streamed_: some chunk joined the output's run
+  std::uint64_t side_records_ = 0;
+  std::uint64_t header_bytes_ = 0;  // the output's header line, before its run
+  std::unique_ptr<io::OutputFile> replacement_;  // the output the streamed run is merged into
+  StreamSamples stream_samples_;  // of the output's run, for the parallel merge
   std::size_t fan_in_ = plan_.fan_in;
   std::size_t max_runs_ = 0;  // 0 until the first spill (plan_runs_held)
   bool forming_ = true;       // runs are still forming (formed() ends it)

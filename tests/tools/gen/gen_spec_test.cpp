@@ -33,7 +33,7 @@ TEST(GenSpec, NamesRoundTrip) {
                  GenFormat::I64, GenFormat::F32, GenFormat::F64})
     EXPECT_EQ(parse_gen_format(to_string(f)), f);
   for (auto d : {GenDist::Uniform, GenDist::Skewed, GenDist::Sorted, GenDist::Reverse, GenDist::AllEqual,
-                 GenDist::FewUnique, GenDist::Zipf})
+                 GenDist::FewUnique, GenDist::Zipf, GenDist::NearlySorted})
     EXPECT_EQ(parse_gen_dist(to_string(d)), d);
   EXPECT_THROW(parse_gen_format("u16"), GenUsageError);
   EXPECT_THROW(parse_gen_dist("normal"), GenUsageError);

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cctype>
 #include <cmath>
@@ -26,8 +27,8 @@ namespace {
 
 constexpr GenFormat kFormats[] = {GenFormat::Gensort, GenFormat::GensortAscii, GenFormat::U32, GenFormat::U64,
                                   GenFormat::I32,     GenFormat::I64,          GenFormat::F32, GenFormat::F64};
-constexpr GenDist kDists[] = {GenDist::Uniform, GenDist::Skewed,    GenDist::Sorted, GenDist::Reverse,
-                              GenDist::AllEqual, GenDist::FewUnique, GenDist::Zipf};
+constexpr GenDist kDists[] = {GenDist::Uniform,  GenDist::Skewed,    GenDist::Sorted, GenDist::Reverse,
+                              GenDist::AllEqual, GenDist::FewUnique, GenDist::Zipf,   GenDist::NearlySorted};
 
 std::vector<std::uint8_t> generate(GenFormat f, GenDist d, std::uint64_t seed, std::uint64_t first,
                                    std::uint64_t count, bool nan = false) {
@@ -106,6 +107,30 @@ TEST(Generator, SortedIsSortedAndReverseIsReverse) {
     // Without saturation, strictly ordered.
     for (int s : adjacent_order(f, generate(f, GenDist::Sorted, 1, 0, 4000))) ASSERT_LT(s, 0) << to_string(f);
     for (int s : adjacent_order(f, generate(f, GenDist::Reverse, 1, 0, 4000))) ASSERT_GT(s, 0) << to_string(f);
+  }
+}
+
+// nearly-sorted (displacement 1000, the default): out of order, yet every
+// record lies at most the displacement from its place in the sorter's order
+// (ties may add as much again).
+TEST(Generator, NearlySortedLiesWithinTheDisplacement) {
+  constexpr std::uint64_t n = 20000, d = 1000;
+  for (auto f : kFormats) {
+    const auto data = generate(f, GenDist::NearlySorted, 3, 0, n);
+    const auto order = adjacent_order(f, data);
+    EXPECT_NE(std::count_if(order.begin(), order.end(), [](int s) { return s > 0; }), 0) << to_string(f);
+    const auto fmt = sorter_format(f);
+    const corank::KeyNormalizer norm(fmt);
+    const auto* p = reinterpret_cast<const std::byte*>(data.data());
+    std::vector<std::uint64_t> at(n);
+    for (std::uint64_t i = 0; i < n; ++i) at[i] = i;
+    std::stable_sort(at.begin(), at.end(), [&](std::uint64_t a, std::uint64_t b) {
+      return norm.compare(p + a * fmt.record_size, p + b * fmt.record_size) < 0;
+    });
+    std::uint64_t farthest = 0;
+    for (std::uint64_t pos = 0; pos < n; ++pos) farthest = std::max(farthest, pos > at[pos] ? pos - at[pos] : at[pos] - pos);
+    EXPECT_LE(farthest, 2 * d) << to_string(f);
+    EXPECT_GT(farthest, d / 2) << to_string(f);
   }
 }
 
