@@ -19,6 +19,7 @@
 #include "corank/text/debug_view.hpp"
 #include "corank/text/icu_collation.hpp"
 #include "corank/text/jsonl_format.hpp"
+#include "corank/text/multiline_format.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/pgtext_format.hpp"
 #include "corank/text/line_locale.hpp"
@@ -50,6 +51,7 @@ void reject_text_options(const SortRequest& r) {
       {r.time_year != 0, "--time-year"},
       {!r.time_zone.empty(), "--time-zone"},
       {!r.time_format.empty(), "--time-format"},
+      {r.multiline, "--multiline"},
       {!r.collation.empty(), "--collation"}};
   for (const auto& [set, name] : text_only)
     if (set)
@@ -87,7 +89,7 @@ bool uses_random(const SortRequest& r) {
 // Whether a line key finds its time anywhere (parse_keydef's positionless T).
 bool has_time_search_key(const SortRequest& r) {
   if (r.format != "lines") return false;
-  return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
+  return r.multiline || std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
     return !k.empty() && k[0] != '+' && !(k[0] >= '0' && k[0] <= '9') && k.find('T') != std::string::npos;
   });
 }
@@ -95,7 +97,7 @@ bool has_time_search_key(const SortRequest& r) {
 // Whether any key may be a time key (T among letters, or a :time type); a
 // CSV column named with a T only costs a look at the inputs' times.
 bool may_use_time(const SortRequest& r) {
-  if (r.ordering.find('T') != std::string::npos) return true;
+  if (r.ordering.find('T') != std::string::npos || r.multiline) return true;
   return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
     return k.find('T') != std::string::npos || k.find("time") != std::string::npos;
   });
@@ -133,12 +135,12 @@ std::shared_ptr<const text::Collation> collation(const SortRequest& r) {
   return r.collation.empty() ? nullptr : text::icu_collation(r.collation);
 }
 
-text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false) {
+text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, const text::KeyField& global) {
   std::vector<text::KeyField> keys;
   for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
   const int tab = r.field_separator ? text::parse_tab(*r.field_separator) : text::kNoTab;
-  text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt, read_inputs), tab, r.stable,
-                                                r.unique, r.zero_terminated ? '\0' : '\n');
+  text::LineOrdering o = text::resolve_ordering(std::move(keys), global, tab, r.stable, r.unique,
+                                                r.zero_terminated ? '\0' : '\n');
   text::seed_random_keys(o.keys, salt);
   if ((r.locale != "C" && r.locale != "POSIX") || !r.collation.empty())
     o.locale = text::LineLocale::load(r.locale, collation(r));
@@ -149,8 +151,12 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
   if (r.format == "lines") {
     if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
     if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
-    return std::make_unique<text::LineFormat>(line_ordering(r, salt, read_inputs));
+    if (r.multiline && r.zero_terminated) throw UsageError("--multiline applies to lines ending in newlines, not -z");
+    const text::KeyField global = global_ordering(r, salt, read_inputs);
+    if (r.multiline) return std::make_unique<text::MultilineFormat>(line_ordering(r, salt, global), global.time_rules);
+    return std::make_unique<text::LineFormat>(line_ordering(r, salt, global));
   }
+  if (r.multiline) throw UsageError("--multiline applies to --format lines");
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (r.zero_terminated) throw UsageError("-z applies to --format lines");
   const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;
@@ -318,7 +324,10 @@ CheckReport check(const SortRequest& r) {
 
 std::vector<std::string> debug_warnings(const SortRequest& r) {
   const std::uint64_t salt = 0;  // warnings do not depend on the order's seed
-  if (r.format == "lines") return text::debug_warnings(line_ordering(r, salt), global_ordering(r, salt), r.keys.empty());
+  if (r.format == "lines") {
+    const text::KeyField global = global_ordering(r, salt);
+    return text::debug_warnings(line_ordering(r, salt, global), global, r.keys.empty());
+  }
   if (r.format != "csv" && r.format != "tsv" && r.format != "pgtext" && r.format != "jsonl") return {};
   const text::KeyField global = global_ordering(r, salt);
   const auto default_collation = collation(r);

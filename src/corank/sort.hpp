@@ -70,6 +70,9 @@ struct SortRequest {
   // before it.
   int time_year = 0;
   unsigned time_year_month = 0;
+  // Lines: a line in which a positionless time key finds no timestamp belongs
+  // to the record before it (text/multiline_format.hpp).
+  bool multiline = false;
   // The IANA zone of timestamps without a UTC offset; "": UTC.
   std::string time_zone;
   // A strftime-style pattern (text/time_pattern.hpp) that time keys read

@@ -574,6 +574,65 @@ TEST_F(Lines, TimeKeysOfLogs) {
   }
 }
 
+// --multiline: entries with stack traces of 0-3 lines, out of order, in two
+// files each starting with text that has no timestamp. The reference order is
+// the generator's: by the instant each entry was written (all distinct), its
+// trace after it, both heads first in input order. Through one chunk, and
+// through many runs and merge passes (records across chunk and run ends).
+TEST_F(Lines, MultilineRecordsMoveWhole) {
+  std::mt19937 rng(17);
+  std::vector<int> seconds(1500);
+  for (std::size_t i = 0; i < seconds.size(); ++i) seconds[i] = static_cast<int>(i) * 7;
+  std::shuffle(seconds.begin(), seconds.end(), rng);
+  std::vector<std::pair<int, std::string>> records;
+  std::string files[2] = {"JVM warming up\nsecond head line\n", "other head\n"};
+  for (std::size_t i = 0; i < seconds.size(); ++i) {
+    const int s = seconds[i];
+    char stamp[32];
+    std::snprintf(stamp, sizeof stamp, "2026-03-%02d %02d:%02d:%02d", 1 + s / 86400, s / 3600 % 24, s / 60 % 60, s % 60);
+    std::string rec = std::string(stamp) + " ERROR request " + std::to_string(i) + "\n";
+    for (int k = static_cast<int>(rng() % 4); k > 0; --k)
+      rec += "\tat com.example.Svc.call(Svc.java:" + std::to_string(rng() % 900) + ")\n";
+    records.emplace_back(s, rec);
+    files[i % 2] += rec;
+  }
+  write_file(path("a"), files[0]);
+  write_file(path("b"), files[1]);
+  std::sort(records.begin(), records.end());
+  std::string want = "JVM warming up\nsecond head line\nother head\n";
+  for (const auto& r : records) want += r.second;
+  for (const std::string budget : {"", "-S 16K --parallel 1 --batch-size 2", "-S 24K --parallel 3"}) {
+    SCOPED_TRACE(budget);
+    const Result r = run("--multiline " + budget + " -T " + path("tmp") + " --stats " + path("stats") + " -o " +
+                         path("out") + " " + path("a") + " " + path("b"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_TRUE(read_file(path("out")) == want);
+    EXPECT_NE(read_file(path("stats")).find("\"records_in\": " + std::to_string(records.size() + 2) + ","),
+              std::string::npos);
+    EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+    if (!budget.empty()) EXPECT_EQ(read_file(path("stats")).find("\"spilled_runs\": 0,"), std::string::npos);
+  }
+  // -c reads records: the output is in order; line by line it is not.
+  EXPECT_EQ(run("--multiline -c " + path("out")).status, 0);
+  EXPECT_EQ(run("--time -c " + path("out")).status, 1);
+  // -u keeps the first record of each key (each instant under --time) with
+  // its trace, and drops the others' traces with them.
+  write_file(path("dup"), "2026-01-02 10:00:00 E boom\n\tat x(1)\n2026-01-01 09:00:00 I ok\n"
+                          "2026-01-02 10:00:00 E boom\n\tat x(1)\n2026-01-02 10:00:00 E boom\n\tat x(2)\n");
+  ASSERT_EQ(run("--multiline -u -k1,2 -o " + path("out") + " " + path("dup")).status, 0);
+  EXPECT_EQ(read_file(path("out")), "2026-01-01 09:00:00 I ok\n2026-01-02 10:00:00 E boom\n\tat x(1)\n");
+  ASSERT_EQ(run("--multiline -u -o " + path("out") + " " + path("dup")).status, 0);
+  EXPECT_EQ(read_file(path("out")), "2026-01-01 09:00:00 I ok\n2026-01-02 10:00:00 E boom\n\tat x(1)\n");
+  // A last line without its newline joins its record.
+  write_file(path("tail"), "2026-01-02 10:00:00 b\n\tat y\n2026-01-01 10:00:00 a\n\tat z");
+  ASSERT_EQ(run("--multiline -o " + path("out") + " " + path("tail")).status, 0);
+  EXPECT_EQ(read_file(path("out")), "2026-01-01 10:00:00 a\n\tat z\n2026-01-02 10:00:00 b\n\tat y\n");
+  for (const char* bad : {"--multiline -z", "--multiline --format csv"}) {
+    const Result r = run(std::string(bad) + " " + path("tail"));
+    EXPECT_EQ(r.status, 2) << bad;
+  }
+}
+
 TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   write_file(path("in"), "x\n");
   // GNU rejects these too (exit 2); corank also refuses -R, which it does not implement,

@@ -26,6 +26,10 @@ Ordering options (text formats):
   -i, --ignore-nonprinting    consider only printable characters
   -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
   -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
+      --multiline             a line in which --time finds no timestamp (a
+                                stack trace's) belongs to the record before it;
+                                records move, and -u -c --stats count, whole;
+                                sorts by --time where no key is given
   -n, --numeric-sort          compare according to string numerical value
   -R, --random-sort           shuffle, but group identical keys together
       --random-source=FILE    get the seed of -R's order from FILE
@@ -165,6 +169,7 @@ Examples:
   corank --format csv --header --key name:text:collate=de -o out.csv in.csv
   corank -k4,5T -o by-time.log access.log
   corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
+  corank --multiline -o all.log app.log worker.log
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
   corank --format pgtext --header -k ts:time:desc:nulls_first dump.txt
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat

@@ -29,6 +29,10 @@ public:
   virtual void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const {
     (void)tail, (void)file, (void)line;
   }
+  // Whether what is left of a file after its last whole record, however many
+  // terminators it holds, is one record: a format whose records end only
+  // where the next one begins (multiline_format.hpp).
+  virtual bool last_record_runs_to_file_end() const { return false; }
   // Whether every record read from an input must pass check_record (a format
   // whose records can be malformed); its readers count lines for it.
   virtual bool checks_records() const { return false; }
