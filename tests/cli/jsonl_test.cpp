@@ -109,6 +109,19 @@ TEST_F(Jsonl, SortsByTimeKeysLikeTheReference) {
   EXPECT_EQ(corank("-c --format jsonl --key ts:time " + path("out")), 0);
 }
 
+// Missing fields and nulls, and timestamps that do not read, counted per key.
+TEST_F(Jsonl, NullAndUnreadValuesCounted) {
+  write_file(path("in"), R"({"ts":"2026-01-01T00:00:00Z","n":1})" "\n" R"({"ts":"soon","n":null})" "\n"
+                         R"({"n":3})" "\n" R"({"ts":null})" "\n");
+  std::string err;
+  ASSERT_EQ(corank("--format jsonl --key ts:time --key n -o " + path("out") + " " + path("in"), &err), 0);
+  EXPECT_EQ(err, "corank: of 4 records, 1 had no time in key 1 (ts) (sorted first), 2 had a NULL or missing value "
+                 "in key 1 (ts) (sorted last), 2 had a NULL or missing value in key 2 (n) (sorted last); --debug "
+                 "shows them\n");
+  ASSERT_EQ(corank("--format jsonl --key n:n --nulls first -o " + path("out") + " " + path("in"), &err), 0);
+  EXPECT_EQ(err, "corank: 2 of 4 records had a NULL or missing value in key 1 (n); they sort first; --debug shows them\n");
+}
+
 TEST_F(Jsonl, MalformedLineIsAnErrorWithItsLine) {
   std::string text = text_of(events(2000, 4));
   text += "{\"ts\": 1, \"user\": {\"id\": 3}\n";  // line 2001: the object never closes

@@ -633,6 +633,34 @@ TEST_F(Lines, MultilineRecordsMoveWhole) {
   }
 }
 
+// Lines in which a time key finds no time are counted, over every chunk and
+// thread, and named in one line on stderr and in --stats; the sort succeeds.
+// The reference count is the generator's: every seventh line has no time.
+TEST_F(Lines, UnreadTimesCountedOnStderrAndInStats) {
+  std::string in;
+  for (int i = 0; i < 1000; ++i)
+    in += i % 7 == 0 ? "\tat Frame.call(Frame.java:" + std::to_string(i) + ")\n"
+                     : "2026-03-01T10:" + std::to_string(10 + i % 50) + ":00Z event " + std::to_string(i) + "\n";
+  write_file(path("in"), in);
+  for (const std::string opts : {"--time", "--time -S 8K --parallel 3", "-k1,1T -k3,3n"}) {
+    SCOPED_TRACE(opts);
+    const Result r = run(opts + " -T " + path("tmp") + " --stats " + path("stats") + " -o " + path("out") + " " + path("in"));
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err, "corank: 143 of 1,000 lines had no time in key 1; they sort first; --debug shows them\n");
+    EXPECT_NE(read_file(path("stats")).find(R"("key_values": [{"key":1,"name":"","type":"time","unread":143,)"),
+              std::string::npos)
+        << read_file(path("stats"));
+  }
+  Result r = run("-k Tr -o " + path("out") + " " + path("in"));
+  EXPECT_EQ(r.err, "corank: 143 of 1,000 lines had no time in key 1; they sort last; --debug shows them\n");
+  r = run("-k3,3n -k1,1T -o " + path("out") + " " + path("in"));
+  EXPECT_EQ(r.err, "corank: 143 of 1,000 lines had no time in key 2; they sort first; --debug shows them\n");
+  // Nothing to say: every line has a time, or no key is a time key.
+  write_file(path("timed"), "2026-03-01T10:00:00Z a\n2026-02-01T10:00:00Z b\n");
+  EXPECT_EQ(run("--time -o " + path("out") + " " + path("timed")).err, "");
+  EXPECT_EQ(run("-k1,1 -o " + path("out") + " " + path("in")).err, "");
+}
+
 TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   write_file(path("in"), "x\n");
   // GNU rejects these too (exit 2); corank also refuses -R, which it does not implement,

@@ -111,8 +111,9 @@ Formats and corank's options:
       --progress              show progress on standard error (default: when
                                 it is a terminal); --no-progress: never
       --stats=FILE            write statistics (inputs, options, records, runs,
-                                stage times) as JSON to FILE (- for standard
-                                output, when the output goes elsewhere)
+                                stage times, per key the values not read as
+                                its type and the NULLs) as JSON to FILE (- for
+                                standard output, when the output goes elsewhere)
       --io-engine=ENGINE      file I/O: auto (io_uring if it works), uring,
                                 or pread
       --no-fsync              do not fsync the output before renaming it into
@@ -160,6 +161,10 @@ equal keys. Binary formats always sort stably.
 
 SIZE may be followed by the following multiplicative suffixes:
 % 1% of memory, b 1, K 1024 (default), and so on for M, G, T.
+
+A sort in which some key values did not read as the key's type (a line
+without a time under --time) or were NULL ends with one line on stderr that
+counts them and says where they sorted; the exit status stays 0.
 
 Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
 

@@ -233,6 +233,28 @@ Prefix JsonlFormat::prefix(std::string_view record) const {
   return k.key.typed ? value_prefix(k.key, as_value(f), options_.nulls) : json_prefix(k.key, f, options_.nulls);
 }
 
+std::vector<KeyValueCounts> JsonlFormat::value_checks() const {
+  std::vector<KeyValueCounts> checks;
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    KeyValueCounts c = value_check(keys_[i].key, static_cast<unsigned>(i + 1), keys_[i].path, options_.nulls);
+    if (!keys_[i].key.typed) c.kind.clear();  // JSON's own kinds: every value orders
+    checks.push_back(std::move(c));
+  }
+  return checks;
+}
+
+void JsonlFormat::count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const {
+  OpenRecord& r = open_record(0);
+  bool open = false;
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (i == 0 && !extreme_prefix(prefix)) continue;  // the first key read, and was no null
+    if (!open) r.open(record), open = true;
+    const FieldValue v = as_value(r.field(keys_[i].pointer));
+    if (keys_[i].key.typed) counts[2 * i] += value_unread(keys_[i].key, v);
+    counts[2 * i + 1] += v.null;
+  }
+}
+
 void JsonlFormat::append_debug_view(std::string_view record, std::string& out) const {
   std::vector<KeyExtent> marks;
   if (keys_.empty()) {

@@ -29,6 +29,10 @@ public:
   Prefix prefix(std::string_view record) const override { return lines_.prefix(record); }
   std::size_t record_length(const char* p, const char* end) const override;
   bool last_record_runs_to_file_end() const override { return true; }
+  std::vector<KeyValueCounts> value_checks() const override { return lines_.value_checks(); }
+  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override {
+    lines_.count_values(record, prefix, counts);
+  }
   bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override {
     lines_.append_debug_view(record, out);

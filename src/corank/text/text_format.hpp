@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "corank/sort_options.hpp"
 #include "corank/text/line_comparator.hpp"
 
 namespace corank::text {
@@ -42,6 +43,16 @@ public:
   virtual void check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
     (void)record, (void)file, (void)line;
   }
+  // The keys whose values may not read as their type or may be NULL, each
+  // with counts of 0 (KeyValueCounts); empty: nothing to count.
+  virtual std::vector<KeyValueCounts> value_checks() const { return {}; }
+  // Adds what `record`'s keys hold to counts[2i] (values not read) and
+  // counts[2i + 1] (NULLs), i in value_checks()'s order. `prefix` is the
+  // record's: where it shows the first key's value read, that key is not
+  // looked at again.
+  virtual void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const {
+    (void)record, (void)prefix, (void)counts;
+  }
   // Whether the first record of every input is a header to keep apart.
   virtual bool has_header() const { return false; }
   // Receives the first input's header, read from `file`, before any record
@@ -72,6 +83,10 @@ private:
   bool unique_;
 };
 
+// Whether a prefix is all zero bits or all one bits: what a NULL, or a value
+// that does not read as its type, gets (and some others: a JSON "").
+bool extreme_prefix(const Prefix& p) noexcept;
+
 // Lines ending in '\n' (or '\0' under -z), ordered as GNU sort orders them.
 class LineFormat final : public TextFormat {
 public:
@@ -83,6 +98,9 @@ public:
   bool every_terminator_ends_a_record() const override { return true; }
   bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override;
+  // Time keys: the lines in which they find no time.
+  std::vector<KeyValueCounts> value_checks() const override;
+  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
   const LineComparator& comparator() const noexcept { return cmp_; }
 
 private:
