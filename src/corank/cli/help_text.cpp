@@ -145,7 +145,9 @@ KEYDEF means what the format needs (highest priority first):
             last. NULLs (the null string, a missing column) go where
             nulls_first or nulls_last says, else where --nulls says
   jsonl     PATH[:TYPE][:desc][:nulls_first|:nulls_last][:collate=NAME]: PATH
-            names a field, dots for nested ones (user.id); TYPE as for CSV;
+            names a field, dots for nested ones (user.id), log\.level or
+            ["log.level"] for a name with a dot, . for the whole record
+            (its bytes: -u --key . drops exact duplicates); TYPE as for CSV;
             without one, strings (by the collation) < numbers < false < true
             < arrays < objects. Missing
             fields and null are NULL; a line that is not a JSON object is an
@@ -176,6 +178,7 @@ Examples:
   corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
   corank --multiline -o all.log app.log worker.log
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
+  corank --format jsonl -u --key @timestamp:time --key . -o all.jsonl a.jsonl b.jsonl
   corank --format pgtext --header -k ts:time:desc:nulls_first dump.txt
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
 )";

@@ -47,11 +47,31 @@ Prefix prefix_of(const unsigned char* p, bool reverse) noexcept {
 
 }  // namespace
 
+namespace {
+
+// Where KEY ends in KEY[:TYPE]...: at the first ':' that is neither escaped
+// (\:) nor inside a name in brackets and quotes (a JSON path's ["a:b"]).
+std::size_t key_name_end(std::string_view spec) noexcept {
+  for (std::size_t i = 0; i < spec.size(); ++i) {
+    if (spec[i] == '\\') {
+      ++i;
+    } else if (spec.substr(i, 2) == "[\"") {
+      for (i += 2; i < spec.size() && spec[i] != '"'; ++i)
+        if (spec[i] == '\\') ++i;
+    } else if (spec[i] == ':') {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global,
                                std::shared_ptr<const Collation> default_collation) {
   ColumnKeySpec out;
   TypedKey& tk = out.key;
-  const std::size_t colon = spec.find(':');
+  const std::size_t colon = key_name_end(spec);
   out.column = std::string(spec.substr(0, colon));
   if (out.column.empty()) bad_key(spec, "no column");
   bool letters = false, word = false, desc = false;
