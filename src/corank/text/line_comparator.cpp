@@ -150,13 +150,20 @@ int LineComparator::compare_keys(std::string_view a, std::string_view b) const {
   return 0;
 }
 
-int LineComparator::compare(std::string_view a, std::string_view b) const {
+int LineComparator::compare_from(std::size_t first, std::string_view a, std::string_view b) const {
   if (!o_.keys.empty()) {
-    const int d = compare_keys(a, b);
-    if (d || o_.unique || o_.stable) return d;
+    for (std::size_t i = first; i < o_.keys.size(); ++i)
+      if (int d = compare_key(o_.keys[i], a, b)) return d;
+    if (o_.unique || o_.stable) return 0;
   }
   const int d = locale_ ? compare_lines_in_locale(a, b, *locale_) : bytes_compare(a, b);
   return o_.reverse ? -d : d;
+}
+
+int LineComparator::compare(std::string_view a, std::string_view b) const { return compare_from(0, a, b); }
+
+int LineComparator::compare_tied(std::string_view a, std::string_view b) const {
+  return compare_from(!o_.keys.empty() && o_.keys.front().time ? 1 : 0, a, b);
 }
 
 Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view after) {

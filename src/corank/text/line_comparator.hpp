@@ -53,6 +53,12 @@ public:
   // <0, 0, >0 like GNU's compare(): the keys in order, then (without -s and -u)
   // the whole lines' bytes, reversed by the global -r. Lines exclude their terminator.
   int compare(std::string_view a, std::string_view b) const;
+  // compare(a, b) for lines whose prefixes are equal. A first key that is a
+  // time key is then equal: its prefix holds its whole instant (13 bytes;
+  // time_value.hpp), so it is not parsed again. Ties are where parsing would
+  // cost most: lines without a time all share one code, and a stack trace's
+  // lines their first bytes too.
+  int compare_tied(std::string_view a, std::string_view b) const;
   // The keys only (0 when there are none): what -u calls equal.
   int compare_keys(std::string_view a, std::string_view b) const;
   Prefix prefix(std::string_view line) const;
@@ -61,6 +67,8 @@ public:
 
 private:
   int compare_key(const KeyField& key, std::string_view a, std::string_view b) const;
+  // compare() from key `first` on.
+  int compare_from(std::size_t first, std::string_view a, std::string_view b) const;
 
   LineOrdering o_;
   // The locale, where it orders anything unlike the C locale; null: the C path.

@@ -21,6 +21,9 @@ public:
   virtual int compare(std::string_view a, std::string_view b) const = 0;
   // compare(a, b) < 0 implies prefix(a) <= prefix(b).
   virtual Prefix prefix(std::string_view record) const = 0;
+  // compare(a, b) for records whose prefixes are equal, which may tell a
+  // format that a key they hold whole is equal (a time key's instant).
+  virtual int compare_tied(std::string_view a, std::string_view b) const { return compare(a, b); }
   // The length of the record that starts at p, its one-byte terminator
   // included, or 0 when [p, end) holds no whole record.
   virtual std::size_t record_length(const char* p, const char* end) const = 0;
@@ -94,6 +97,7 @@ public:
       : TextFormat(ordering.eol, ordering.unique), cmp_(std::move(ordering)) {}
   int compare(std::string_view a, std::string_view b) const override { return cmp_.compare(a, b); }
   Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
+  int compare_tied(std::string_view a, std::string_view b) const override { return cmp_.compare_tied(a, b); }
   std::size_t record_length(const char* p, const char* end) const override;
   bool every_terminator_ends_a_record() const override { return true; }
   bool can_debug() const override { return true; }
