@@ -14,6 +14,8 @@ Timestamps without a UTC offset are the wall clock of ZONE (default
 Europe/Berlin): sort them with --time-zone ZONE. The corpus spans:
   nginx-*.log     Combined Log Format from three zones (their own offsets)
   syslog.log      RFC 3164, yearless, from Dec 30 to Jan 2 (the year's end)
+  syslog-2025.log the same a year earlier: its modification time, not the
+                  newest input's, dates its lines
   app-log4j.log   log4j in ZONE across a spring-forward change (a clock skips
                   the gap). The repeated hour of a fall-back change is left
                   out: its local times name two instants each, and no sorter
@@ -66,8 +68,8 @@ def nginx(rng, zone_name, start, n, ident):
         yield local.astimezone(UTC), line
 
 
-def syslog(rng, zone, n, ident):
-    start = datetime(2026, 12, 30, tzinfo=zone)
+def syslog(rng, zone, n, ident, year=2026):
+    start = datetime(year, 12, 30, tzinfo=zone)
     for t in instants(rng, start, start + timedelta(days=3), n):
         local = t.astimezone(zone).replace(microsecond=0)
         line = (f"{MONTHS[local.month - 1]} {local.day:2d} {local:%H:%M:%S} web{rng.randrange(4)} "
@@ -155,6 +157,7 @@ WRITERS = {
     "nginx-newyork.log": lambda rng, zone, n, ident: nginx(rng, "America/New_York", datetime(2026, 11, 24, 6, tzinfo=UTC), n, ident),
     "nginx-tokyo.log": lambda rng, zone, n, ident: nginx(rng, "Asia/Tokyo", datetime(2026, 11, 23, 20, tzinfo=UTC), n, ident),
     "syslog.log": syslog,
+    "syslog-2025.log": lambda rng, zone, n, ident: syslog(rng, zone, n, ident, 2025),
     "app-log4j.log": log4j,
     "go-error.log": go_error,
     "apache-error.log": apache_error,

@@ -661,6 +661,31 @@ TEST_F(Lines, UnreadTimesCountedOnStderrAndInStats) {
   EXPECT_EQ(run("-k1,1 -o " + path("out") + " " + path("in")).err, "");
 }
 
+// Yearless lines take their year from their own file's modification time:
+// March 2024 dates Dec 31 in 2023 and lets Feb 29 exist; December 2026 dates
+// its Jan 2 in 2026. (By the newest file alone, Dec 31 would be 2026's and
+// Feb 29 would not exist.) -u holds across files of different years.
+TEST_F(Lines, YearlessLinesDatedByTheirOwnFile) {
+  write_file(path("a"), "Feb 29 12:00:00 h a-leap\nDec 31 23:00:00 h a-old\n");
+  write_file(path("b"), "Dec 30 10:00:00 h b-dec\nJan  2 00:00:00 h b-jan\n");
+  write_file(path("c"), "Jan  2 00:00:00 h b-jan\n");
+  ASSERT_EQ(std::system(("touch -d '2024-03-05 12:00:00' " + path("a")).c_str()), 0);
+  ASSERT_EQ(std::system(("touch -d '2026-12-31 12:00:00' " + path("b")).c_str()), 0);
+  ASSERT_EQ(std::system(("touch -d '2026-06-01 12:00:00' " + path("c")).c_str()), 0);
+  const std::string want =
+      "Dec 31 23:00:00 h a-old\nFeb 29 12:00:00 h a-leap\nJan  2 00:00:00 h b-jan\nDec 30 10:00:00 h b-dec\n";
+  for (const std::string opts : {"-k1,3T", "--time", "--time -S 4K --parallel 1"}) {
+    SCOPED_TRACE(opts);
+    Result r = run(opts + " -T " + path("tmp") + " -o " + path("out") + " " + path("b") + " " + path("a"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("out")), want);
+    r = run(opts + " -u -T " + path("tmp") + " -o " + path("out") + " " + path("c") + " " + path("b") + " " + path("a"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("out")), want);
+    EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+  }
+}
+
 TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {
   write_file(path("in"), "x\n");
   // GNU rejects these too (exit 2); corank also refuses -R, which it does not implement,

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The log corpus (tools/logcorpus.py: nginx from three zones, syslog across a
-# year's end, log4j across a daylight-saving change, Go, Apache, RFC 5424,
+# year's end (two years' files, each dated by its own modification time),
+# log4j across a daylight-saving change, Go, Apache, RFC 5424,
 # epoch, Java with stack traces) sorted by --time and --multiline: no record
 # out of its true time order, computed by Python's datetime and zoneinfo, every
 # entry with its own stack trace, and the output holds the inputs' lines.
@@ -23,6 +24,16 @@ for f in "$work"/in/*.log; do [[ $f == */app-java.log ]] || single+=("$f"); done
 names=("${single[@]##*/}")
 "$corank" --time --time-zone Europe/Berlin -S 64K -T "$work" -o "$work/out" "${single[@]}"
 python3 "$gen" --check "$work/in" "$work/out" --files "${names[@]}"
+# Each syslog file dates its lines by its own modification time, also by an
+# explicit key, through spilled runs too.
+"$corank" -k1,3T -S 16K --time-zone Europe/Berlin -T "$work" -o "$work/out" "$work/in/syslog-2025.log" \
+  "$work/in/syslog.log"
+python3 "$gen" --check "$work/in" "$work/out" --files syslog-2025.log syslog.log
+# One file, or standard input, has one reference date: without the year before.
+one_year=()
+for f in "${single[@]}"; do [[ $f == */syslog-2025.log ]] || one_year+=("$f"); done
+single=("${one_year[@]}")
+names=("${single[@]##*/}")
 # Standard input is not sampled: every known format is looked for, and the
 # year of syslog's lines comes from --time-year.
 cat "${single[@]}" | "$corank" --time --time-zone Europe/Berlin --time-year 2027-01 -o "$work/out"

@@ -45,7 +45,7 @@ Ordering options (text formats):
                                 formats
       --time-year=YEAR[-MM]   the year of timestamps without one (syslog): a
                                 month after MM (default 12) is in YEAR-1
-                                (default: the newest input's modification date)
+                                (default: each input's modification date)
       --time-zone=ZONE        time keys read timestamps without a UTC offset
                                 in the IANA zone ZONE (default UTC); a skipped
                                 or repeated local hour takes the earlier offset

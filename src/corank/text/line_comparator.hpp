@@ -61,6 +61,11 @@ public:
   int compare_tied(std::string_view a, std::string_view b) const;
   // The keys only (0 when there are none): what -u calls equal.
   int compare_keys(std::string_view a, std::string_view b) const;
+  // compare(a, b) where `b` came from another input whose time keys read
+  // timestamps by `other`'s rules (the same keys otherwise: its own year
+  // reference and formats, time_inputs.hpp). `tied`: their prefixes (each
+  // by its own rules) are equal, as for compare_tied.
+  int compare_across(std::string_view a, const LineComparator& other, std::string_view b, bool tied = false) const;
   Prefix prefix(std::string_view line) const;
 
   const LineOrdering& ordering() const noexcept { return o_; }

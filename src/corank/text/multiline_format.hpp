@@ -34,6 +34,7 @@ public:
   void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override {
     lines_.count_values(record, prefix, counts);
   }
+  const LineComparator* line_comparator() const noexcept override { return lines_.line_comparator(); }
   bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override {
     lines_.append_debug_view(record, out);

@@ -75,6 +75,9 @@ public:
   virtual bool can_debug() const { return false; }
   virtual void append_debug_view(std::string_view record, std::string& out) const { (void)record, (void)out; }
 
+  // Lines' comparison, for formats of lines; null for others.
+  virtual const LineComparator* line_comparator() const noexcept { return nullptr; }
+
   char terminator() const noexcept { return terminator_; }
   bool unique() const noexcept { return unique_; }
 
@@ -106,6 +109,7 @@ public:
   std::vector<KeyValueCounts> value_checks() const override;
   void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
   const LineComparator& comparator() const noexcept { return cmp_; }
+  const LineComparator* line_comparator() const noexcept override { return &cmp_; }
 
 private:
   LineComparator cmp_;

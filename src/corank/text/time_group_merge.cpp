@@ -3,6 +3,7 @@
 #include <memory>
 #include <vector>
 
+#include "corank/io/codec.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/source.hpp"
 #include "corank/loser_tree.hpp"
@@ -16,8 +17,10 @@ void merge_time_groups(std::span<const TimeGroupFile> groups, const std::string&
   const std::size_t k = groups.size();
   std::vector<std::unique_ptr<io::ByteSource>> sources;
   std::vector<std::unique_ptr<RecordReader>> readers;
+  io::IoOptions plain = io;  // the groups' files hold their bytes as they are
+  plain.input_codec = io::Codec::none;
   for (const TimeGroupFile& g : groups) {
-    io::ByteSource* src = sources.emplace_back(io::open_source(g.path, io)).get();
+    io::ByteSource* src = sources.emplace_back(io::open_source(g.path, plain)).get();
     readers.push_back(std::make_unique<RecordReader>([src](char* dst, std::size_t n) { return src->read(dst, n); },
                                                      g.path, *g.format, std::size_t{1} << 20, /*check=*/false));
   }
@@ -37,7 +40,7 @@ void merge_time_groups(std::span<const TimeGroupFile> groups, const std::string&
     if (!live[a]) return false;
     if (!live[b]) return true;
     if (!(prefix[a] == prefix[b])) return prefix[a] < prefix[b];
-    const int c = groups[a].order->compare_across(head[a], *groups[b].order, head[b]);
+    const int c = groups[a].order->compare_across(head[a], *groups[b].order, head[b], /*tied=*/true);
     return c ? c < 0 : a < b;
   });
   std::string last;
