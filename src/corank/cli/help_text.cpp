@@ -178,7 +178,7 @@ Examples:
   corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
   corank --multiline -o all.log app.log worker.log
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
-  corank --format jsonl -u --key @timestamp:time --key . -o all.jsonl a.jsonl b.jsonl
+  corank --format jsonl -u --key ts:time --key . -o all.jsonl a.jsonl b.jsonl
   corank --format pgtext --header -k ts:time:desc:nulls_first dump.txt
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
 )";
