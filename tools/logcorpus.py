@@ -2,7 +2,7 @@
 """A corpus of real-looking logs with the true instant of every line.
 
   tools/logcorpus.py OUT_DIR [--lines N] [--seed S] [--zone ZONE]
-  tools/logcorpus.py --check OUT_DIR SORTED_OUTPUT
+  tools/logcorpus.py --check OUT_DIR SORTED_OUTPUT [--multiline] [--files F...]
 
 Writes into OUT_DIR one file per kind of log (below) and truth.tsv: for each
 line's id (the "id=N" every line carries) the instant it was written, in
@@ -14,6 +14,8 @@ Timestamps without a UTC offset are the wall clock of ZONE (default
 Europe/Berlin): sort them with --time-zone ZONE. The corpus spans:
   nginx-*.log     Combined Log Format from three zones (their own offsets)
   syslog.log      RFC 3164, yearless, from Dec 30 to Jan 2 (the year's end)
+  syslog-2025.log the same a year earlier: its modification time, not the
+                  newest input's, dates its lines
   app-log4j.log   log4j in ZONE across a spring-forward change (a clock skips
                   the gap). The repeated hour of a fall-back change is left
                   out: its local times name two instants each, and no sorter
@@ -22,12 +24,13 @@ Europe/Berlin): sort them with --time-zone ZONE. The corpus spans:
   apache-error.log  [Sun Mar 29 11:15:01.123456 2026] [core:error] ...
   rfc5424.log     <165>1 2026-03-29T11:15:01.003+02:00 host app ...
   epoch.log       seconds with milliseconds, 1774775701.123
-(JSON lines with dotted names and Java stack traces will join them with
-multi-line records: add a writer to WRITERS.)
+  app-java.log    logback in ZONE, ERROR entries followed by their stack
+                  traces, after a line the JVM printed (sort with --multiline)
 
 --check reads a sorted output and prints how many records are out of true
 time order, and whether the output holds exactly the inputs' lines (as a
-multiset); it exits 1 on either failure.
+multiset); with --multiline also whether every record (an entry with its
+stack trace) is whole; it exits 1 on any failure.
 """
 import argparse
 import os
@@ -65,8 +68,8 @@ def nginx(rng, zone_name, start, n, ident):
         yield local.astimezone(UTC), line
 
 
-def syslog(rng, zone, n, ident):
-    start = datetime(2026, 12, 30, tzinfo=zone)
+def syslog(rng, zone, n, ident, year=2026):
+    start = datetime(year, 12, 30, tzinfo=zone)
     for t in instants(rng, start, start + timedelta(days=3), n):
         local = t.astimezone(zone).replace(microsecond=0)
         line = (f"{MONTHS[local.month - 1]} {local.day:2d} {local:%H:%M:%S} web{rng.randrange(4)} "
@@ -117,6 +120,29 @@ def rfc5424(rng, zone, n, ident):
         yield local.astimezone(UTC), line
 
 
+def java(rng, zone, n, ident):
+    """logback in ZONE; an ERROR entry is followed by its stack trace, lines
+    without a timestamp (None: no instant of their own), and the file starts
+    with what the JVM printed before logging began."""
+    yield None, "Picked up JAVA_TOOL_OPTIONS: -Xmx2g -XX:+UseG1GC"
+    start = datetime(2026, 3, 29, 8, 0, tzinfo=zone)
+    for t in instants(rng, start, start + timedelta(hours=8), n):
+        local = t.astimezone(zone)
+        ms = local.microsecond // 1000
+        local = local.replace(microsecond=ms * 1000)
+        error = rng.random() < 0.3
+        yield local.astimezone(UTC), (f"{local:%Y-%m-%d %H:%M:%S}.{ms:03d} [http-nio-{rng.randrange(8)}] "
+                                      f"{'ERROR' if error else 'INFO '} c.e.PaymentService - charge id={next(ident)}")
+        if error:
+            yield None, f"java.lang.IllegalStateException: card declined (code {rng.randrange(100)})"
+            for _ in range(rng.randrange(1, 6)):
+                yield None, f"\tat com.example.PaymentService.charge(PaymentService.java:{rng.randrange(1, 900)})"
+            if rng.random() < 0.5:
+                yield None, "Caused by: java.net.SocketTimeoutException: Read timed out"
+                yield None, f"\tat java.net.SocketInputStream.read(SocketInputStream.java:{rng.randrange(1, 300)})"
+                yield None, f"\t... {rng.randrange(2, 40)} more"
+
+
 def epoch(rng, zone, n, ident):
     start = datetime(2026, 3, 29, 9, 0, tzinfo=UTC)
     for t in instants(rng, start, start + timedelta(hours=8), n):
@@ -131,11 +157,13 @@ WRITERS = {
     "nginx-newyork.log": lambda rng, zone, n, ident: nginx(rng, "America/New_York", datetime(2026, 11, 24, 6, tzinfo=UTC), n, ident),
     "nginx-tokyo.log": lambda rng, zone, n, ident: nginx(rng, "Asia/Tokyo", datetime(2026, 11, 23, 20, tzinfo=UTC), n, ident),
     "syslog.log": syslog,
+    "syslog-2025.log": lambda rng, zone, n, ident: syslog(rng, zone, n, ident, 2025),
     "app-log4j.log": log4j,
     "go-error.log": go_error,
     "apache-error.log": apache_error,
     "rfc5424.log": rfc5424,
     "epoch.log": epoch,
+    "app-java.log": java,
 }
 
 
@@ -157,12 +185,26 @@ def generate(out, lines, seed, zone_name):
                 for _, line in records:
                     f.write(line + "\n")
             for t, line in records:
-                truth.write(f"{line.rsplit('id=', 1)[1].split()[0]}\t{nanos(t)}\n")
-            last = records[-1][0].timestamp()
+                if t is not None:
+                    truth.write(f"{line.rsplit('id=', 1)[1].split()[0]}\t{nanos(t)}\n")
+            last = max(t for t, _ in records if t is not None).timestamp()
             os.utime(path, (last, last))
 
 
-def check(out, sorted_path):
+def records_of(lines):
+    """Lines grouped into records as the generator wrote them: a line without
+    an id (a stack trace's, text before a file's first entry) belongs to the
+    record before it; those before the first entry form a head record."""
+    records = []
+    for line in lines:
+        if "id=" in line or not records:
+            records.append([line])
+        else:
+            records[-1].append(line)
+    return records
+
+
+def check(out, sorted_path, files, multiline):
     truth = {}
     with open(os.path.join(out, "truth.tsv")) as f:
         for row in f:
@@ -171,15 +213,28 @@ def check(out, sorted_path):
     with open(sorted_path) as f:
         got = f.read().splitlines()
     want = []
-    for name in WRITERS:
+    want_records = []
+    for name in files:
         with open(os.path.join(out, name)) as f:
-            want += f.read().splitlines()
+            lines = f.read().splitlines()
+        want += lines
+        want_records += [r for r in records_of(lines) if "id=" in r[0]]
     same_lines = sorted(got) == sorted(want)
+    if multiline:
+        # Every entry keeps its own lines, and only heads come before the first entry.
+        got_records = records_of(got)
+        if got_records and "id=" not in got_records[0][0]:
+            got_records = got_records[1:]
+        whole = sorted(got_records) == sorted(want_records)
+        got = [r[0] for r in got_records]
+    else:
+        whole = True
     times = [truth[line.rsplit("id=", 1)[1].split()[0]] for line in got if "id=" in line]
     disorder = sum(1 for a, b in zip(times, times[1:]) if a > b)
-    print(f"{len(got)} lines, {disorder} out of true time order, "
-          f"{'the same lines as the inputs' if same_lines else 'NOT the lines of the inputs'}")
-    return 0 if same_lines and disorder == 0 and len(times) == len(got) else 1
+    print(f"{len(got)} records, {disorder} out of true time order, "
+          f"{'the same lines as the inputs' if same_lines else 'NOT the lines of the inputs'}"
+          f"{'' if whole else ', records NOT whole'}")
+    return 0 if same_lines and whole and disorder == 0 and len(times) == len(got) else 1
 
 
 def main():
@@ -187,6 +242,9 @@ def main():
     ap.add_argument("out")
     ap.add_argument("sorted", nargs="?")
     ap.add_argument("--check", action="store_true")
+    ap.add_argument("--multiline", action="store_true",
+                    help="with --check: records span lines (corank --multiline); else every line is one")
+    ap.add_argument("--files", nargs="+", help="with --check: the input files sorted (default: all)")
     ap.add_argument("--lines", type=int, default=400, help="lines per file")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--zone", default="Europe/Berlin")
@@ -194,7 +252,7 @@ def main():
     if a.check:
         if not a.sorted:
             ap.error("--check needs OUT_DIR and SORTED_OUTPUT")
-        return check(a.out, a.sorted)
+        return check(a.out, a.sorted, a.files or list(WRITERS), a.multiline)
     generate(a.out, a.lines, a.seed, a.zone)
     return 0
 

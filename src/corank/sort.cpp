@@ -1,7 +1,12 @@
 #include "corank/planner.hpp"
 #include "corank/sort.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -12,18 +17,22 @@
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
 #include "corank/io/error.hpp"
+#include "corank/io/file_desc.hpp"
 #include "corank/io/source.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/notes.hpp"
 #include "corank/process_limits.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/icu_collation.hpp"
 #include "corank/text/jsonl_format.hpp"
+#include "corank/text/multiline_format.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/pgtext_format.hpp"
 #include "corank/text/line_locale.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
+#include "corank/text/time_group_merge.hpp"
 #include "corank/text/time_inputs.hpp"
 #include "corank/text/typed_key.hpp"
 #include "corank/text_format_of.hpp"
@@ -50,6 +59,7 @@ void reject_text_options(const SortRequest& r) {
       {r.time_year != 0, "--time-year"},
       {!r.time_zone.empty(), "--time-zone"},
       {!r.time_format.empty(), "--time-format"},
+      {r.multiline, "--multiline"},
       {!r.collation.empty(), "--collation"}};
   for (const auto& [set, name] : text_only)
     if (set)
@@ -87,7 +97,7 @@ bool uses_random(const SortRequest& r) {
 // Whether a line key finds its time anywhere (parse_keydef's positionless T).
 bool has_time_search_key(const SortRequest& r) {
   if (r.format != "lines") return false;
-  return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
+  return r.multiline || std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
     return !k.empty() && k[0] != '+' && !(k[0] >= '0' && k[0] <= '9') && k.find('T') != std::string::npos;
   });
 }
@@ -95,10 +105,19 @@ bool has_time_search_key(const SortRequest& r) {
 // Whether any key may be a time key (T among letters, or a :time type); a
 // CSV column named with a T only costs a look at the inputs' times.
 bool may_use_time(const SortRequest& r) {
-  if (r.ordering.find('T') != std::string::npos) return true;
+  if (r.ordering.find('T') != std::string::npos || r.multiline) return true;
   return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
     return k.find('T') != std::string::npos || k.find("time") != std::string::npos;
   });
+}
+
+text::TimeSettings time_settings(const SortRequest& r) {
+  text::TimeSettings t;
+  t.zone = r.time_zone;
+  t.format = r.time_format;
+  t.year = r.time_year;
+  t.year_month = r.time_year_month;
+  return t;
 }
 
 // How time keys read timestamps; `read_inputs`: complete the rules with what
@@ -108,23 +127,19 @@ std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool rea
     throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
   if (r.time_year_month > 12 || (r.time_year_month && !r.time_year))
     throw UsageError("invalid --time-year month '" + std::to_string(r.time_year_month) + "'");
-  text::TimeSettings t;
-  t.zone = r.time_zone;
-  t.format = r.time_format;
-  t.year = r.time_year;
-  t.year_month = r.time_year_month;
-  return text::time_rules_for(t, r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
+  return text::time_rules_for(time_settings(r), r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
                               r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
 }
 
-text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false) {
+text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false,
+                               std::shared_ptr<const text::TimeRules> rules = nullptr) {
   text::KeyField g;
   std::string letters = r.ordering;
   if (r.reverse) letters += 'r';
   if (text::apply_ordering_letters(letters, g, text::BlankSide::Both) != letters.size())
     throw UsageError("invalid ordering letters '" + r.ordering + "'");
   g.random_salt = salt;
-  g.time_rules = time_rules(r, read_inputs);
+  g.time_rules = rules ? std::move(rules) : time_rules(r, read_inputs);
   return g;
 }
 
@@ -133,24 +148,30 @@ std::shared_ptr<const text::Collation> collation(const SortRequest& r) {
   return r.collation.empty() ? nullptr : text::icu_collation(r.collation);
 }
 
-text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false) {
+text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, const text::KeyField& global) {
   std::vector<text::KeyField> keys;
   for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
   const int tab = r.field_separator ? text::parse_tab(*r.field_separator) : text::kNoTab;
-  text::LineOrdering o = text::resolve_ordering(std::move(keys), global_ordering(r, salt, read_inputs), tab, r.stable,
-                                                r.unique, r.zero_terminated ? '\0' : '\n');
+  text::LineOrdering o = text::resolve_ordering(std::move(keys), global, tab, r.stable, r.unique,
+                                                r.zero_terminated ? '\0' : '\n');
   text::seed_random_keys(o.keys, salt);
   if ((r.locale != "C" && r.locale != "POSIX") || !r.collation.empty())
     o.locale = text::LineLocale::load(r.locale, collation(r));
   return o;
 }
 
-std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt, bool read_inputs) {
+// `rules`: the time rules of lines, where the inputs were looked at already.
+std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt, bool read_inputs,
+                                                   std::shared_ptr<const text::TimeRules> rules = nullptr) {
   if (r.format == "lines") {
     if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
     if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
-    return std::make_unique<text::LineFormat>(line_ordering(r, salt, read_inputs));
+    if (r.multiline && r.zero_terminated) throw UsageError("--multiline applies to lines ending in newlines, not -z");
+    const text::KeyField global = global_ordering(r, salt, read_inputs, std::move(rules));
+    if (r.multiline) return std::make_unique<text::MultilineFormat>(line_ordering(r, salt, global), global.time_rules);
+    return std::make_unique<text::LineFormat>(line_ordering(r, salt, global));
   }
+  if (r.multiline) throw UsageError("--multiline applies to --format lines");
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (r.zero_terminated) throw UsageError("-z applies to --format lines");
   const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;
@@ -203,9 +224,9 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
 }
 
 // The text format, with checks of the options that only some text formats take.
-std::unique_ptr<text::TextFormat> text_format(const SortRequest& r) {
+std::unique_ptr<text::TextFormat> text_format(const SortRequest& r, std::shared_ptr<const text::TimeRules> rules = nullptr) {
   if (r.verify) throw UsageError("--verify applies to binary formats");
-  auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0, true);
+  auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0, true, std::move(rules));
   if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines, csv, tsv, pgtext and jsonl");
   return format;
 }
@@ -248,6 +269,63 @@ text::TextSortOptions text_options(const SortRequest& r) {
   return o;
 }
 
+// Lines of several files with time keys: each file's own rules (its formats,
+// its modification time's year), one per input (time_inputs.hpp); empty where
+// one set of rules serves every input alike (the others: -m, whose inputs
+// were sorted by one rules, and --debug, which shows one format's marks).
+std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r) {
+  if (r.format != "lines" || r.merge_only || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
+  return text::time_rules_by_input(time_settings(r), r.inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n',
+                                   r.io, r.verbose);
+}
+
+// Sorts the inputs of each rules into a file of its own, without a name once
+// sorted (read through /proc/self/fd), then merges those files, each record
+// under its own rules (text/time_group_merge.hpp).
+SortStats sort_time_groups(const SortRequest& r, const std::vector<std::shared_ptr<const text::TimeRules>>& rules) {
+  std::vector<const text::TimeRules*> order;
+  for (const auto& x : rules)
+    if (std::find(order.begin(), order.end(), x.get()) == order.end()) order.push_back(x.get());
+  const std::uint64_t salt = uses_random(r) ? random_salt(r) : 0;
+  const std::string dir = !r.temp_dirs.empty() ? r.temp_dirs.front() : std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
+  std::vector<std::unique_ptr<text::TextFormat>> formats;
+  std::vector<io::FileDesc> sorted;
+  std::vector<text::TimeGroupFile> files;
+  SortStats total;
+  for (const text::TimeRules* g : order) {
+    SortRequest rg = r;
+    rg.inputs.clear();
+    std::shared_ptr<const text::TimeRules> group_rules;
+    for (std::size_t i = 0; i < r.inputs.size(); ++i)
+      if (rules[i].get() == g) rg.inputs.push_back(r.inputs[i]), group_rules = rules[i];
+    rg.output = dir + "/.corank-time-group-" + std::to_string(::getpid()) + "-" + std::to_string(files.size());
+    rg.io.sync_output = false;  // read back at once, never kept
+    rg.io.output_codec = io::Codec::none;
+    formats.push_back(make_text_format(rg, salt, true, group_rules));
+    const SortStats s = text::sort_text(text_options(rg), *formats.back());
+    sorted.emplace_back(::open(rg.output.c_str(), O_RDONLY | O_CLOEXEC));
+    ::unlink(rg.output.c_str());
+    if (sorted.back().get() < 0) throw io::IoError("open failed", rg.output, std::strerror(errno));
+    files.push_back({"/proc/self/fd/" + std::to_string(sorted.back().get()), formats.back().get(),
+                     formats.back()->line_comparator()});
+    total.records_in += s.records_in, total.bytes_in += s.bytes_in, total.runs += s.runs;
+    total.spilled_runs += s.spilled_runs, total.spill_bytes += s.spill_bytes, total.merge_passes += s.merge_passes;
+    total.threads = s.threads, total.memory_budget = s.memory_budget;
+    total.seconds.read += s.seconds.read, total.seconds.run_formation += s.seconds.run_formation;
+    total.seconds.merge += s.seconds.merge, total.seconds.write += s.seconds.write;
+    if (total.key_values.empty()) total.key_values = s.key_values;
+    else
+      for (std::size_t k = 0; k < s.key_values.size(); ++k)
+        total.key_values[k].unread += s.key_values[k].unread, total.key_values[k].nulls += s.key_values[k].nulls;
+  }
+  note(r.verbose, r.io, "time: " + std::to_string(order.size()) + " groups of inputs with rules of their own, merged");
+  const auto t_merge = Clock::now();
+  text::merge_time_groups(files, r.output, r.unique, r.io, total);
+  total.seconds.merge += seconds_since(t_merge);
+  total.mode = "external";
+  return total;
+}
+
 }  // namespace
 
 std::unique_ptr<text::TextFormat> text_format_of(const SortRequest& r) {
@@ -279,7 +357,14 @@ SortStats sort(const SortRequest& r) {
   bound_malloc_arenas();
   try {
     if (!is_text_format(r.format)) return sort_files(binary_options(r));
-    auto format = text_format(r);
+    const Clock::time_point t0 = Clock::now();
+    const auto rules = rules_by_input(r);
+    if (std::any_of(rules.begin(), rules.end(), [&](const auto& x) { return x != rules.front(); })) {
+      SortStats stats = sort_time_groups(r, rules);
+      stats.seconds.total = seconds_since(t0);
+      return stats;
+    }
+    auto format = text_format(r, rules.empty() ? nullptr : rules.front());
     return text::sort_text(text_options(r), *format);
   } catch (const std::bad_alloc&) {
     throw LimitError(memory_exhausted_message(r.memory_budget ? r.memory_budget : default_memory_budget()));
@@ -318,7 +403,10 @@ CheckReport check(const SortRequest& r) {
 
 std::vector<std::string> debug_warnings(const SortRequest& r) {
   const std::uint64_t salt = 0;  // warnings do not depend on the order's seed
-  if (r.format == "lines") return text::debug_warnings(line_ordering(r, salt), global_ordering(r, salt), r.keys.empty());
+  if (r.format == "lines") {
+    const text::KeyField global = global_ordering(r, salt);
+    return text::debug_warnings(line_ordering(r, salt, global), global, r.keys.empty());
+  }
   if (r.format != "csv" && r.format != "tsv" && r.format != "pgtext" && r.format != "jsonl") return {};
   const text::KeyField global = global_ordering(r, salt);
   const auto default_collation = collation(r);

@@ -65,11 +65,13 @@ struct SortRequest {
   // Time keys (T, :time; text/time_rules.hpp). Timestamps without a year
   // (syslog's) take one from a reference date: time_year (and
   // time_year_month, 1-12; 0: December, so every month is in time_year), or
-  // with time_year 0 the newest modification time of the inputs (the current
-  // date for standard input); a month after the reference's falls in the year
-  // before it.
+  // with time_year 0 each input's own modification time (the current date for
+  // standard input); a month after the reference's falls in the year before it.
   int time_year = 0;
   unsigned time_year_month = 0;
+  // Lines: a line in which a positionless time key finds no timestamp belongs
+  // to the record before it (text/multiline_format.hpp).
+  bool multiline = false;
   // The IANA zone of timestamps without a UTC offset; "": UTC.
   std::string time_zone;
   // A strftime-style pattern (text/time_pattern.hpp) that time keys read

@@ -59,6 +59,18 @@ struct GpuTimes {
   double overlapped() const { return stage_sum() > busy ? stage_sum() - busy : 0.0; }
 };
 
+// What a sort found in one key's values (text formats): how many did not read
+// as the key's type (a time, a decimal, a float, a date) and how many were
+// NULL or missing, and where those sorted.
+struct KeyValueCounts {
+  unsigned key = 0;    // 1-based, in the order the keys were given
+  std::string name;    // the column or path as given; "" for a key of lines
+  std::string kind;    // what an unread value lacked: "time", "decimal", "float", "date"; "": every value reads
+  std::uint64_t unread = 0, nulls = 0;
+  bool unread_first = true;  // unread values sort before the others (else after)
+  bool nulls_first = false;
+};
+
 struct SortStats {
   std::string mode;  // "in-memory" or "external"
   std::string backend = "cpu";
@@ -74,6 +86,9 @@ struct SortStats {
   unsigned threads = 0;
   PhaseTimes seconds;
   GpuTimes gpu_seconds;  // backend "gpu" only
+  // Text formats: one entry for each key whose values can fail to read or be
+  // NULL, counted over the records read (not under -m).
+  std::vector<KeyValueCounts> key_values;
 };
 
 // Sorts options.inputs into options.output. Throws UsageError, InputError or

@@ -87,6 +87,17 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
         {"overlapped", s.gpu_seconds.overlapped()}}},
       {"gpu_bytes", {{"h2d", s.gpu_seconds.h2d_bytes}, {"d2h", s.gpu_seconds.d2h_bytes}}},
       {"throughput_bytes_per_second", rate}};
+  // Per key: values that did not read as its type, NULL or missing ones, and where they went.
+  ordered_json keys = ordered_json::array();
+  for (const KeyValueCounts& k : s.key_values)
+    keys.push_back({{"key", k.key},
+                    {"name", k.name},
+                    {"type", k.kind},
+                    {"unread", k.unread},
+                    {"unread_sort", k.unread_first ? "first" : "last"},
+                    {"null", k.nulls},
+                    {"null_sort", k.nulls_first ? "first" : "last"}});
+  if (!s.key_values.empty()) doc["key_values"] = std::move(keys);
   return dump(doc);
 }
 

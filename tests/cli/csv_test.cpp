@@ -210,6 +210,27 @@ TEST_F(Csv, SqlLikeTypesNullsAndByteOrderMark) {
   EXPECT_EQ(err.rfind("corank: ", 0), 0u);
 }
 
+// NULL and missing fields, and values that do not read as their key's type,
+// are counted per key on stderr and in --stats; the sort succeeds.
+TEST_F(Csv, NullAndUnreadValuesCounted) {
+  write_file(path("in"), "id,amount,day\n1,5,2026-01-02\n2,,someday\n3,x,2026-01-01\n4\n5,\"\",2026-13-01\n");
+  std::string err;
+  ASSERT_EQ(corank("--format csv --header --key amount:decimal --key day:date --stats " + path("stats") + " -o " +
+                       path("out") + " " + path("in"),
+                   &err),
+            0);
+  // amount: row 2's empty field and row 4's missing one are NULL, row 5's
+  // quoted "" is an empty string, which is no decimal, nor is x.
+  EXPECT_EQ(err, "corank: of 5 rows, 2 had no decimal in key 1 (amount) (sorted first), 2 had a NULL or missing "
+                 "value in key 1 (amount) (sorted last), 2 had no date in key 2 (day) (sorted first), 1 had a NULL "
+                 "or missing value in key 2 (day) (sorted last); --debug shows them\n");
+  EXPECT_NE(read_file(path("stats")).find(R"({"key":2,"name":"day","type":"date","unread":2,"unread_sort":"first",)"
+                                          R"("null":1,"null_sort":"last"})"),
+            std::string::npos);
+  ASSERT_EQ(corank("--format csv --header --key id:n -o " + path("out") + " " + path("in"), &err), 0);
+  EXPECT_EQ(err, "");
+}
+
 TEST_F(Csv, NullOptions) {
   write_file(path("in"), "a,3\nb,\nc,NULL\nd,\"\"\ne,-1\n");
   ASSERT_EQ(corank("--format csv --key 2:n -o " + path("out") + " " + path("in")), 0);

@@ -109,6 +109,50 @@ TEST_F(Jsonl, SortsByTimeKeysLikeTheReference) {
   EXPECT_EQ(corank("-c --format jsonl --key ts:time " + path("out")), 0);
 }
 
+// Missing fields and nulls, and timestamps that do not read, counted per key.
+TEST_F(Jsonl, NullAndUnreadValuesCounted) {
+  write_file(path("in"), R"({"ts":"2026-01-01T00:00:00Z","n":1})" "\n" R"({"ts":"soon","n":null})" "\n"
+                         R"({"n":3})" "\n" R"({"ts":null})" "\n");
+  std::string err;
+  ASSERT_EQ(corank("--format jsonl --key ts:time --key n -o " + path("out") + " " + path("in"), &err), 0);
+  EXPECT_EQ(err, "corank: of 4 records, 1 had no time in key 1 (ts) (sorted first), 2 had a NULL or missing value "
+                 "in key 1 (ts) (sorted last), 2 had a NULL or missing value in key 2 (n) (sorted last); --debug "
+                 "shows them\n");
+  ASSERT_EQ(corank("--format jsonl --key n:n --nulls first -o " + path("out") + " " + path("in"), &err), 0);
+  EXPECT_EQ(err, "corank: 2 of 4 records had a NULL or missing value in key 1 (n); they sort first; --debug shows them\n");
+}
+
+// Names that hold dots (ECS, OpenTelemetry: "log.level") are reached by
+// ["log.level"] or log\.level, apart from the nested log.level; "." is the
+// whole record, so that -u drops only exact duplicates.
+TEST_F(Jsonl, DottedNamesAndTheWholeRecord) {
+  const std::string a = R"({"log.level":"warn","log":{"level":"b"},"labels":{"app.io/name":"y"},"n":2})";
+  const std::string b = R"({"log.level":"error","log":{"level":"c"},"labels":{"app.io/name":"x"},"n":1})";
+  const std::string c = R"({"log.level":"info","log":{"level":"a"},"labels":{"app.io/name":"z"},"n":1})";
+  write_file(path("in"), a + "\n" + b + "\n" + c + "\n" + b + "\n");
+  auto sorted = [&](const std::string& keys) {
+    std::string err;
+    EXPECT_EQ(corank("--format jsonl " + keys + " -o " + path("out") + " " + path("in"), &err), 0) << keys << err;
+    EXPECT_EQ(err, "") << keys;
+    return read_file(path("out"));
+  };
+  const std::string by_dotted = b + "\n" + b + "\n" + c + "\n" + a + "\n";  // error, info, warn
+  EXPECT_EQ(sorted(R"(--key '["log.level"]')"), by_dotted);
+  EXPECT_EQ(sorted(R"(--key 'log\.level')"), by_dotted);
+  EXPECT_EQ(sorted(R"(--key '["log.level"]:desc')"), a + "\n" + c + "\n" + b + "\n" + b + "\n");
+  EXPECT_EQ(sorted("--key log.level"), c + "\n" + a + "\n" + b + "\n" + b + "\n");  // nested: a, b, c
+  EXPECT_EQ(sorted(R"(--key 'labels["app.io/name"]')"), b + "\n" + b + "\n" + a + "\n" + c + "\n");
+  EXPECT_EQ(sorted(R"(--key 'labels.app\.io/name')"), b + "\n" + b + "\n" + a + "\n" + c + "\n");
+  // By n, then the whole record: -u keeps one of the two identical events.
+  EXPECT_EQ(sorted("-u --key n:n --key ."), b + "\n" + c + "\n" + a + "\n");
+  EXPECT_EQ(sorted("-u --key n:n"), b + "\n" + a + "\n");
+  for (const char* bad : {R"('["log.level')", R"('["a"]b')", "'a..b'", "'.a'", R"('["x\"]')"}) {
+    std::string err;
+    EXPECT_EQ(corank(std::string("--format jsonl --key ") + bad + " " + path("in"), &err), 2) << bad;
+    EXPECT_EQ(err.rfind("corank: invalid key ", 0), 0u) << err;
+  }
+}
+
 TEST_F(Jsonl, MalformedLineIsAnErrorWithItsLine) {
   std::string text = text_of(events(2000, 4));
   text += "{\"ts\": 1, \"user\": {\"id\": 3}\n";  // line 2001: the object never closes

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The log corpus (tools/logcorpus.py: nginx from three zones, syslog across a
-# year's end, log4j across a daylight-saving change, Go, Apache, RFC 5424,
-# epoch) sorted by --time: no record out of its true time order, computed by
-# Python's datetime and zoneinfo, and the output holds the inputs' lines.
+# year's end (two years' files, each dated by its own modification time),
+# log4j across a daylight-saving change, Go, Apache, RFC 5424,
+# epoch, Java with stack traces) sorted by --time and --multiline: no record
+# out of its true time order, computed by Python's datetime and zoneinfo, every
+# entry with its own stack trace, and the output holds the inputs' lines.
 #   log_corpus_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 corank=$1/src/corank
@@ -10,17 +12,34 @@ gen=$2/tools/logcorpus.py
 work=$(mktemp -d /tmp/corank-logcorpus.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 python3 "$gen" "$work/in" --lines 300 --seed 7
+# Java's stack traces stay with their entries (--multiline), through runs too.
 for opts in "" "-S 64K --parallel 2" "-S 64K --parallel 1 --batch-size 2"; do
   # shellcheck disable=SC2086
-  "$corank" --time --time-zone Europe/Berlin $opts -T "$work" -o "$work/out" "$work"/in/*.log
-  python3 "$gen" --check "$work/in" "$work/out" || { echo "with '$opts'"; exit 1; }
+  "$corank" --multiline --time-zone Europe/Berlin $opts -T "$work" -o "$work/out" "$work"/in/*.log
+  python3 "$gen" --check --multiline "$work/in" "$work/out" || { echo "with '$opts'"; exit 1; }
 done
+# Line by line, the logs whose lines all have a timestamp.
+single=()
+for f in "$work"/in/*.log; do [[ $f == */app-java.log ]] || single+=("$f"); done
+names=("${single[@]##*/}")
+"$corank" --time --time-zone Europe/Berlin -S 64K -T "$work" -o "$work/out" "${single[@]}"
+python3 "$gen" --check "$work/in" "$work/out" --files "${names[@]}"
+# Each syslog file dates its lines by its own modification time, also by an
+# explicit key, through spilled runs too.
+"$corank" -k1,3T -S 16K --time-zone Europe/Berlin -T "$work" -o "$work/out" "$work/in/syslog-2025.log" \
+  "$work/in/syslog.log"
+python3 "$gen" --check "$work/in" "$work/out" --files syslog-2025.log syslog.log
+# One file, or standard input, has one reference date: without the year before.
+one_year=()
+for f in "${single[@]}"; do [[ $f == */syslog-2025.log ]] || one_year+=("$f"); done
+single=("${one_year[@]}")
+names=("${single[@]##*/}")
 # Standard input is not sampled: every known format is looked for, and the
 # year of syslog's lines comes from --time-year.
-cat "$work"/in/*.log | "$corank" --time --time-zone Europe/Berlin --time-year 2027-01 -o "$work/out"
-python3 "$gen" --check "$work/in" "$work/out"
+cat "${single[@]}" | "$corank" --time --time-zone Europe/Berlin --time-year 2027-01 -o "$work/out"
+python3 "$gen" --check "$work/in" "$work/out" --files "${names[@]}"
 # The logs concatenated into one file: its sampled windows show each format.
-cat "$work"/in/*.log > "$work/all.log"
+cat "${single[@]}" > "$work/all.log"
 touch -r "$work/in/syslog.log" "$work/all.log"  # the newest of them
 "$corank" --time --time-zone Europe/Berlin -o "$work/out" "$work/all.log"
-python3 "$gen" --check "$work/in" "$work/out"
+python3 "$gen" --check "$work/in" "$work/out" --files "${names[@]}"

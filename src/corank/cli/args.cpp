@@ -167,6 +167,7 @@ Invocation parse_args(int argc, char** argv) {
         break;
       }
       case kTime: r.keys.push_back("T"), time_key = true; break;  // a T key without positions
+      case kMultiline: r.multiline = true; break;
       case kTimeFormat: r.time_format = arg; break;
       case kTimeZone: r.time_zone = arg; break;
       case kStats: inv.stats_file = arg; break;
@@ -184,6 +185,8 @@ Invocation parse_args(int argc, char** argv) {
     inv.action = check_quiet ? Action::CheckQuiet : Action::Check;
   }
   if (r.debug && output) throw UsageError("options '-o --debug' are incompatible");
+  // --multiline sorts by time where no key says otherwise.
+  if (r.multiline && r.keys.empty() && r.ordering.empty()) r.keys.push_back("T"), time_key = true;
   if (time_key && r.format != "lines") throw UsageError("--time applies to --format lines; CSV and JSON lines take KEY:time");
   if (!inv.files0_from.empty() && !r.inputs.empty())
     throw BadCommandLine("extra operand '" + r.inputs[0] + "'\nfile operands cannot be combined with --files0-from");

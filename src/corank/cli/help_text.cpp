@@ -26,6 +26,10 @@ Ordering options (text formats):
   -i, --ignore-nonprinting    consider only printable characters
   -M, --month-sort            compare (unknown) < 'JAN' < ... < 'DEC'
   -h, --human-numeric-sort    compare human readable numbers (e.g., 2K 1G)
+      --multiline             a line in which --time finds no timestamp (a
+                                stack trace's) belongs to the record before it;
+                                records move, and -u -c --stats count, whole;
+                                sorts by --time where no key is given
   -n, --numeric-sort          compare according to string numerical value
   -R, --random-sort           shuffle, but group identical keys together
       --random-source=FILE    get the seed of -R's order from FILE
@@ -34,14 +38,14 @@ Ordering options (text formats):
                                 human-numeric -h, month -M, numeric -n,
                                 random -R, version -V, time (the key letter T)
       --time                  sort by each line's timestamp, found anywhere in
-                                it, in the format detected per input file
+                                it, in the formats detected in the input files
                                 (the key -k T; see "Sorting logs" in README)
       --time-format=FMT       time keys read FMT (strftime-style: %Y %m %d %H
                                 %M %S %f %z %b %e %s ...) instead of the known
                                 formats
       --time-year=YEAR[-MM]   the year of timestamps without one (syslog): a
                                 month after MM (default 12) is in YEAR-1
-                                (default: the newest input's modification date)
+                                (default: each input's modification date)
       --time-zone=ZONE        time keys read timestamps without a UTC offset
                                 in the IANA zone ZONE (default UTC); a skipped
                                 or repeated local hour takes the earlier offset
@@ -107,8 +111,9 @@ Formats and corank's options:
       --progress              show progress on standard error (default: when
                                 it is a terminal); --no-progress: never
       --stats=FILE            write statistics (inputs, options, records, runs,
-                                stage times) as JSON to FILE (- for standard
-                                output, when the output goes elsewhere)
+                                stage times, per key the values not read as
+                                its type and the NULLs) as JSON to FILE (- for
+                                standard output, when the output goes elsewhere)
       --io-engine=ENGINE      file I/O: auto (io_uring if it works), uring,
                                 or pread
       --no-fsync              do not fsync the output before renaming it into
@@ -140,7 +145,9 @@ KEYDEF means what the format needs (highest priority first):
             last. NULLs (the null string, a missing column) go where
             nulls_first or nulls_last says, else where --nulls says
   jsonl     PATH[:TYPE][:desc][:nulls_first|:nulls_last][:collate=NAME]: PATH
-            names a field, dots for nested ones (user.id); TYPE as for CSV;
+            names a field, dots for nested ones (user.id), log\.level or
+            ["log.level"] for a name with a dot, . for the whole record
+            (its bytes: -u --key . drops exact duplicates); TYPE as for CSV;
             without one, strings (by the collation) < numbers < false < true
             < arrays < objects. Missing
             fields and null are NULL; a line that is not a JSON object is an
@@ -157,6 +164,10 @@ equal keys. Binary formats always sort stably.
 SIZE may be followed by the following multiplicative suffixes:
 % 1% of memory, b 1, K 1024 (default), and so on for M, G, T.
 
+A sort in which some key values did not read as the key's type (a line
+without a time under --time) or were NULL ends with one line on stderr that
+counts them and says where they sorted; the exit status stays 0.
+
 Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
 
 Examples:
@@ -165,7 +176,9 @@ Examples:
   corank --format csv --header --key name:text:collate=de -o out.csv in.csv
   corank -k4,5T -o by-time.log access.log
   corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
+  corank --multiline -o all.log app.log worker.log
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
+  corank --format jsonl -u --key ts:time --key . -o all.jsonl a.jsonl b.jsonl
   corank --format pgtext --header -k ts:time:desc:nulls_first dump.txt
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
 )";

@@ -17,6 +17,7 @@
 
 #include "corank/cli/args.hpp"
 #include "corank/cli/startup_checks.hpp"
+#include "corank/cli/unread_keys.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/diagnostics.hpp"
 #include "corank/io/error.hpp"
@@ -171,6 +172,9 @@ int run(Invocation& inv) {
     std::fprintf(stderr, "corank: sorted %llu records (%s, %llu runs) in %.3f s\n",
                  static_cast<unsigned long long>(stats.records_in), stats.mode.c_str(),
                  static_cast<unsigned long long>(stats.runs), stats.seconds.total);
+  // Under --debug each such record shows its key unmatched already.
+  if (const std::string unread = r.debug ? "" : unread_keys_line(stats, r); !unread.empty())
+    std::fprintf(stderr, "corank: %s\n", unread.c_str());
   write_stats(inv, stats_to_json(stats, r));
   return kExitOk;
 }

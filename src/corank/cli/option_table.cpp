@@ -43,6 +43,7 @@ const option kLongOptions[] = {
     {"stable", no_argument, nullptr, 's'},
     {"stats", required_argument, nullptr, kStats},
     {"temporary-directory", required_argument, nullptr, 'T'},
+    {"multiline", no_argument, nullptr, kMultiline},
     {"time", no_argument, nullptr, kTime},
     {"time-format", required_argument, nullptr, kTimeFormat},
     {"time-year", required_argument, nullptr, kTimeYear},

@@ -155,15 +155,21 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     if (got < want) {
       // End of this file: its unterminated tail is a record with the terminator supplied.
       if (scan < chunk.used) {
-        format_.check_unterminated(std::string_view(chunk.data() + scan, chunk.used - scan), source_name_,
-                                   file_lines_ + 1);
-        if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
-        chunk.bytes.data()[chunk.used++] = format_.terminator();
+        const bool to_end = format_.last_record_runs_to_file_end();
+        if (!to_end || chunk.data()[chunk.used - 1] != format_.terminator()) {
+          format_.check_unterminated(std::string_view(chunk.data() + scan, chunk.used - scan), source_name_,
+                                     file_lines_ + 1);
+          if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
+          chunk.bytes.data()[chunk.used++] = format_.terminator();
+        }
         if (!split()) {
           keep_rest();  // read again, this file yields nothing more and the tail is whole
           return true;
         }
-        if (scan < chunk.used) throw InputError(source_name_ + ": malformed last record");
+        if (scan < chunk.used) {
+          if (!to_end) throw InputError(source_name_ + ": malformed last record");
+          take_record(chunk, scan, chunk.used - scan);
+        }
       }
       if (!open_next_or_finish()) break;
     }
@@ -199,15 +205,26 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
       // The header's bytes are dropped by moving the rest of the chunk down.
       std::memmove(chunk.bytes.data() + scan, base + scan + n, chunk.used - scan - n);
       chunk.used -= n;
+      at_file_start_ = false;
     } else {
-      if (format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
-      // The prefix now, while the record is in cache.
-      if (threads_ > 2) defer_prefix(chunk.records.size());
-      chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
-      scan += n;
+      take_record(chunk, scan, n, line);
     }
-    at_file_start_ = false;
   }
+}
+
+void ChunkReader::take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n, std::uint64_t line) {
+  const char* base = chunk.data();
+  if (line == 0) {  // not counted by the caller
+    line = file_lines_ + 1;
+    if (format_.counts_lines() || format_.checks_records())
+      file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
+  }
+  if (format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
+  // The prefix now, while the record is in cache.
+  if (threads_ > 2) defer_prefix(chunk.records.size());
+  chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
+  scan += n;
+  at_file_start_ = false;
 }
 
 bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
@@ -231,7 +248,9 @@ bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
     chunk.used = std::min(avail, chunk.used + std::min(capacity - chunk.used, piece));
     full = !split(chunk, scan, budget) || (chunk.used == capacity && !chunk.records.empty() && chunk.used < avail);
   }
-  if (!full && scan < avail) {
+  if (!full && scan < avail && format_.last_record_runs_to_file_end()) {
+    take_record(chunk, scan, avail - scan);
+  } else if (!full && scan < avail) {
     // The file ends with a terminator, yet its tail is no whole record (a
     // CSV quote left open, say): the error the read path gives it.
     format_.check_unterminated(std::string_view(chunk.data() + scan, avail - scan), source_name_, file_lines_ + 1);

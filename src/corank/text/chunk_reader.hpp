@@ -86,6 +86,9 @@ private:
   // Splits the whole records in [scan, chunk.used) off into chunk.records;
   // false when the budget is spent first.
   bool split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
+  // Takes the n bytes at `scan` (terminator included) as the chunk's next
+  // record; `line` is where it starts, 0 when its lines are not counted yet.
+  void take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n, std::uint64_t line = 0);
   // Whether plain lines are split by several threads, and the bytes a chunk
   // is filled with at a time before they are split.
   bool splits_in_parallel() const noexcept;

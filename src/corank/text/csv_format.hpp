@@ -62,6 +62,9 @@ public:
   // rows compare column by column: the whole row.
   bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override;
+  // Every key: NULL or missing fields, and values not read as its TYPE.
+  std::vector<KeyValueCounts> value_checks() const override;
+  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
 
 private:
   // The unquoted value of field `column` of `row`, or NULL; `buf` backs it

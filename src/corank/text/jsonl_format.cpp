@@ -46,8 +46,10 @@ public:
     iterate();
   }
 
-  // The field at `pointer`. A string's view lives until the next field() or open().
+  // The field at `pointer` ("": the record itself, an object compared as its
+  // bytes). A string's view lives until the next field() or open().
   JsonField field(const std::string& pointer) {
+    if (pointer.empty()) return {Kind::Object, trim_trailing_blanks(json_)};
     if (stale_) iterate();
     if (!ok_) return {};
     JsonField f;
@@ -61,6 +63,7 @@ public:
 
   // Where the field at `pointer` lies in the record (--debug).
   KeyExtent extent(const std::string& pointer) {
+    if (pointer.empty()) return {0, trim_trailing_blanks(json_).size(), true};
     if (stale_) iterate();
     const KeyExtent missing{json_.size(), json_.size(), false};
     if (!ok_) return missing;
@@ -183,18 +186,50 @@ int compare_field(const TypedKey& k, const JsonField& a, const JsonField& b, Nul
   return k.typed ? compare_values(k, as_value(a), as_value(b), nulls) : compare_json(k, a, b, nulls);
 }
 
-// "user.id" as the JSON pointer "/user/id" ('~' and '/' escaped as RFC 6901 says).
+// A key's path as a JSON pointer (RFC 6901, '~' and '/' escaped): "user.id"
+// is "/user/id". A name holding a dot is written with the dot escaped
+// (log\.level) or as a JSON string in brackets (["log.level"], which may
+// follow a name: labels["app.kubernetes.io/name"]); "." is the record itself,
+// the pointer "".
+[[noreturn]] void bad_path(std::string_view spec, const std::string& why) {
+  throw UsageError("invalid key '" + std::string(spec) + "': " + why);
+}
+
 std::string json_pointer(std::string_view spec, std::string_view path) {
+  const auto bad = [&](const std::string& why) { bad_path(spec, why); };
+  if (path == ".") return {};
   std::string out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t dot = path.find('.', start);
-    const std::string_view part = path.substr(start, dot - start);
-    if (part.empty()) throw UsageError("invalid key '" + std::string(spec) + "': empty field name in the path");
+  std::size_t i = 0;
+  const auto add = [&](const std::string& name) {
     out += '/';
-    for (char c : part) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
-    if (dot == std::string_view::npos) return out;
-    start = dot + 1;
+    for (char c : name) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  };
+  for (;;) {
+    std::string name;
+    if (path.substr(i, 2) == "[\"") {
+      // A JSON string: simdjson reads it, escapes and all, up to its closing quote.
+      std::size_t j = i + 2;
+      while (j < path.size() && path[j] != '"') j += path[j] == '\\' ? 2 : 1;
+      if (j >= path.size() || j + 1 >= path.size() || path[j + 1] != ']') bad("a [\"...\"] name without its closing \"]");
+      const std::string quoted(path.substr(i + 1, j - i));
+      simdjson::dom::parser parser;
+      std::string_view text;
+      if (parser.parse(quoted).get_string().get(text)) bad("the name " + quoted + " is no JSON string");
+      name = text;
+      i = j + 2;
+      if (i < path.size() && path[i] != '.' && path.substr(i, 2) != "[\"") bad("a name right after [\"...\"]");
+    } else {
+      for (; i < path.size() && path[i] != '.' && path.substr(i, 2) != "[\""; ++i) {
+        if (path[i] == '\\' && i + 1 < path.size()) ++i;  // \. is a dot of the name, \\ a backslash
+        name += path[i];
+      }
+      if (name.empty()) bad("empty field name in the path");
+    }
+    add(name);
+    if (i == path.size()) return out;
+    if (path[i] == '.') {
+      if (++i == path.size()) bad("empty field name in the path");
+    }
   }
 }
 
@@ -231,6 +266,28 @@ Prefix JsonlFormat::prefix(std::string_view record) const {
   const FieldKey& k = keys_.front();
   const JsonField f = r.field(k.pointer);
   return k.key.typed ? value_prefix(k.key, as_value(f), options_.nulls) : json_prefix(k.key, f, options_.nulls);
+}
+
+std::vector<KeyValueCounts> JsonlFormat::value_checks() const {
+  std::vector<KeyValueCounts> checks;
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    KeyValueCounts c = value_check(keys_[i].key, static_cast<unsigned>(i + 1), keys_[i].path, options_.nulls);
+    if (!keys_[i].key.typed) c.kind.clear();  // JSON's own kinds: every value orders
+    checks.push_back(std::move(c));
+  }
+  return checks;
+}
+
+void JsonlFormat::count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const {
+  OpenRecord& r = open_record(0);
+  bool open = false;
+  for (std::size_t i = 0; i < keys_.size(); ++i) {
+    if (i == 0 && !extreme_prefix(prefix)) continue;  // the first key read, and was no null
+    if (!open) r.open(record), open = true;
+    const FieldValue v = as_value(r.field(keys_[i].pointer));
+    if (keys_[i].key.typed) counts[2 * i] += value_unread(keys_[i].key, v);
+    counts[2 * i + 1] += v.null;
+  }
 }
 
 void JsonlFormat::append_debug_view(std::string_view record, std::string& out) const {

@@ -47,6 +47,9 @@ public:
   // keys lines compare as bytes: the whole line.
   bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override;
+  // Every key: null or missing fields, and values not read as its TYPE.
+  std::vector<KeyValueCounts> value_checks() const override;
+  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
 
 private:
   struct FieldKey {

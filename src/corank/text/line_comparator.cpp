@@ -150,11 +150,41 @@ int LineComparator::compare_keys(std::string_view a, std::string_view b) const {
   return 0;
 }
 
-int LineComparator::compare(std::string_view a, std::string_view b) const {
+int LineComparator::compare_from(std::size_t first, std::string_view a, std::string_view b) const {
   if (!o_.keys.empty()) {
-    const int d = compare_keys(a, b);
-    if (d || o_.unique || o_.stable) return d;
+    for (std::size_t i = first; i < o_.keys.size(); ++i)
+      if (int d = compare_key(o_.keys[i], a, b)) return d;
+    if (o_.unique || o_.stable) return 0;
   }
+  const int d = locale_ ? compare_lines_in_locale(a, b, *locale_) : bytes_compare(a, b);
+  return o_.reverse ? -d : d;
+}
+
+int LineComparator::compare(std::string_view a, std::string_view b) const { return compare_from(0, a, b); }
+
+int LineComparator::compare_tied(std::string_view a, std::string_view b) const {
+  return compare_from(!o_.keys.empty() && o_.keys.front().time ? 1 : 0, a, b);
+}
+
+int LineComparator::compare_across(std::string_view a, const LineComparator& other, std::string_view b,
+                                   bool tied) const {
+  const std::size_t first = tied && !o_.keys.empty() && o_.keys.front().time ? 1 : 0;
+  for (std::size_t i = first; i < o_.keys.size(); ++i) {
+    const KeyField& key = o_.keys[i];
+    int d;
+    if (key.time) {
+      const KeyField& theirs = other.o_.keys[i];
+      const KeySpan ka = find_key(a, key, o_.tab), kb = find_key(b, theirs, o_.tab);
+      d = compare_instants(key_instant(time_rules_of(key), key.time_search, {ka.begin, ka.size()}, rest(a, ka)),
+                           key_instant(time_rules_of(theirs), theirs.time_search, {kb.begin, kb.size()}, rest(b, kb)));
+      d = (d > 0) - (d < 0);
+      if (key.reverse) d = -d;
+    } else {
+      d = compare_key(key, a, b);
+    }
+    if (d) return d;
+  }
+  if (!o_.keys.empty() && (o_.unique || o_.stable)) return 0;
   const int d = locale_ ? compare_lines_in_locale(a, b, *locale_) : bytes_compare(a, b);
   return o_.reverse ? -d : d;
 }

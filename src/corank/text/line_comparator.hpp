@@ -53,14 +53,27 @@ public:
   // <0, 0, >0 like GNU's compare(): the keys in order, then (without -s and -u)
   // the whole lines' bytes, reversed by the global -r. Lines exclude their terminator.
   int compare(std::string_view a, std::string_view b) const;
+  // compare(a, b) for lines whose prefixes are equal. A first key that is a
+  // time key is then equal: its prefix holds its whole instant (13 bytes;
+  // time_value.hpp), so it is not parsed again. Ties are where parsing would
+  // cost most: lines without a time all share one code, and a stack trace's
+  // lines their first bytes too.
+  int compare_tied(std::string_view a, std::string_view b) const;
   // The keys only (0 when there are none): what -u calls equal.
   int compare_keys(std::string_view a, std::string_view b) const;
+  // compare(a, b) where `b` came from another input whose time keys read
+  // timestamps by `other`'s rules (the same keys otherwise: its own year
+  // reference and formats, time_inputs.hpp). `tied`: their prefixes (each
+  // by its own rules) are equal, as for compare_tied.
+  int compare_across(std::string_view a, const LineComparator& other, std::string_view b, bool tied = false) const;
   Prefix prefix(std::string_view line) const;
 
   const LineOrdering& ordering() const noexcept { return o_; }
 
 private:
   int compare_key(const KeyField& key, std::string_view a, std::string_view b) const;
+  // compare() from key `first` on.
+  int compare_from(std::size_t first, std::string_view a, std::string_view b) const;
 
   LineOrdering o_;
   // The locale, where it orders anything unlike the C locale; null: the C path.

@@ -58,6 +58,9 @@ public:
   // NULL or a missing column is "^ no match for key".
   bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override;
+  // Every key: NULL or missing fields, and values not read as its TYPE.
+  std::vector<KeyValueCounts> value_checks() const override;
+  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
 
 private:
   // Field `column` of `row`: NULL, or its unescaped value (backed by `buf`

@@ -21,7 +21,7 @@ struct EntryLess {
   const char* base;
   bool operator()(const RecordEntry& a, const RecordEntry& b) const {
     if (!(a.prefix == b.prefix)) return a.prefix < b.prefix;
-    const int c = format->compare({base + a.offset, static_cast<std::size_t>(a.length)},
+    const int c = format->compare_tied({base + a.offset, static_cast<std::size_t>(a.length)},
                                   {base + b.offset, static_cast<std::size_t>(b.length)});
     if (c) return c < 0;
     return a.offset < b.offset;

@@ -19,7 +19,7 @@ struct Keyed {
 
 int order(const TextFormat& format, const Keyed& a, const Keyed& b) {
   if (!(a.prefix == b.prefix)) return a.prefix < b.prefix ? -1 : 1;
-  return format.compare(a.record, b.record);
+  return format.compare_tied(a.record, b.record);
 }
 
 std::unique_ptr<RecordReader> reader_over(std::shared_ptr<io::ByteSource> src, const TextFormat& format,
@@ -60,7 +60,7 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
     if (!live[a]) return false;
     if (!live[b]) return true;
     if (!(prefix[a] == prefix[b])) return prefix[a] < prefix[b];
-    const int c = format.compare(head[a], head[b]);
+    const int c = format.compare_tied(head[a], head[b]);
     return c ? c < 0 : a < b;
   });
   constexpr std::uint64_t kReportEvery = 4 << 20;

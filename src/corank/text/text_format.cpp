@@ -3,12 +3,51 @@
 #include <cstring>
 
 #include "corank/text/debug_view.hpp"
+#include "corank/text/field_finder.hpp"
+#include "corank/text/time_rules.hpp"
 
 namespace corank::text {
 
 std::size_t LineFormat::record_length(const char* p, const char* end) const {
   const void* hit = std::memchr(p, terminator(), static_cast<std::size_t>(end - p));
   return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - p) + 1 : 0;
+}
+
+bool extreme_prefix(const Prefix& p) noexcept {
+  const std::uint64_t w = p.w[0];
+  return (w == 0 || w == ~std::uint64_t{0}) && p.w[1] == w && p.w[2] == w && p.w[3] == w;
+}
+
+std::vector<KeyValueCounts> LineFormat::value_checks() const {
+  std::vector<KeyValueCounts> checks;
+  const auto& keys = cmp_.ordering().keys;
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (keys[i].time) checks.push_back({.key = static_cast<unsigned>(i + 1), .kind = "time", .unread_first = !keys[i].reverse});
+  return checks;
+}
+
+void LineFormat::count_values(std::string_view line, const Prefix& prefix, std::uint64_t* counts) const {
+  const LineOrdering& o = cmp_.ordering();
+  std::size_t c = 0;
+  for (std::size_t i = 0; i < o.keys.size(); ++i) {
+    const KeyField& key = o.keys[i];
+    if (!key.time) continue;
+    bool unread;
+    if (i == 0) {
+      // The first key's time code leads the prefix: its first byte is 0 (or,
+      // reversed, 0xff) only where no time was read (time_value.hpp).
+      const auto lead = static_cast<unsigned>(prefix.w[0] >> 56);
+      unread = lead == (key.reverse ? 0xffu : 0u);
+    } else {
+      const KeySpan span = find_key(line, key, o.tab);
+      const char* end = line.data() + line.size();
+      const std::string_view after =
+          span.end && span.end < end ? std::string_view(span.end, static_cast<std::size_t>(end - span.end)) : std::string_view{};
+      unread = !key_instant(time_rules_of(key), key.time_search, {span.begin, span.size()}, after);
+    }
+    counts[2 * c] += unread;
+    ++c;
+  }
 }
 
 void LineFormat::append_debug_view(std::string_view record, std::string& out) const {

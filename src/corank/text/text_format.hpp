@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "corank/sort_options.hpp"
 #include "corank/text/line_comparator.hpp"
 
 namespace corank::text {
@@ -20,6 +21,9 @@ public:
   virtual int compare(std::string_view a, std::string_view b) const = 0;
   // compare(a, b) < 0 implies prefix(a) <= prefix(b).
   virtual Prefix prefix(std::string_view record) const = 0;
+  // compare(a, b) for records whose prefixes are equal, which may tell a
+  // format that a key they hold whole is equal (a time key's instant).
+  virtual int compare_tied(std::string_view a, std::string_view b) const { return compare(a, b); }
   // The length of the record that starts at p, its one-byte terminator
   // included, or 0 when [p, end) holds no whole record.
   virtual std::size_t record_length(const char* p, const char* end) const = 0;
@@ -29,6 +33,10 @@ public:
   virtual void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const {
     (void)tail, (void)file, (void)line;
   }
+  // Whether what is left of a file after its last whole record, however many
+  // terminators it holds, is one record: a format whose records end only
+  // where the next one begins (multiline_format.hpp).
+  virtual bool last_record_runs_to_file_end() const { return false; }
   // Whether every record read from an input must pass check_record (a format
   // whose records can be malformed); its readers count lines for it.
   virtual bool checks_records() const { return false; }
@@ -37,6 +45,16 @@ public:
   // before any output is committed.
   virtual void check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
     (void)record, (void)file, (void)line;
+  }
+  // The keys whose values may not read as their type or may be NULL, each
+  // with counts of 0 (KeyValueCounts); empty: nothing to count.
+  virtual std::vector<KeyValueCounts> value_checks() const { return {}; }
+  // Adds what `record`'s keys hold to counts[2i] (values not read) and
+  // counts[2i + 1] (NULLs), i in value_checks()'s order. `prefix` is the
+  // record's: where it shows the first key's value read, that key is not
+  // looked at again.
+  virtual void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const {
+    (void)record, (void)prefix, (void)counts;
   }
   // Whether the first record of every input is a header to keep apart.
   virtual bool has_header() const { return false; }
@@ -57,6 +75,9 @@ public:
   virtual bool can_debug() const { return false; }
   virtual void append_debug_view(std::string_view record, std::string& out) const { (void)record, (void)out; }
 
+  // Lines' comparison, for formats of lines; null for others.
+  virtual const LineComparator* line_comparator() const noexcept { return nullptr; }
+
   char terminator() const noexcept { return terminator_; }
   bool unique() const noexcept { return unique_; }
 
@@ -68,6 +89,10 @@ private:
   bool unique_;
 };
 
+// Whether a prefix is all zero bits or all one bits: what a NULL, or a value
+// that does not read as its type, gets (and some others: a JSON "").
+bool extreme_prefix(const Prefix& p) noexcept;
+
 // Lines ending in '\n' (or '\0' under -z), ordered as GNU sort orders them.
 class LineFormat final : public TextFormat {
 public:
@@ -75,11 +100,16 @@ public:
       : TextFormat(ordering.eol, ordering.unique), cmp_(std::move(ordering)) {}
   int compare(std::string_view a, std::string_view b) const override { return cmp_.compare(a, b); }
   Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
+  int compare_tied(std::string_view a, std::string_view b) const override { return cmp_.compare_tied(a, b); }
   std::size_t record_length(const char* p, const char* end) const override;
   bool every_terminator_ends_a_record() const override { return true; }
   bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override;
+  // Time keys: the lines in which they find no time.
+  std::vector<KeyValueCounts> value_checks() const override;
+  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
   const LineComparator& comparator() const noexcept { return cmp_; }
+  const LineComparator* line_comparator() const noexcept override { return &cmp_; }
 
 private:
   LineComparator cmp_;

@@ -22,6 +22,7 @@
 #include "corank/progress.hpp"
 #include "corank/text/chunk_reader.hpp"
 #include "corank/text/gpu_record_sort.hpp"
+#include "corank/text/key_value_tally.hpp"
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
@@ -139,6 +140,8 @@ public:
     if (!last) filled_ = filler_->run([this, c = next_] { return reader_->fill(chunks_[c], chunk_bytes_); });
     Chunk& chunk = chunks_[chunk_];
     stats_.records_in += chunk.records.size();
+    tally_.add(format_, chunk, plan_.threads);
+    stats_.key_values = tally_.counts();
     sort_chunk(chunk);
     progress_.advance(chunk.used);
     if (!last && first_chunk_) start_streaming(chunk);
@@ -430,6 +433,7 @@ private:
   double gpu_setup_seconds_ = 0;
   double sort_seconds_ = 0;
   GpuTimes gpu_times_;
+  KeyValueTally tally_;
 };
 
 }  // namespace

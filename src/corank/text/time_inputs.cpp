@@ -85,6 +85,60 @@ void add_lines(std::string_view bytes, char eol, bool from_line_start, bool to_e
 
 }  // namespace
 
+namespace {
+
+// What one input says: the formats its sampled lines show (empty: not
+// sampled, or none found), its modification time (none: not a regular file).
+struct InputTimes {
+  std::vector<int> formats;
+  std::optional<std::int64_t> mtime;
+};
+
+InputTimes input_times(const std::string& path, bool sample, char eol, const io::IoOptions& io, bool verbose) {
+  InputTimes out;
+  const auto st = regular_file(path);
+  if (!st) return out;
+  out.mtime = st->st_mtim.tv_sec;
+  if (!sample) return out;
+  const std::string head = first_bytes(path, io);
+  std::vector<std::string_view> lines;
+  add_lines(head, eol, true, head.size() < kFormatSampleBytes, kFormatSampleLines, lines);
+  const std::vector<std::string> more = windows(path, static_cast<std::uint64_t>(st->st_size), head);
+  for (std::size_t k = 0; k < more.size(); ++k)
+    add_lines(more[k], eol, false, k + 1 == more.size() && more[k].size() < kFormatWindowBytes, kFormatSampleLines,
+              lines);
+  if (lines.empty()) return out;
+  const auto known = known_time_formats();
+  out.formats = detect_formats(known, lines);
+  if (out.formats.empty()) {
+    if (io.diagnostics)
+      io.diagnostics->warning(path + ": no timestamp of a known format in " + std::to_string(lines.size()) +
+                              " of its lines (--time-format names another)");
+    return out;
+  }
+  std::string names;
+  for (int f : out.formats) names += (names.empty() ? "" : ", ") + std::string(known[static_cast<std::size_t>(f)].name);
+  note(verbose, io, "time: " + path + ": " + names + " timestamps");
+  return out;
+}
+
+// The search formats of detected table rows, in the table's order.
+std::vector<const TimePattern*> patterns_of(const std::vector<bool>& detected) {
+  const auto known = known_time_formats();
+  std::vector<const TimePattern*> search;
+  for (std::size_t f = 0; f < known.size(); ++f)
+    if (detected[f]) search.push_back(&known[f].pattern);
+  return search;
+}
+
+void note_reference(const TimeRules& rules, const std::string& what, const io::IoOptions& io, bool verbose) {
+  note(verbose, io,
+       "time: " + what + "zone " + rules.zone().name() + "; yearless timestamps in the 12 months up to " +
+           std::to_string(rules.reference().year) + "-" + std::to_string(rules.reference().month));
+}
+
+}  // namespace
+
 std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, std::span<const std::string> inputs,
                                                 bool read_inputs, bool sample, char eol, const io::IoOptions& io,
                                                 bool verbose) {
@@ -93,53 +147,91 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
   const std::vector<std::string> stdin_only{"-"};
   if (inputs.empty()) inputs = stdin_only;
   std::optional<std::int64_t> newest;
-  const auto known = known_time_formats();
-  std::vector<bool> detected(known.size());
-  bool sampled_any = false;
+  std::vector<bool> detected(known_time_formats().size());
+  bool sampled_any = false, all_sampled = true;
   for (const std::string& path : inputs) {
-    const auto st = regular_file(path);
-    if (!st) continue;
-    newest = std::max(newest.value_or(st->st_mtim.tv_sec), static_cast<std::int64_t>(st->st_mtim.tv_sec));
-    if (!sample || rules->custom_format()) continue;
-    const std::string head = first_bytes(path, io);
-    std::vector<std::string_view> lines;
-    add_lines(head, eol, true, head.size() < kFormatSampleBytes, kFormatSampleLines, lines);
-    const std::vector<std::string> more = windows(path, static_cast<std::uint64_t>(st->st_size), head);
-    for (std::size_t k = 0; k < more.size(); ++k)
-      add_lines(more[k], eol, false, k + 1 == more.size() && more[k].size() < kFormatWindowBytes, kFormatSampleLines,
-                lines);
-    if (lines.empty()) continue;
-    sampled_any = true;
-    const std::vector<int> found = detect_formats(known, lines);
-    if (found.empty()) {
-      if (io.diagnostics)
-        io.diagnostics->warning(path + ": no timestamp of a known format in " + std::to_string(lines.size()) +
-                                " of its lines (--time-format names another)");
-      continue;
-    }
-    std::string names;
-    for (int f : found) {
-      detected[static_cast<std::size_t>(f)] = true;
-      names += (names.empty() ? "" : ", ") + std::string(known[static_cast<std::size_t>(f)].name);
-    }
-    note(verbose, io, "time: " + path + ": " + names + " timestamps");
+    const InputTimes t = input_times(path, sample && !rules->custom_format(), eol, io, verbose);
+    all_sampled = all_sampled && t.mtime;
+    if (t.mtime) newest = std::max(newest.value_or(*t.mtime), *t.mtime);
+    sampled_any = sampled_any || !t.formats.empty();
+    for (int f : t.formats) detected[static_cast<std::size_t>(f)] = true;
   }
-  std::vector<const TimePattern*> search;
-  for (std::size_t f = 0; f < known.size(); ++f)
-    if (detected[f]) search.push_back(&known[f].pattern);
   // Input not sampled (standard input, a pipe) may hold any format.
-  const bool all_sampled =
-      std::all_of(inputs.begin(), inputs.end(), [](const std::string& p) { return regular_file(p).has_value(); });
-  if (sampled_any && all_sampled) rules->set_search_formats(std::move(search));
+  if (sampled_any && all_sampled) rules->set_search_formats(patterns_of(detected));
   if (settings.year <= 0 && newest) {
     YearReference r;
     rules->zone().year_month_at(*newest, r.year, r.month);
     rules->set_reference(r);
   }
-  note(verbose, io,
-       "time: zone " + rules->zone().name() + "; yearless timestamps in the 12 months up to " +
-           std::to_string(rules->reference().year) + "-" + std::to_string(rules->reference().month));
+  note_reference(*rules, "", io, verbose);
   return rules;
+}
+
+std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
+                                                                  std::span<const std::string> inputs, bool sample,
+                                                                  char eol, const io::IoOptions& io, bool verbose) {
+  const std::vector<std::string> stdin_only{"-"};
+  if (inputs.empty()) inputs = stdin_only;
+  const TimeRules base(settings);
+  const auto known = known_time_formats();
+  struct Input {
+    InputTimes times;
+    std::optional<YearReference> year;  // where its timestamps may lack a year
+  };
+  std::vector<Input> in;
+  std::vector<YearReference> years;  // the distinct references, in input order
+  for (const std::string& path : inputs) {
+    Input x{input_times(path, sample && !base.custom_format(), eol, io, verbose), std::nullopt};
+    // A file whose detected formats all read a year (or an offset-free epoch)
+    // dates its lines alone; one not sampled may hold any format.
+    const bool sampled = sample && x.times.mtime && !base.custom_format();
+    bool yearless = base.custom_format() ? !base.search_formats().front()->has_year() : !sampled;
+    for (int f : x.times.formats) {
+      const TimePattern& p = known[static_cast<std::size_t>(f)].pattern;
+      yearless = yearless || (!p.has_year() && !p.reads_epoch());
+    }
+    if (yearless) {
+      YearReference r = base.reference();  // --time-year's, else the current date
+      if (settings.year <= 0 && x.times.mtime) base.zone().year_month_at(*x.times.mtime, r.year, r.month);
+      x.year = r;
+      if (std::none_of(years.begin(), years.end(),
+                       [&](const YearReference& y) { return y.year == r.year && y.month == r.month; }))
+        years.push_back(r);
+    }
+    in.push_back(std::move(x));
+  }
+  // One group per year reference; inputs that need none join the first.
+  const std::size_t groups = std::max<std::size_t>(years.size(), 1);
+  std::vector<std::size_t> group(in.size(), 0);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (in[i].year)
+      for (std::size_t g = 0; g < years.size(); ++g)
+        if (years[g].year == in[i].year->year && years[g].month == in[i].year->month) group[i] = g;
+  std::vector<std::shared_ptr<TimeRules>> rules(groups);
+  for (std::size_t g = 0; g < groups; ++g) {
+    rules[g] = std::make_shared<TimeRules>(settings);
+    std::vector<bool> detected(known.size());
+    bool all_sampled = true, any = false;
+    std::optional<std::int64_t> newest;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      if (group[i] != g) continue;
+      all_sampled = all_sampled && in[i].times.mtime;
+      if (in[i].times.mtime) newest = std::max(newest.value_or(*in[i].times.mtime), *in[i].times.mtime);
+      for (int f : in[i].times.formats) detected[static_cast<std::size_t>(f)] = any = true;
+    }
+    // Input not sampled (standard input, a pipe) may hold any format.
+    if (any && all_sampled) rules[g]->set_search_formats(patterns_of(detected));
+    if (!years.empty()) rules[g]->set_reference(years[g]);
+    else if (settings.year <= 0 && newest) {
+      YearReference r;
+      rules[g]->zone().year_month_at(*newest, r.year, r.month);
+      rules[g]->set_reference(r);
+    }
+    note_reference(*rules[g], groups > 1 ? "group " + std::to_string(g + 1) + ": " : "", io, verbose);
+  }
+  std::vector<std::shared_ptr<const TimeRules>> out;
+  for (std::size_t i = 0; i < in.size(); ++i) out.push_back(rules[group[i]]);
+  return out;
 }
 
 }  // namespace corank::text

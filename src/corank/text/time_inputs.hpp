@@ -1,19 +1,20 @@
 #pragma once
 // The time rules of one sort: what the user said (TimeSettings), completed by
-// what the inputs say. Each input file's first lines name its timestamp
-// format (time_formats.hpp's detection, for keys without positions), and the
-// newest modification time among the inputs is the reference date of
-// yearless timestamps.
+// what the inputs say. Each input file's sampled lines name its timestamp
+// formats (time_formats.hpp's detection, for keys without positions), and its
+// modification time is the reference date of its yearless timestamps.
 //
 // A file that mixes formats keeps each that its sampled lines show
-// (detect_formats). The rules are one for all inputs, because records are compared by their
-// text alone once runs mix files: a positionless key looks for every format
-// detected in any input, and every file's yearless lines take their year
-// from the newest input. Standard input and pipes, which cannot be read
-// twice, are not sampled (every format, and the current date, serve them).
+// (detect_formats). Records are compared by their text alone once runs mix
+// files, so one sort has one rules: time_rules_for's, every format detected
+// in any input, the newest input's reference. Where the inputs' references
+// differ, time_rules_by_input groups them, and each group is sorted apart
+// (sort.cpp, time_group_merge.hpp). Standard input and pipes, which cannot be
+// read twice, are not sampled (every format, and the current date, serve them).
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "corank/io/options.hpp"
 #include "corank/text/time_rules.hpp"
@@ -35,5 +36,16 @@ inline constexpr std::size_t kFormatWindowBytes = 16 << 10;
 std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, std::span<const std::string> inputs,
                                                 bool read_inputs, bool sample, char eol, const io::IoOptions& io,
                                                 bool verbose);
+
+// Rules for each input, where yearless timestamps take their year from each
+// file's own modification time: the inputs whose formats may lack a year
+// (syslog's; any, for a file not sampled) fall into one group per year
+// reference (the current date for standard input and pipes), the others join
+// the first group; each group looks for the formats detected in its files.
+// Inputs of one group share one object: a single object where one reference
+// serves all, so that the sort is one (time_group_merge.hpp merges groups).
+std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
+                                                                  std::span<const std::string> inputs, bool sample,
+                                                                  char eol, const io::IoOptions& io, bool verbose);
 
 }  // namespace corank::text

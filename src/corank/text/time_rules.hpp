@@ -6,7 +6,7 @@
 // again, by their text, wherever runs are merged.
 //
 // Years, as rsyslog and lnav infer them: from a reference date (by default
-// the newest modification time of the inputs, in the time zone), a month
+// the input file's modification time, in the time zone), a month
 // later than the reference's month is in the year before, any other month in
 // the reference's year. Feb 29 exists only where that year is a leap year.
 #include <cstddef>

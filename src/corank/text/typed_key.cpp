@@ -8,6 +8,7 @@
 #include "corank/text/float_value.hpp"
 #include "corank/text/icu_collation.hpp"
 #include "corank/text/locale_compare.hpp"
+#include "corank/text/time_rules.hpp"
 #include "corank/text/time_value.hpp"
 
 namespace corank::text {
@@ -46,11 +47,31 @@ Prefix prefix_of(const unsigned char* p, bool reverse) noexcept {
 
 }  // namespace
 
+namespace {
+
+// Where KEY ends in KEY[:TYPE]...: at the first ':' that is neither escaped
+// (\:) nor inside a name in brackets and quotes (a JSON path's ["a:b"]).
+std::size_t key_name_end(std::string_view spec) noexcept {
+  for (std::size_t i = 0; i < spec.size(); ++i) {
+    if (spec[i] == '\\') {
+      ++i;
+    } else if (spec.substr(i, 2) == "[\"") {
+      for (i += 2; i < spec.size() && spec[i] != '"'; ++i)
+        if (spec[i] == '\\') ++i;
+    } else if (spec[i] == ':') {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global,
                                std::shared_ptr<const Collation> default_collation) {
   ColumnKeySpec out;
   TypedKey& tk = out.key;
-  const std::size_t colon = spec.find(':');
+  const std::size_t colon = key_name_end(spec);
   out.column = std::string(spec.substr(0, colon));
   if (out.column.empty()) bad_key(spec, "no column");
   bool letters = false, word = false, desc = false;
@@ -143,6 +164,38 @@ int compare_values(const TypedKey& k, const FieldValue& a, const FieldValue& b, 
   }
   d = sign(d);
   return k.key.reverse ? -d : d;
+}
+
+const char* unread_kind(const TypedKey& k) noexcept {
+  switch (k.type) {
+    case ValueType::Letters: return k.key.time ? "time" : "";
+    case ValueType::Number: return "";
+    case ValueType::Decimal: return "decimal";
+    case ValueType::Float: return "float";
+    case ValueType::Date: return "date";
+  }
+  return "";
+}
+
+bool value_unread(const TypedKey& k, const FieldValue& v) {
+  if (v.null) return false;
+  const std::string_view text = trim_blanks(v.text, k.key);
+  switch (k.type) {
+    case ValueType::Letters: return k.key.time && !key_instant(time_rules_of(k.key), false, text, {});
+    case ValueType::Number: return false;
+    case ValueType::Decimal: return !parse_exact_number(text).whole;
+    case ValueType::Float: return !parse_float8(text);
+    case ValueType::Date: return !parse_date(text);
+  }
+  return false;
+}
+
+KeyValueCounts value_check(const TypedKey& k, unsigned number, std::string name, NullOrder nulls) {
+  return {.key = number,
+          .name = std::move(name),
+          .kind = unread_kind(k),
+          .unread_first = !k.key.reverse,
+          .nulls_first = null_order(k, nulls) == NullOrder::First};
 }
 
 Prefix value_prefix(const TypedKey& k, const FieldValue& v, NullOrder nulls) {

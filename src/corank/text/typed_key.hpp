@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 
+#include "corank/sort_options.hpp"
 #include "corank/text/collation.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/line_comparator.hpp"
@@ -81,6 +82,16 @@ struct FieldValue {
 int compare_values(const TypedKey& key, const FieldValue& a, const FieldValue& b, NullOrder nulls);
 // compare_values(k, a, b, n) < 0 implies value_prefix(k, a, n) <= value_prefix(k, b, n).
 Prefix value_prefix(const TypedKey& key, const FieldValue& v, NullOrder nulls);
+
+// What a value of `key` that does not read lacks ("time", "decimal", "float",
+// "date"), or "" where every text reads (text, n, JSON's own kinds).
+const char* unread_kind(const TypedKey& key) noexcept;
+// Whether `v` (not NULL) does not read as `key`'s type: it sorts with the
+// unparsable, before every value (after, descending).
+bool value_unread(const TypedKey& key, const FieldValue& v);
+// KeyValueCounts for a key of a record format: its kind, and where its
+// unread values and NULLs go under the format's null order.
+KeyValueCounts value_check(const TypedKey& key, unsigned number, std::string name, NullOrder nulls);
 
 // The prefix NULLs get: above or below every other prefix.
 Prefix null_prefix(NullOrder nulls) noexcept;
