@@ -30,6 +30,7 @@
 #include "corank/text/sorted_chunk_writer.hpp"
 #include "corank/text/sample_budget.hpp"
 #include "corank/text/sorted_inputs.hpp"
+#include "corank/text/text_sort_plan.hpp"
 #include "corank/io/positional_file.hpp"
 #include "corank/text/run_merge.hpp"
 #include "corank/sort_driver.hpp"
@@ -57,7 +58,7 @@ constexpr std::size_t kCacheBuffer = std::size_t{256} << 10;
 class TextSorter {
 public:
   TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats)
-      : opt_(options), plan_(plan(options)), format_(format), stats_(stats), progress_(options.progress) {
+      : opt_(options), plan_(plan_text_sort(options)), format_(format), stats_(stats), progress_(options.progress) {
     stats_.threads = plan_.threads;
     stats_.memory_budget = plan_.budget;
   }
@@ -384,15 +385,6 @@ private:
                          .samples = samples,
                          .stride = samples_.stride(),
                          .progress = output ? &progress_ : nullptr};
-  }
-
-  static TextSortPlan plan(const TextSortOptions& o) {
-    const std::uint64_t budget = o.memory_budget ? o.memory_budget : default_memory_budget();
-    const unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
-    // The read-ahead, the output's or a run's write-behind and a merge's
-    // output hold engine buffers besides the chunks.
-    return plan_text_sort(budget, threads, plan_memory(io_within_descriptors(o.io), budget, 3), o.batch_size,
-                          o.io.compressed_runs());
   }
 
   const TextSortOptions& opt_;
