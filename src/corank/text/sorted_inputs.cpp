@@ -138,13 +138,14 @@ private:
 
   template <class Merge>
   Run merged_into_run(Merge&& merge) {
-    Run run{temps_.create_anonymous(), 0, {}};
+    Run run{temps_.create_anonymous(), 0, {}, {}};
     auto sink = io::page_cache_run_sink(run.fd.get(), plan_.io, plan_.threads, plan_.piece_bytes);
     RecordWriter w(*sink, format_.terminator(), unique_format());
     merge(w);
     w.finish();
     sink->finish();
     run.bytes = sink->stored_bytes();
+    run.content = {w.records(), w.bytes()};  // what reading it back must yield (run_reader checks)
     return run;
   }
 
