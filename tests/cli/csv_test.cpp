@@ -108,6 +108,10 @@ struct RefKey {
 
 std::string expected(const std::string& text, char delim, bool header, const std::vector<RefKey>& keys) {
   std::vector<Row> rows = parse(text, delim);
+  // A last row without its newline gets the line ending of the file's first row.
+  if (!text.empty() && text.back() != '\n' && rows.size() > 1 && rows.front().raw.ends_with('\r') &&
+      !rows.back().raw.ends_with('\r'))
+    rows.back().raw += '\r';
   std::string out;
   if (header && !rows.empty()) {
     out = rows.front().raw + "\n";
@@ -208,6 +212,43 @@ TEST_F(Csv, SqlLikeTypesNullsAndByteOrderMark) {
   std::string err;
   EXPECT_EQ(corank("--format csv --header --key day:date:n " + path("in"), &err), 2);
   EXPECT_EQ(err.rfind("corank: ", 0), 0u);
+}
+
+// A CRLF export keeps CR LF on every row, its last one included where it has
+// no line ending, whatever it is sorted or merged with; a file of LF rows
+// keeps LF. The CR is no part of the last field (5 is a decimal).
+TEST_F(Csv, LineEndingsKeptPerFile) {
+  write_file(path("crlf"), "id,v\r\n3,c\r\n10,x\r\n1,5\r\n2,b");
+  write_file(path("lf"), "id,v\n0,z\n4,y");
+  write_file(path("lf-first"), "id,v\n7,w\r\n");  // decided by the first row: LF, the CR row kept as it is
+  for (const char* how : {"", "-S 1K --parallel 1", "--parallel 4"}) {
+    SCOPED_TRACE(how);
+    ASSERT_EQ(corank(std::string("--format csv --header --key id:n ") + how + " -T " + path("tmp") + " -o " +
+                     path("out") + " " + path("crlf")), 0);
+    EXPECT_EQ(read_file(path("out")), "id,v\r\n1,5\r\n2,b\r\n3,c\r\n10,x\r\n");
+    ASSERT_EQ(corank(std::string("--format csv --header --key id:n ") + how + " -o " + path("out") + " " +
+                     path("crlf") + " " + path("lf") + " " + path("lf-first")), 0);
+    EXPECT_EQ(read_file(path("out")), "id,v\r\n0,z\n1,5\r\n2,b\r\n3,c\r\n4,y\n7,w\r\n10,x\r\n");
+  }
+  ASSERT_EQ(corank("--format csv --header --key v:decimal -o " + path("out") + " " + path("crlf")), 0);
+  EXPECT_EQ(read_file(path("out")), "id,v\r\n3,c\r\n10,x\r\n2,b\r\n1,5\r\n");  // unparsable first, then 5
+  // -m reads each input as it is: the same rule.
+  write_file(path("sorted"), "1,a\r\n2,b");
+  write_file(path("sorted-lf"), "1,c\n3,d");
+  ASSERT_EQ(corank("-m --format csv --key 1:n -o " + path("out") + " " + path("sorted") + " " + path("sorted-lf")), 0);
+  EXPECT_EQ(read_file(path("out")), "1,a\r\n1,c\n2,b\r\n3,d\n");
+  // TSV, PostgreSQL's text format, JSON lines and plain lines alike.
+  write_file(path("tsv"), "b\t2\r\na\t1");
+  for (const char* format : {"tsv", "pgtext"}) {
+    ASSERT_EQ(corank(std::string("--format ") + format + " --key 2:decimal -o " + path("out") + " " + path("tsv")), 0);
+    EXPECT_EQ(read_file(path("out")), "a\t1\r\nb\t2\r\n");
+  }
+  write_file(path("jsonl"), "{\"v\":2}\r\n{\"v\":1}");
+  ASSERT_EQ(corank("--format jsonl --key v:decimal -o " + path("out") + " " + path("jsonl")), 0);
+  EXPECT_EQ(read_file(path("out")), "{\"v\":1}\r\n{\"v\":2}\r\n");
+  write_file(path("lines"), "b\r\na");
+  ASSERT_EQ(corank("-o " + path("out") + " " + path("lines")), 0);
+  EXPECT_EQ(read_file(path("out")), "a\r\nb\r\n");
 }
 
 TEST_F(Csv, NullOptions) {

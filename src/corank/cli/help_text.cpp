@@ -152,7 +152,8 @@ KEYDEF means what the format needs (highest priority first):
 Without -s or -u, lines whose keys are equal are ordered by their whole bytes
 or, outside the C locale, by its collation (GNU's last-resort comparison);
 with -s they keep their input order; -u keeps the first line of each run of
-equal keys. Binary formats always sort stably.
+equal keys. Binary formats always sort stably. Text records keep their line
+ending; a file's last one without an ending gets that of its first (CR LF or LF).
 
 SIZE may be followed by the following multiplicative suffixes:
 % 1% of memory, b 1, K 1024 (default), and so on for M, G, T.

@@ -51,6 +51,7 @@ bool ChunkReader::open_next() {
   source_ = sources_[next_input_++].get();
   at_file_start_ = true;
   file_lines_ = 0;
+  ending_.reset();
   return true;
 }
 
@@ -155,9 +156,11 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     if (got < want) {
       // End of this file: its unterminated tail is a record with the terminator supplied.
       if (scan < chunk.used) {
-        format_.check_unterminated(std::string_view(chunk.data() + scan, chunk.used - scan), source_name_,
-                                   file_lines_ + 1);
-        if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
+        const std::string_view tail(chunk.data() + scan, chunk.used - scan);
+        format_.check_unterminated(tail, source_name_, file_lines_ + 1);
+        const bool cr = ending_.supplies_cr(tail);
+        if (chunk.used + 2 > chunk.capacity) chunk.reserve(chunk.capacity + 2);
+        if (cr) chunk.bytes.data()[chunk.used++] = '\r';
         chunk.bytes.data()[chunk.used++] = format_.terminator();
         if (!split()) {
           keep_rest();  // read again, this file yields nothing more and the tail is whole
@@ -180,7 +183,10 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
     const auto t_split = Clock::now();
     const bool room = split_in_parallel(chunk, scan, budget);
     split_seconds_ += seconds_since(t_split);
-    if (chunk.records.size() > before) at_file_start_ = false;
+    if (chunk.records.size() > before) {
+      at_file_start_ = false;
+      ending_.saw(chunk.record(chunk.records[before]), format_.terminator());
+    }
     if (!room) return false;
   }
   for (;;) {
@@ -188,6 +194,7 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
     const std::size_t n = format_.record_length(base + scan, base + chunk.used);
     if (n == 0) return true;
     const std::uint64_t line = file_lines_ + 1;
+    ending_.saw({base + scan, n - 1}, format_.terminator());
     if (format_.counts_lines() || format_.checks_records())
       file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
     if (at_file_start_ && format_.has_header()) {
@@ -216,6 +223,7 @@ bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
     next_input_ = 1;
     at_file_start_ = true;
     file_lines_ = 0;
+    ending_.reset();
   }
   // The window grows piece by piece, as reads would fill the chunk, until the
   // budget is spent: the threads' lists of a piece's records stay bounded.

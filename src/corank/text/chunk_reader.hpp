@@ -1,7 +1,9 @@
 #pragma once
 // Reads the inputs, one after another, into chunks of whole records: a record
 // never spans two chunks or two files, a file's last record gets the
-// terminator it lacked, and a record longer than the chunk grows the chunk.
+// terminator it lacked (CR LF where the file's first record ends in CR LF, so
+// that a CRLF export keeps one line ending: line_endings.hpp), and a record
+// longer than the chunk grows the chunk.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -14,6 +16,7 @@
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/huge_vector.hpp"
+#include "corank/text/line_endings.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -113,6 +116,7 @@ private:
   std::string source_name_;
   bool at_file_start_ = false;  // the next record is the current file's first
   std::uint64_t file_lines_ = 0;  // newlines before the current position (for error messages)
+  FileLineEnding ending_;         // the current file's, from its first record
   std::vector<char> carry_;       // the start of a record that did not fit the last chunk
   std::vector<std::pair<std::size_t, std::size_t>> deferred_;  // records whose prefixes fill() computes
   std::vector<std::vector<RecordEntry>> found_;  // each thread's records of a piece (split_in_parallel)

@@ -21,6 +21,7 @@ bool RecordReader::next(std::string_view& record) {
     const std::size_t n = format_.record_length(buf_.data() + begin_, buf_.data() + end_);
     if (n) {
       record = std::string_view(buf_.data() + begin_, n - 1);
+      ending_.saw(record, format_.terminator());
       if (check_) format_.check_record(record, name_, lines_ + 1);
       if (format_.counts_lines() || check_)
         lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
@@ -33,9 +34,12 @@ bool RecordReader::next(std::string_view& record) {
         if (expected_ && seen_.records != expected_->records) check_end();
         return false;
       }
-      // The unterminated tail: supply the terminator.
-      format_.check_unterminated(std::string_view(buf_.data() + begin_, end_ - begin_), name_, lines_ + 1);
-      if (end_ == buf_.size()) buf_.resize(buf_.size() + 1);
+      // The unterminated tail: supply the terminator (line_endings.hpp).
+      const std::string_view tail(buf_.data() + begin_, end_ - begin_);
+      format_.check_unterminated(tail, name_, lines_ + 1);
+      const bool cr = ending_.supplies_cr(tail);
+      if (end_ + 2 > buf_.size()) buf_.resize(end_ + 2);
+      if (cr) buf_[end_++] = '\r';
       buf_[end_++] = format_.terminator();
       if (format_.record_length(buf_.data() + begin_, buf_.data() + end_) == 0)
         throw InputError(name_ + ": malformed last record");

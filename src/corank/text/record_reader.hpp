@@ -1,7 +1,8 @@
 #pragma once
 // Streams the records of one file (an input for -m and -c, or a spilled run)
 // through a buffer: next() yields each record without its terminator, valid
-// until the following call. A last record without terminator is supplied one.
+// until the following call. A last record without terminator is supplied one
+// (CR LF in a file whose first record ends so: line_endings.hpp).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corank/text/line_endings.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -45,6 +47,7 @@ private:
   std::vector<char> buf_;
   std::size_t begin_ = 0, end_ = 0;
   std::uint64_t lines_ = 0;  // newlines consumed, for the format's error messages
+  FileLineEnding ending_;
   bool eof_ = false;
   bool check_ = true;
   std::optional<RunContent> expected_;
