@@ -310,7 +310,7 @@ CheckReport check(const SortRequest& r) {
   const text::TextCheckResult c = text::check_text(path, *format, r.io);
   report.sorted = c.sorted;
   report.terminator = format->terminator();
-  if (!c.sorted) report.diagnostic = path + ":" + std::to_string(c.record_number) + ": disorder: " + c.record;
+  if (!c.sorted) report.diagnostic = path + ":" + std::to_string(c.line) + ": disorder: " + c.record;
   report.disorder_record = c.sorted ? 0 : c.record_number;
   report.seconds = seconds_since(t0);
   return report;

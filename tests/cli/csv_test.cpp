@@ -285,6 +285,23 @@ TEST_F(Csv, CustomDelimiterAndCheck) {
   EXPECT_EQ(err, "corank: " + path("in") + ":3: disorder: z;1\n");
 }
 
+// -c names the physical line where the first row out of order starts, as a
+// file's line count gives it, not the row's number: rows with quoted newlines
+// span lines. The lines are those of Python's csv reader (its line_num after
+// the row before, plus one): 1, 2, 4, 5, 8.
+TEST_F(Csv, CheckNamesThePhysicalLine) {
+  write_file(path("in"), "k,v\n\"a\nx\",1\nb,2\n\"c\ny\nz\",3\na,4\n");
+  std::string err;
+  EXPECT_EQ(corank("-c --format csv --header --key k " + path("in"), &err), 1);
+  EXPECT_EQ(err, "corank: " + path("in") + ":8: disorder: a,4\n");
+  EXPECT_EQ(corank("-c --format csv --header --key v:n:desc " + path("in"), &err), 1);
+  EXPECT_EQ(err, "corank: " + path("in") + ":4: disorder: b,2\n");
+  // PostgreSQL's text format: a backslash-newline is a newline in the data.
+  write_file(path("txt"), "a\tx\\\ny\nb\t2\na\t3\n");
+  EXPECT_EQ(corank("-c --format pgtext --key 1 " + path("txt"), &err), 1);
+  EXPECT_EQ(err, "corank: " + path("txt") + ":4: disorder: a\t3\n");
+}
+
 TEST_F(Csv, UnterminatedQuoteIsAnErrorWithItsLine) {
   write_file(path("in"), "a,1\nb,2\n\"c,3\nd,4\n");
   for (const char* budget : {"", "-S 1K"}) {

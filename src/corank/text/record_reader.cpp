@@ -22,6 +22,7 @@ bool RecordReader::next(std::string_view& record) {
     if (n) {
       record = std::string_view(buf_.data() + begin_, n - 1);
       ending_.saw(record, format_.terminator());
+      line_ = format_.counts_lines() || check_ ? lines_ + 1 : seen_.records + 1;
       if (check_) format_.check_record(record, name_, lines_ + 1);
       if (format_.counts_lines() || check_)
         lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));

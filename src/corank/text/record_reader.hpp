@@ -37,6 +37,10 @@ public:
   // False at the end of the file.
   bool next(std::string_view& record);
   const std::string& name() const noexcept { return name_; }
+  // The 1-based line where the record next() yielded last starts (a CSV row
+  // with quoted newlines spans several); its number where the format counts
+  // no lines (each record one line, or one NUL-terminated record under -z).
+  std::uint64_t line() const noexcept { return line_; }
 
 private:
   [[noreturn]] void check_end() const;
@@ -47,6 +51,7 @@ private:
   std::vector<char> buf_;
   std::size_t begin_ = 0, end_ = 0;
   std::uint64_t lines_ = 0;  // newlines consumed, for the format's error messages
+  std::uint64_t line_ = 0;   // line()
   FileLineEnding ending_;
   bool eof_ = false;
   bool check_ = true;

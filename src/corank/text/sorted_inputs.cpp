@@ -210,6 +210,7 @@ TextCheckResult check_text(const std::string& path, TextFormat& format, const io
     if (have_prev && format.compare(prev, rec) >= limit) {
       result.sorted = false;
       result.record_number = number;
+      result.line = reader.line();
       result.record.assign(rec);
       return result;
     }

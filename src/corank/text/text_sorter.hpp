@@ -34,6 +34,7 @@ SortStats sort_text(const TextSortOptions& options, TextFormat& format);
 struct TextCheckResult {
   bool sorted = true;
   std::uint64_t record_number = 0;  // 1-based, of the first record out of order
+  std::uint64_t line = 0;           // the 1-based line where it starts (RecordReader::line)
   std::string record;               // its bytes
 };
 
