@@ -65,6 +65,7 @@ struct SortStats {
   std::uint64_t records_in = 0, records_out = 0, bytes_in = 0, bytes_out = 0;
   std::uint64_t runs = 0, spilled_runs = 0, spill_bytes = 0, merge_slabs = 0;
   std::uint64_t merge_passes = 0;  // merges of spilled runs into longer ones before the last merge
+  std::uint64_t rejected_records = 0;  // text: records that went to --rejects
   std::uint64_t memory_budget = 0;
   unsigned threads = 0;
   PhaseTimes seconds;

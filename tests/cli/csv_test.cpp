@@ -330,14 +330,14 @@ TEST_F(Csv, AKeyNamingADuplicatedColumnIsAnError) {
 // (a quoted field inside its quotes, an empty quoted string by its quotes),
 // "^ no match for key" for a NULL or a missing column, and GNU's warnings.
 TEST_F(Csv, DebugMarksEachKeysField) {
-  write_file(path("in"), "name,qty,note\nb,10,\"x, y\"\na,,\"said \"\"hi\"\"\"\nc,2\nd,3,\"\"\n");
+  write_file(path("in"), "name,qty,note\nb,10,\"x, y\"\na,,\"said \"\"hi\"\"\"\nc,2,\nd,3,\"\"\n");
   std::string err;
   ASSERT_EQ(corank("--format csv --header --debug -k qty:n -k note " + path("in") + " > " + path("out"), &err), 0);
   EXPECT_EQ(read_file(path("out")),
             "name,qty,note\n"
-            "c,2\n"
+            "c,2,\n"
             "  _\n"
-            "   ^ no match for key\n"
+            "    ^ no match for key\n"
             "d,3,\"\"\n"
             "  _\n"
             "    __\n"

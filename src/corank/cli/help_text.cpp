@@ -99,6 +99,10 @@ Formats and corank's options:
                                 collation NAME (und, en, de-u-co-phonebk, sv,
                                 PostgreSQL's und-x-icu; equal ones by bytes),
                                 not bytes or the locale's LC_COLLATE
+      --rejects=FILE          text formats: a row with more or fewer fields
+                                than the header (or first row), a JSON line
+                                that is no object, goes to FILE unchanged (an
+                                error without it), counted on stderr
       --verify                binary formats: re-read the output before
                                 committing it: in order, the input's records
       --gpu=WHEN              sort on the GPU: auto (default: when one works and
@@ -137,14 +141,16 @@ KEYDEF means what the format needs (highest priority first):
             times sort first; NaN
             and Infinity as PostgreSQL orders them (-Infinity < numbers <
             Infinity < NaN), and the times -infinity and infinity first and
-            last. NULLs (the null string, a missing column) go where
-            nulls_first or nulls_last says, else where --nulls says
+            last. NULLs (the null string) go where nulls_first or
+            nulls_last says, else where --nulls says. A row with more or
+            fewer fields than the header (or first row) is an error naming
+            its file and line, or goes to --rejects
   jsonl     PATH[:TYPE][:desc][:nulls_first|:nulls_last][:collate=NAME]: PATH
             names a field, dots for nested ones (user.id); TYPE as for CSV;
             without one, strings (by the collation) < numbers < false < true
             < arrays < objects. Missing
             fields and null are NULL; a line that is not a JSON object is an
-            error
+            error (or goes to --rejects); blank lines are skipped, as jq does
   binary    OFFSET:LENGTH[:TYPE][:desc]: TYPE is bytes (default, memcmp
             order), u8 u16 u32 u64 i8 i16 i32 i64 (little-endian), u16be ...
             i64be (big-endian), f32 f64 (f32be f64be; IEEE total order)

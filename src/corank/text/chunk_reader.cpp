@@ -12,8 +12,9 @@
 namespace corank::text {
 
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
-                         unsigned threads, std::uint64_t map_at_most)
-    : inputs_(std::move(inputs)), format_(format), io_(io), threads_(std::max(1u, threads)) {
+                         unsigned threads, std::uint64_t map_at_most, RowCheck* rows)
+    : inputs_(std::move(inputs)), format_(format), rows_(rows && rows->active() ? rows : nullptr), io_(io),
+      threads_(std::max(1u, threads)) {
   if (inputs_.empty()) inputs_.push_back("-");
   // Cached input is copied from the page cache by all threads (two cores
   // split records while they are in cache instead, see fill_records).
@@ -132,8 +133,15 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
       done_ = true;
       break;
     }
-    if (chunk.used == chunk.capacity && chunk.records.empty())
-      chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
+    if (chunk.used == chunk.capacity && chunk.records.empty()) {
+      if (scan > 0) {  // only skipped records and rejects before `scan`: their room is reused
+        std::memmove(chunk.bytes.data(), chunk.bytes.data() + scan, chunk.used - scan);
+        chunk.used -= scan;
+        scan = 0;
+      } else {
+        chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
+      }
+    }
     const std::size_t want =
         static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece_bytes(budget)));
     const auto t_read = Clock::now();
@@ -202,12 +210,17 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
         header_.assign(base + scan, n - 1);
         saw_header_ = true;
         format_.set_header(header_, source_name_);  // before any prefix: keys may name columns
+        if (rows_) rows_->set_header(header_, source_name_);
+      } else {
+        format_.check_header({base + scan, n - 1}, source_name_);
       }
       // The header's bytes are dropped by moving the rest of the chunk down.
       std::memmove(chunk.bytes.data() + scan, base + scan + n, chunk.used - scan - n);
       chunk.used -= n;
+    } else if (rows_ && !rows_->admit({base + scan, n - 1}, source_name_, line)) {
+      scan += n;  // skipped, or a reject: its bytes stay in the chunk, unused
     } else {
-      if (format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
+      if (!rows_ && format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
       // The prefix now, while the record is in cache.
       if (threads_ > 2) defer_prefix(chunk.records.size());
       chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});

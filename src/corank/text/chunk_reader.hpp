@@ -17,6 +17,7 @@
 #include "corank/io/source.hpp"
 #include "corank/io/huge_vector.hpp"
 #include "corank/text/line_endings.hpp"
+#include "corank/text/row_check.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -53,8 +54,11 @@ public:
   // format.set_header first. One input already in memory is mapped where it
   // is at most `map_at_most` bytes (a sort's budget: a larger mapping would
   // take address space that ulimit -v counts), else read.
+  // Records pass `rows` (row_check.hpp) where given and active, else the
+  // format's check_record; every later input's header must be the first's
+  // (TextFormat::check_header).
   ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io, unsigned threads = 1,
-              std::uint64_t map_at_most = UINT64_MAX);
+              std::uint64_t map_at_most = UINT64_MAX, RowCheck* rows = nullptr);
 
   // Memory a record costs besides its bytes: its entry, and its share of the
   // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
@@ -102,6 +106,7 @@ private:
 
   std::vector<std::string> inputs_;
   TextFormat& format_;
+  RowCheck* rows_;  // null: check_record
   io::IoOptions io_;
   unsigned threads_;
   std::size_t next_input_ = 0;

@@ -23,10 +23,15 @@ bool RecordReader::next(std::string_view& record) {
       record = std::string_view(buf_.data() + begin_, n - 1);
       ending_.saw(record, format_.terminator());
       line_ = format_.counts_lines() || check_ ? lines_ + 1 : seen_.records + 1;
-      if (check_) format_.check_record(record, name_, lines_ + 1);
+      bool admitted = true;
+      if (rows_)
+        admitted = rows_->admit(record, name_, line_);
+      else if (check_)
+        format_.check_record(record, name_, line_);
       if (format_.counts_lines() || check_)
         lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
       begin_ += n;
+      if (!admitted) continue;
       ++seen_.records;
       return true;
     }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "corank/text/line_endings.hpp"
+#include "corank/text/row_check.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -33,6 +34,11 @@ public:
   // was written, and one short of it throws IoError("read failed", name,
   // "run ended early") (a different one: "run read back is not what was written").
   void expect(const RunContent& written) { expected_ = written; }
+  // From now on records pass `rows` (row_check.hpp) in place of the format's
+  // check_record: one it does not admit is not yielded. (A header is read first.)
+  void check_rows(RowCheck& rows) {
+    if (check_ && rows.active()) rows_ = &rows;
+  }
 
   // False at the end of the file.
   bool next(std::string_view& record);
@@ -55,6 +61,7 @@ private:
   FileLineEnding ending_;
   bool eof_ = false;
   bool check_ = true;
+  RowCheck* rows_ = nullptr;
   std::optional<RunContent> expected_;
   RunContent seen_;  // bytes read_ gave, records next() yielded
 };

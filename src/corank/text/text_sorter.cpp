@@ -10,6 +10,8 @@
 #include <span>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include "corank/format.hpp"
 #include "corank/gpu_gate.hpp"
 #include "corank/io/error.hpp"
@@ -25,6 +27,7 @@
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
+#include "corank/text/row_check.hpp"
 #include "corank/text/sorted_chunk_writer.hpp"
 #include "corank/text/sample_budget.hpp"
 #include "corank/text/sorted_inputs.hpp"
@@ -54,8 +57,8 @@ constexpr std::size_t kCacheBuffer = std::size_t{256} << 10;
 
 class TextSorter {
 public:
-  TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats)
-      : opt_(options), plan_(plan(options)), format_(format), stats_(stats), progress_(options.progress) {
+  TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats, RowCheck& rows)
+      : opt_(options), plan_(plan(options)), format_(format), stats_(stats), rows_(rows), progress_(options.progress) {
     stats_.threads = plan_.threads;
     stats_.memory_budget = plan_.budget;
   }
@@ -64,7 +67,7 @@ public:
     // Chunks are read by one thread for the whole sort, declared before the
     // reader so that it outlives the reader's requests (io/task_thread.hpp).
     io::TaskThread filler;
-    ChunkReader reader(opt_.inputs, format_, io_, plan_.threads, plan_.budget);
+    ChunkReader reader(opt_.inputs, format_, io_, plan_.threads, plan_.budget, &rows_);
     io::OutputFile output(opt_.output, io_);
     filler_ = &filler;
     reader_ = &reader;
@@ -113,6 +116,8 @@ public:
     stats_.bytes_out = out_->bytes() + in_range_.bytes;
     stats_.seconds.write += out_->write_seconds() + in_range_.seconds;
     auto tc = Clock::now();
+    // The rejects first: a failure after them leaves the output as it was, and nothing lost.
+    if (rows_.rejects()) rows_.rejects()->commit();
     output.commit();
     stats_.seconds.write += seconds_since(tc);
   }
@@ -317,6 +322,7 @@ private:
   const io::IoOptions& io_ = plan_.io;  // opt_.io with blocks fitted to the budget
   TextFormat& format_;
   SortStats& stats_;
+  RowCheck& rows_;
   Progress progress_;
   bool merged_in_ranges_ = false;  // the last merge ran on all threads
   RangeWrites in_range_;  // past out_, which counts the rest
@@ -344,18 +350,49 @@ private:
   GpuTimes gpu_times_;
 };
 
+// --rejects' file, beside its own target as the output is (never the output,
+// which would replace it); null without --rejects.
+std::unique_ptr<Rejects> open_rejects(const TextSortOptions& o, const TextFormat& format) {
+  if (o.rejects.empty()) return nullptr;
+  struct stat a {}, b {};
+  if (o.rejects == o.output ||
+      (::stat(o.rejects.c_str(), &a) == 0 && ::stat(o.output.c_str(), &b) == 0 && a.st_dev == b.st_dev &&
+       a.st_ino == b.st_ino && S_ISREG(a.st_mode)))
+    throw UsageError("--rejects names the output '" + o.output + "': give the rejects a file of their own");
+  io::IoOptions io = o.io;
+  io.output_region.reset();  // the output's (corank-mpi's), not the rejects'
+  io.output_codec.reset();   // by the rejects' own suffix
+  return std::make_unique<Rejects>(o.rejects, io, format.terminator());
+}
+
+// 1234567 as "1,234,567".
+std::string grouped(std::uint64_t n) {
+  std::string s = std::to_string(n);
+  for (std::size_t i = s.size(); i > 3; i -= 3) s.insert(i - 3, ",");
+  return s;
+}
+
 }  // namespace
 
 SortStats sort_text(const TextSortOptions& options, TextFormat& format) {
   if (options.debug && !format.can_debug()) throw UsageError("--debug applies to --format lines");
   const auto t0 = Clock::now();
   SortStats stats;
-  TextSorter sorter(options, format, stats);
+  std::unique_ptr<Rejects> rejects = open_rejects(options, format);
+  RowCheck rows(format, rejects.get());
+  TextSorter sorter(options, format, stats, rows);
   if (options.merge_only)
-    merge_sorted_inputs(options, sorter.plan(), format, stats);
+    merge_sorted_inputs(options, sorter.plan(), format, stats, &rows);
   else
     sorter.sort();
   stats.seconds.total = seconds_since(t0);
+  if (rejects) {
+    stats.rejected_records = rejects->count();
+    if (stats.rejected_records && options.io.diagnostics)
+      options.io.diagnostics->warning(grouped(stats.rejected_records) + " of " +
+                                      grouped(stats.records_in + stats.rejected_records) + " rows went to " +
+                                      rejects->path() + "; the first: " + rejects->first());
+  }
   return stats;
 }
 
