@@ -63,6 +63,7 @@ public:
   bool admit(std::string_view record, const std::string& file, std::uint64_t line);
 
   Rejects* rejects() const noexcept { return rejects_; }
+  void reject_to(Rejects* rejects) noexcept { rejects_ = rejects; }
 
 private:
   void refuse(std::string_view record, const std::string& file, std::uint64_t line, const std::string& why);

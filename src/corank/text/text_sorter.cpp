@@ -351,15 +351,16 @@ private:
 };
 
 // --rejects' file, beside its own target as the output is (never the output,
-// which would replace it); null without --rejects.
-std::unique_ptr<Rejects> open_rejects(const TextSortOptions& o, const TextFormat& format) {
+// which would replace it), written with the plan's I/O blocks, fitted to the
+// budget; null without --rejects.
+std::unique_ptr<Rejects> open_rejects(const TextSortOptions& o, const TextFormat& format, const io::IoOptions& plan_io) {
   if (o.rejects.empty()) return nullptr;
   struct stat a {}, b {};
   if (o.rejects == o.output ||
       (::stat(o.rejects.c_str(), &a) == 0 && ::stat(o.output.c_str(), &b) == 0 && a.st_dev == b.st_dev &&
        a.st_ino == b.st_ino && S_ISREG(a.st_mode)))
     throw UsageError("--rejects names the output '" + o.output + "': give the rejects a file of their own");
-  io::IoOptions io = o.io;
+  io::IoOptions io = plan_io;
   io.output_region.reset();  // the output's (corank-mpi's), not the rejects'
   io.output_codec.reset();   // by the rejects' own suffix
   return std::make_unique<Rejects>(o.rejects, io, format.terminator());
@@ -378,9 +379,10 @@ SortStats sort_text(const TextSortOptions& options, TextFormat& format) {
   if (options.debug && !format.can_debug()) throw UsageError("--debug applies to --format lines");
   const auto t0 = Clock::now();
   SortStats stats;
-  std::unique_ptr<Rejects> rejects = open_rejects(options, format);
-  RowCheck rows(format, rejects.get());
+  RowCheck rows(format, nullptr);
   TextSorter sorter(options, format, stats, rows);
+  std::unique_ptr<Rejects> rejects = open_rejects(options, format, sorter.plan().io);
+  rows.reject_to(rejects.get());
   if (options.merge_only)
     merge_sorted_inputs(options, sorter.plan(), format, stats, &rows);
   else
