@@ -41,7 +41,7 @@ _corank() {
     fi
   fi
   case $prev in
-    -o | --output | --files0-from | --stats | --random-source)
+    -o | --output | --files0-from | --stats | --random-source | --rejects)
       compopt -o filenames 2>/dev/null
       mapfile -t COMPREPLY < <(compgen -f -- "$cur")
       return 0 ;;

@@ -60,7 +60,8 @@ void reject_text_options(const SortRequest& r) {
       {!r.time_zone.empty(), "--time-zone"},
       {!r.time_format.empty(), "--time-format"},
       {r.multiline, "--multiline"},
-      {!r.collation.empty(), "--collation"}};
+      {!r.collation.empty(), "--collation"},
+      {!r.rejects.empty(), "--rejects"}};
   for (const auto& [set, name] : text_only)
     if (set)
       throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, pgtext, jsonl), not '" + r.format + "'");
@@ -266,6 +267,7 @@ text::TextSortOptions text_options(const SortRequest& r) {
   o.merge_only = r.merge_only;
   o.debug = r.debug;
   o.write_header = r.write_header;
+  o.rejects = r.rejects;
   return o;
 }
 
@@ -381,6 +383,7 @@ CheckReport check(const SortRequest& r) {
   validate(r);
   if (!r.input_buffers.empty()) throw UsageError("-c checks a file, not input buffers");
   if (r.inputs.size() > 1) throw UsageError("extra operand '" + r.inputs[1] + "' not allowed with -c");
+  if (!r.rejects.empty()) throw UsageError("--rejects applies to sorting and merging, not to -c");
   const std::string path = r.inputs.empty() ? "-" : r.inputs[0];
   CheckReport report;
   if (!is_text_format(r.format)) {
@@ -395,7 +398,7 @@ CheckReport check(const SortRequest& r) {
   const text::TextCheckResult c = text::check_text(path, *format, r.io);
   report.sorted = c.sorted;
   report.terminator = format->terminator();
-  if (!c.sorted) report.diagnostic = path + ":" + std::to_string(c.record_number) + ": disorder: " + c.record;
+  if (!c.sorted) report.diagnostic = path + ":" + std::to_string(c.line) + ": disorder: " + c.record;
   report.disorder_record = c.sorted ? 0 : c.record_number;
   report.seconds = seconds_since(t0);
   return report;

@@ -92,6 +92,11 @@ struct SortRequest {
   std::string collation;
 
   bool merge_only = false;  // -m: the inputs are sorted already (text formats)
+  // Text formats: a file for the records the format refuses (a row with more
+  // or fewer fields than the header, a JSON line that is no object), written
+  // unchanged and committed with the output (text/row_check.hpp); "": such a
+  // record is an error.
+  std::string rejects;
   bool debug = false;       // --debug: underline each output line's keys (lines)
   bool verify = false;      // re-read the output before committing it (binary formats)
   std::uint64_t memory_budget = 0;  // host bytes; 0: half of physical memory

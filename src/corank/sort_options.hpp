@@ -82,6 +82,7 @@ struct SortStats {
   // as the input was read, nothing spilled.
   std::uint64_t side_records = 0;
   bool one_pass = false;
+  std::uint64_t rejected_records = 0;  // text: records that went to --rejects
   std::uint64_t memory_budget = 0;
   unsigned threads = 0;
   PhaseTimes seconds;

@@ -29,7 +29,8 @@ ordered_json options_json(const SortRequest& r) {
       {"null_string", r.null_string ? ordered_json(*r.null_string) : ordered_json(nullptr)},
       {"time_year", r.time_year},   {"time_year_month", r.time_year_month},
       {"time_zone", r.time_zone.empty() ? "UTC" : r.time_zone},
-      {"time_format", r.time_format}};
+      {"time_format", r.time_format},
+      {"rejects", r.rejects.empty() ? ordered_json(nullptr) : ordered_json(r.rejects)}};
 }
 
 std::vector<std::string> inputs_json(const SortRequest& r) {
@@ -60,6 +61,7 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
       {"memory_budget", s.memory_budget},
       {"records_in", s.records_in},
       {"records_out", s.records_out},
+      {"rejected_records", s.rejected_records},
       {"bytes_in", s.bytes_in},
       {"bytes_out", s.bytes_out},
       {"runs", s.runs},

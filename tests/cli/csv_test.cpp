@@ -108,6 +108,10 @@ struct RefKey {
 
 std::string expected(const std::string& text, char delim, bool header, const std::vector<RefKey>& keys) {
   std::vector<Row> rows = parse(text, delim);
+  // A last row without its newline gets the line ending of the file's first row.
+  if (!text.empty() && text.back() != '\n' && rows.size() > 1 && rows.front().raw.ends_with('\r') &&
+      !rows.back().raw.ends_with('\r'))
+    rows.back().raw += '\r';
   std::string out;
   if (header && !rows.empty()) {
     out = rows.front().raw + "\n";
@@ -213,13 +217,13 @@ TEST_F(Csv, SqlLikeTypesNullsAndByteOrderMark) {
 // NULL and missing fields, and values that do not read as their key's type,
 // are counted per key on stderr and in --stats; the sort succeeds.
 TEST_F(Csv, NullAndUnreadValuesCounted) {
-  write_file(path("in"), "id,amount,day\n1,5,2026-01-02\n2,,someday\n3,x,2026-01-01\n4\n5,\"\",2026-13-01\n");
+  write_file(path("in"), "id,amount,day\n1,5,2026-01-02\n2,,someday\n3,x,2026-01-01\n4,,\n5,\"\",2026-13-01\n");
   std::string err;
   ASSERT_EQ(corank("--format csv --header --key amount:decimal --key day:date --stats " + path("stats") + " -o " +
                        path("out") + " " + path("in"),
                    &err),
             0);
-  // amount: row 2's empty field and row 4's missing one are NULL, row 5's
+  // amount: row 2's and row 4's empty fields are NULL, row 5's
   // quoted "" is an empty string, which is no decimal, nor is x.
   EXPECT_EQ(err, "corank: of 5 rows, 2 had no decimal in key 1 (amount) (sorted first), 2 had a NULL or missing "
                  "value in key 1 (amount) (sorted last), 2 had no date in key 2 (day) (sorted first), 1 had a NULL "
@@ -229,6 +233,43 @@ TEST_F(Csv, NullAndUnreadValuesCounted) {
             std::string::npos);
   ASSERT_EQ(corank("--format csv --header --key id:n -o " + path("out") + " " + path("in"), &err), 0);
   EXPECT_EQ(err, "");
+}
+
+// A CRLF export keeps CR LF on every row, its last one included where it has
+// no line ending, whatever it is sorted or merged with; a file of LF rows
+// keeps LF. The CR is no part of the last field (5 is a decimal).
+TEST_F(Csv, LineEndingsKeptPerFile) {
+  write_file(path("crlf"), "id,v\r\n3,c\r\n10,x\r\n1,5\r\n2,b");
+  write_file(path("lf"), "id,v\n0,z\n4,y");
+  write_file(path("lf-first"), "id,v\n7,w\r\n");  // decided by the first row: LF, the CR row kept as it is
+  for (const char* how : {"", "-S 1K --parallel 1", "--parallel 4"}) {
+    SCOPED_TRACE(how);
+    ASSERT_EQ(corank(std::string("--format csv --header --key id:n ") + how + " -T " + path("tmp") + " -o " +
+                     path("out") + " " + path("crlf")), 0);
+    EXPECT_EQ(read_file(path("out")), "id,v\r\n1,5\r\n2,b\r\n3,c\r\n10,x\r\n");
+    ASSERT_EQ(corank(std::string("--format csv --header --key id:n ") + how + " -o " + path("out") + " " +
+                     path("crlf") + " " + path("lf") + " " + path("lf-first")), 0);
+    EXPECT_EQ(read_file(path("out")), "id,v\r\n0,z\n1,5\r\n2,b\r\n3,c\r\n4,y\n7,w\r\n10,x\r\n");
+  }
+  ASSERT_EQ(corank("--format csv --header --key v:decimal -o " + path("out") + " " + path("crlf")), 0);
+  EXPECT_EQ(read_file(path("out")), "id,v\r\n3,c\r\n10,x\r\n2,b\r\n1,5\r\n");  // unparsable first, then 5
+  // -m reads each input as it is: the same rule.
+  write_file(path("sorted"), "1,a\r\n2,b");
+  write_file(path("sorted-lf"), "1,c\n3,d");
+  ASSERT_EQ(corank("-m --format csv --key 1:n -o " + path("out") + " " + path("sorted") + " " + path("sorted-lf")), 0);
+  EXPECT_EQ(read_file(path("out")), "1,a\r\n1,c\n2,b\r\n3,d\n");
+  // TSV, PostgreSQL's text format, JSON lines and plain lines alike.
+  write_file(path("tsv"), "b\t2\r\na\t1");
+  for (const char* format : {"tsv", "pgtext"}) {
+    ASSERT_EQ(corank(std::string("--format ") + format + " --key 2:decimal -o " + path("out") + " " + path("tsv")), 0);
+    EXPECT_EQ(read_file(path("out")), "a\t1\r\nb\t2\r\n");
+  }
+  write_file(path("jsonl"), "{\"v\":2}\r\n{\"v\":1}");
+  ASSERT_EQ(corank("--format jsonl --key v:decimal -o " + path("out") + " " + path("jsonl")), 0);
+  EXPECT_EQ(read_file(path("out")), "{\"v\":1}\r\n{\"v\":2}\r\n");
+  write_file(path("lines"), "b\r\na");
+  ASSERT_EQ(corank("-o " + path("out") + " " + path("lines")), 0);
+  EXPECT_EQ(read_file(path("out")), "a\r\nb\r\n");
 }
 
 TEST_F(Csv, NullOptions) {
@@ -265,6 +306,23 @@ TEST_F(Csv, CustomDelimiterAndCheck) {
   EXPECT_EQ(err, "corank: " + path("in") + ":3: disorder: z;1\n");
 }
 
+// -c names the physical line where the first row out of order starts, as a
+// file's line count gives it, not the row's number: rows with quoted newlines
+// span lines. The lines are those of Python's csv reader (its line_num after
+// the row before, plus one): 1, 2, 4, 5, 8.
+TEST_F(Csv, CheckNamesThePhysicalLine) {
+  write_file(path("in"), "k,v\n\"a\nx\",1\nb,2\n\"c\ny\nz\",3\na,4\n");
+  std::string err;
+  EXPECT_EQ(corank("-c --format csv --header --key k " + path("in"), &err), 1);
+  EXPECT_EQ(err, "corank: " + path("in") + ":8: disorder: a,4\n");
+  EXPECT_EQ(corank("-c --format csv --header --key v:n:desc " + path("in"), &err), 1);
+  EXPECT_EQ(err, "corank: " + path("in") + ":4: disorder: b,2\n");
+  // PostgreSQL's text format: a backslash-newline is a newline in the data.
+  write_file(path("txt"), "a\tx\\\ny\nb\t2\na\t3\n");
+  EXPECT_EQ(corank("-c --format pgtext --key 1 " + path("txt"), &err), 1);
+  EXPECT_EQ(err, "corank: " + path("txt") + ":4: disorder: a\t3\n");
+}
+
 TEST_F(Csv, UnterminatedQuoteIsAnErrorWithItsLine) {
   write_file(path("in"), "a,1\nb,2\n\"c,3\nd,4\n");
   for (const char* budget : {"", "-S 1K"}) {
@@ -293,14 +351,14 @@ TEST_F(Csv, AKeyNamingADuplicatedColumnIsAnError) {
 // (a quoted field inside its quotes, an empty quoted string by its quotes),
 // "^ no match for key" for a NULL or a missing column, and GNU's warnings.
 TEST_F(Csv, DebugMarksEachKeysField) {
-  write_file(path("in"), "name,qty,note\nb,10,\"x, y\"\na,,\"said \"\"hi\"\"\"\nc,2\nd,3,\"\"\n");
+  write_file(path("in"), "name,qty,note\nb,10,\"x, y\"\na,,\"said \"\"hi\"\"\"\nc,2,\nd,3,\"\"\n");
   std::string err;
   ASSERT_EQ(corank("--format csv --header --debug -k qty:n -k note " + path("in") + " > " + path("out"), &err), 0);
   EXPECT_EQ(read_file(path("out")),
             "name,qty,note\n"
-            "c,2\n"
+            "c,2,\n"
             "  _\n"
-            "   ^ no match for key\n"
+            "    ^ no match for key\n"
             "d,3,\"\"\n"
             "  _\n"
             "    __\n"

@@ -152,9 +152,9 @@ TEST_F(PgText, EndOfDataMarkerIsAnError) {
 // --debug: a key's field underlined as written (its escapes too); \N and a
 // missing column have no match.
 TEST_F(PgText, DebugMarksEachKeysField) {
-  write_file(path("in"), "b\tx\\ty\na\t\\N\nc\n");
+  write_file(path("in"), "b\tx\\ty\na\t\\N\nc\t\\N\n");
   ASSERT_EQ(corank("--format pgtext --debug -k 2 " + path("in") + " > " + path("out")), 0);
-  EXPECT_EQ(read_file(path("out")), "b>x\\ty\n  ____\na>\\N\n  ^ no match for key\nc\n ^ no match for key\n");
+  EXPECT_EQ(read_file(path("out")), "b>x\\ty\n  ____\na>\\N\n  ^ no match for key\nc>\\N\n  ^ no match for key\n");
 }
 
 TEST_F(PgText, CheckAndDelimiter) {

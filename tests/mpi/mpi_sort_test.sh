@@ -138,10 +138,12 @@ csv_rows 5 60000 > people.csv
 csv_rows 6 3000 > people-2.csv
 : > empty.csv
 printf 'id,name\n1,"x\ny"\n' > tiny.csv                  # fewer rows than ranks
-printf 'id,name' > header-only.csv                         # a header without its newline, no rows (tiny.csv's)
+printf 'id,name' > header-only.csv                         # a header without its newline, no rows (tiny.csv's columns)
 awk 'BEGIN { print "k,v"; for (i = 0; i < 3000; i++) printf "same,\"%d\nx\"\n", i }' > equal.csv
-# A byte order mark, CRLF, a quoted CRLF and an unterminated last row.
-printf '\xEF\xBB\xBFk,v\r\n"b",1\r\n"a\r\n",2\r\na,3\r\n"c""d",4' > bom.csv
+# A byte order mark, CRLF, a quoted CRLF; an unterminated last row in a file
+# of LF rows (corank-mpi gives it LF, where corank gives a CRLF file's CR LF).
+printf '\xEF\xBB\xBFk,v\r\n"b",1\r\n"a\r\n",2\r\na,3\r\n"c""d",4\r\n' > bom.csv
+printf 'k,v\n"b",1\n"a\r\n",2\n"c""d",0' > unterminated.csv
 tr ',' '\t' < people.csv > people.tsv
 same "csv --header -k score:n" 60000 --format csv --header -k score:n -- people.csv
 same "csv named keys, desc, --nulls first" 0 --format csv --header -k name -k score:n:desc --nulls first -- people.csv
@@ -157,7 +159,8 @@ same "csv header only" 0 --format csv --header -k name -- header-only.csv
 same "csv empty first input" 0 --format csv --header -k name -- empty.csv header-only.csv tiny.csv
 same "csv all-equal keys (stable)" 0 --format csv --header -k k -- equal.csv
 same "csv all-equal keys -u" 0 --format csv --header -u -k k -- equal.csv
-same "csv BOM, CRLF, unterminated last row" 0 --format csv --header -k v:n -- bom.csv
+same "csv BOM, CRLF" 0 --format csv --header -k v:n -- bom.csv
+same "csv unterminated last row" 0 --format csv --header -k v:n -- unterminated.csv
 same "csv BOM without --header" 0 --format csv -k 1 -- bom.csv
 same "tsv --header" 0 --format tsv --header -k name -k id:n -- people.tsv
 # Each rank bins its chunks with several threads (runs of records, each
@@ -280,6 +283,12 @@ run_mpi -m -o bad/out3 words.txt 2> bad/err3
 rc=$?
 set -e
 [ "$rc" -ne 0 ] && grep -q 'not distributed' bad/err3 || fail "-m: not refused clearly"
+set +e
+run_mpi --format csv --header --rejects bad/rejects -o bad/out6 people.csv 2> bad/err6
+rc=$?
+set -e
+[ "$rc" -eq 2 ] && grep -q -- '--rejects is not distributed' bad/err6 && [ ! -e bad/out6 ] && [ ! -e bad/rejects ] ||
+  { cat bad/err6; fail "--rejects: not refused clearly: rc=$rc"; }
 
 # A later input whose header names other columns: refused with the format's
 # message, once, nothing written.

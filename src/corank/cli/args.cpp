@@ -172,6 +172,7 @@ Invocation parse_args(int argc, char** argv) {
       case kTimeZone: r.time_zone = arg; break;
       case kStats: inv.stats_file = arg; break;
       case kCollation: r.collation = arg; break;
+      case kRejects: r.rejects = arg; break;
       case kVerify: r.verify = true; break;
       case kHelp: inv.action = Action::Help; return inv;
       case kVersion: inv.action = Action::Version; return inv;

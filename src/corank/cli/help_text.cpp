@@ -103,6 +103,10 @@ Formats and corank's options:
                                 collation NAME (und, en, de-u-co-phonebk, sv,
                                 PostgreSQL's und-x-icu; equal ones by bytes),
                                 not bytes or the locale's LC_COLLATE
+      --rejects=FILE          text formats: a row with more or fewer fields
+                                than the header (or first row), a JSON line
+                                that is no object, goes to FILE unchanged (an
+                                error without it), counted on stderr
       --verify                binary formats: re-read the output before
                                 committing it: in order, the input's records
       --gpu=WHEN              sort on the GPU: auto (default: when one works and
@@ -142,8 +146,10 @@ KEYDEF means what the format needs (highest priority first):
             times sort first; NaN
             and Infinity as PostgreSQL orders them (-Infinity < numbers <
             Infinity < NaN), and the times -infinity and infinity first and
-            last. NULLs (the null string, a missing column) go where
-            nulls_first or nulls_last says, else where --nulls says
+            last. NULLs (the null string) go where nulls_first or
+            nulls_last says, else where --nulls says. A row with more or
+            fewer fields than the header (or first row) is an error naming
+            its file and line, or goes to --rejects
   jsonl     PATH[:TYPE][:desc][:nulls_first|:nulls_last][:collate=NAME]: PATH
             names a field, dots for nested ones (user.id), log\.level or
             ["log.level"] for a name with a dot, . for the whole record
@@ -151,7 +157,7 @@ KEYDEF means what the format needs (highest priority first):
             without one, strings (by the collation) < numbers < false < true
             < arrays < objects. Missing
             fields and null are NULL; a line that is not a JSON object is an
-            error
+            error (or goes to --rejects); blank lines are skipped, as jq does
   binary    OFFSET:LENGTH[:TYPE][:desc]: TYPE is bytes (default, memcmp
             order), u8 u16 u32 u64 i8 i16 i32 i64 (little-endian), u16be ...
             i64be (big-endian), f32 f64 (f32be f64be; IEEE total order)
@@ -159,7 +165,8 @@ KEYDEF means what the format needs (highest priority first):
 Without -s or -u, lines whose keys are equal are ordered by their whole bytes
 or, outside the C locale, by its collation (GNU's last-resort comparison);
 with -s they keep their input order; -u keeps the first line of each run of
-equal keys. Binary formats always sort stably.
+equal keys. Binary formats always sort stably. Text records keep their line
+ending; a file's last one without an ending gets that of its first (CR LF or LF).
 
 SIZE may be followed by the following multiplicative suffixes:
 % 1% of memory, b 1, K 1024 (default), and so on for M, G, T.

@@ -38,6 +38,7 @@ const option kLongOptions[] = {
     {"progress", no_argument, nullptr, kProgress},
     {"random-sort", no_argument, nullptr, 'R'},
     {"random-source", required_argument, nullptr, kRandomSource},
+    {"rejects", required_argument, nullptr, kRejects},
     {"reverse", no_argument, nullptr, 'r'},
     {"sort", required_argument, nullptr, kSort},
     {"stable", no_argument, nullptr, 's'},

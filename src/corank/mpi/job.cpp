@@ -34,6 +34,9 @@ void check_request(const DistributedRequest& request, const SortRequest& r, bool
   if (r.io.output_codec && *r.io.output_codec != io::Codec::none)
     throw UsageError("corank-mpi writes its output uncompressed");
   if (r.debug) throw UsageError("--debug is not distributed: use corank");
+  // Each rank would hold its own rejects, and one file committed with the
+  // output needs them gathered: not done.
+  if (!r.rejects.empty()) throw UsageError("--rejects is not distributed: use corank");
   if (is_text && r.random_source.empty() &&
       (r.ordering.find('R') != std::string::npos ||
        std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) { return k.find('R') != std::string::npos; })))

@@ -12,8 +12,9 @@
 namespace corank::text {
 
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
-                         unsigned threads, std::uint64_t map_at_most)
-    : inputs_(std::move(inputs)), format_(format), io_(io), threads_(std::max(1u, threads)) {
+                         unsigned threads, std::uint64_t map_at_most, RowCheck* rows)
+    : inputs_(std::move(inputs)), format_(format), rows_(rows && rows->active() ? rows : nullptr), io_(io),
+      threads_(std::max(1u, threads)) {
   if (inputs_.empty()) inputs_.push_back("-");
   // Cached input is copied from the page cache by all threads (two cores
   // split records while they are in cache instead, see fill_records).
@@ -51,6 +52,7 @@ bool ChunkReader::open_next() {
   source_ = sources_[next_input_++].get();
   at_file_start_ = true;
   file_lines_ = 0;
+  ending_.reset();
   return true;
 }
 
@@ -131,8 +133,15 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
       done_ = true;
       break;
     }
-    if (chunk.used == chunk.capacity && chunk.records.empty())
-      chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
+    if (chunk.used == chunk.capacity && chunk.records.empty()) {
+      if (scan > 0) {  // only skipped records and rejects before `scan`: their room is reused
+        std::memmove(chunk.bytes.data(), chunk.bytes.data() + scan, chunk.used - scan);
+        chunk.used -= scan;
+        scan = 0;
+      } else {
+        chunk.reserve(chunk.capacity * 2);  // one record larger than the chunk
+      }
+    }
     const std::size_t want =
         static_cast<std::size_t>(std::min<std::uint64_t>(chunk.capacity - chunk.used, piece_bytes(budget)));
     const auto t_read = Clock::now();
@@ -157,9 +166,11 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
       if (scan < chunk.used) {
         const bool to_end = format_.last_record_runs_to_file_end();
         if (!to_end || chunk.data()[chunk.used - 1] != format_.terminator()) {
-          format_.check_unterminated(std::string_view(chunk.data() + scan, chunk.used - scan), source_name_,
-                                     file_lines_ + 1);
-          if (chunk.used == chunk.capacity) chunk.reserve(chunk.capacity + 1);
+          const std::string_view tail(chunk.data() + scan, chunk.used - scan);
+          format_.check_unterminated(tail, source_name_, file_lines_ + 1);
+          const bool cr = ending_.supplies_cr(tail);
+          if (chunk.used + 2 > chunk.capacity) chunk.reserve(chunk.capacity + 2);
+          if (cr) chunk.bytes.data()[chunk.used++] = '\r';
           chunk.bytes.data()[chunk.used++] = format_.terminator();
         }
         if (!split()) {
@@ -186,7 +197,10 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
     const auto t_split = Clock::now();
     const bool room = split_in_parallel(chunk, scan, budget);
     split_seconds_ += seconds_since(t_split);
-    if (chunk.records.size() > before) at_file_start_ = false;
+    if (chunk.records.size() > before) {
+      at_file_start_ = false;
+      ending_.saw(chunk.record(chunk.records[before]), format_.terminator());
+    }
     if (!room) return false;
   }
   for (;;) {
@@ -194,6 +208,7 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
     const std::size_t n = format_.record_length(base + scan, base + chunk.used);
     if (n == 0) return true;
     const std::uint64_t line = file_lines_ + 1;
+    ending_.saw({base + scan, n - 1}, format_.terminator());
     if (format_.counts_lines() || format_.checks_records())
       file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
     if (at_file_start_ && format_.has_header()) {
@@ -201,6 +216,9 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
         header_.assign(base + scan, n - 1);
         saw_header_ = true;
         format_.set_header(header_, source_name_);  // before any prefix: keys may name columns
+        if (rows_) rows_->set_header(header_, source_name_);
+      } else {
+        format_.check_header({base + scan, n - 1}, source_name_);
       }
       // The header's bytes are dropped by moving the rest of the chunk down.
       std::memmove(chunk.bytes.data() + scan, base + scan + n, chunk.used - scan - n);
@@ -219,12 +237,16 @@ void ChunkReader::take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n
     if (format_.counts_lines() || format_.checks_records())
       file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
   }
-  if (format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
+  at_file_start_ = false;
+  if (rows_ && !rows_->admit({base + scan, n - 1}, source_name_, line)) {
+    scan += n;  // skipped, or a reject: its bytes stay in the chunk, unused
+    return;
+  }
+  if (!rows_ && format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
   // The prefix now, while the record is in cache.
   if (threads_ > 2) defer_prefix(chunk.records.size());
   chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
   scan += n;
-  at_file_start_ = false;
 }
 
 bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
@@ -233,6 +255,7 @@ bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
     next_input_ = 1;
     at_file_start_ = true;
     file_lines_ = 0;
+    ending_.reset();
   }
   // The window grows piece by piece, as reads would fill the chunk, until the
   // budget is spent: the threads' lists of a piece's records stay bounded.

@@ -1,7 +1,9 @@
 #pragma once
 // Reads the inputs, one after another, into chunks of whole records: a record
 // never spans two chunks or two files, a file's last record gets the
-// terminator it lacked, and a record longer than the chunk grows the chunk.
+// terminator it lacked (CR LF where the file's first record ends in CR LF, so
+// that a CRLF export keeps one line ending: line_endings.hpp), and a record
+// longer than the chunk grows the chunk.
 #include <algorithm>
 #include <cstdint>
 #include <optional>
@@ -14,6 +16,8 @@
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/huge_vector.hpp"
+#include "corank/text/line_endings.hpp"
+#include "corank/text/row_check.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -50,8 +54,11 @@ public:
   // format.set_header first. One input already in memory is mapped where it
   // is at most `map_at_most` bytes (a sort's budget: a larger mapping would
   // take address space that ulimit -v counts), else read.
+  // Records pass `rows` (row_check.hpp) where given and active, else the
+  // format's check_record; every later input's header must be the first's
+  // (TextFormat::check_header).
   ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io, unsigned threads = 1,
-              std::uint64_t map_at_most = UINT64_MAX);
+              std::uint64_t map_at_most = UINT64_MAX, RowCheck* rows = nullptr);
 
   // Memory a record costs besides its bytes: its entry, and its share of the
   // merge scratch the sort needs (RecordEntry-sized, for half the records at most).
@@ -102,6 +109,7 @@ private:
 
   std::vector<std::string> inputs_;
   TextFormat& format_;
+  RowCheck* rows_;  // null: check_record
   io::IoOptions io_;
   unsigned threads_;
   std::size_t next_input_ = 0;
@@ -116,6 +124,7 @@ private:
   std::string source_name_;
   bool at_file_start_ = false;  // the next record is the current file's first
   std::uint64_t file_lines_ = 0;  // newlines before the current position (for error messages)
+  FileLineEnding ending_;         // the current file's, from its first record
   std::vector<char> carry_;       // the start of a record that did not fit the last chunk
   std::vector<std::pair<std::size_t, std::size_t>> deferred_;  // records whose prefixes fill() computes
   std::vector<std::vector<RecordEntry>> found_;  // each thread's records of a piece (split_in_parallel)

@@ -1,5 +1,8 @@
 #include "corank/text/csv_format.hpp"
 
+#include <algorithm>
+#include <cstring>
+
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
 #include "corank/text/locale_compare.hpp"
@@ -250,6 +253,36 @@ std::size_t CsvFormat::record_length(const char* p, const char* end) const {
     at_field_start = false;
   }
   return 0;
+}
+
+std::optional<std::uint64_t> CsvFormat::field_count(std::string_view record) const {
+  // A CR ending the row is neither a delimiter nor a quote: it changes no count.
+  const std::string_view row = without_bom(record);
+  const char delim = options_.delimiter;
+  // Rows without quotes, the most, are counted by the vectorized std::count.
+  if (std::memchr(row.data(), '"', row.size()) == nullptr)
+    return static_cast<std::uint64_t>(std::count(row.begin(), row.end(), delim)) + 1;
+  // As for_each_field reads them: a quote opens a field only at its start.
+  std::uint64_t n = 1;
+  bool at_field_start = true, in_quotes = false;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    const char c = row[i];
+    if (in_quotes) {
+      if (c == '"') {
+        if (i + 1 < row.size() && row[i + 1] == '"') ++i;
+        else in_quotes = false;
+      }
+      continue;
+    }
+    if (c == delim) {
+      ++n;
+      at_field_start = true;
+      continue;
+    }
+    if (c == '"' && at_field_start) in_quotes = true;
+    at_field_start = false;
+  }
+  return n;
 }
 
 void CsvFormat::check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const {

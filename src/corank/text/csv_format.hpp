@@ -56,6 +56,8 @@ public:
   void set_header(std::string_view header, const std::string& file) override;
   void check_header(std::string_view header, const std::string& file) const override;
   bool counts_lines() const override { return true; }
+  bool checks_records() const override { return true; }
+  std::optional<std::uint64_t> field_count(std::string_view record) const override;
   // --debug: each key's field underlined as it is written (a quoted field's
   // text within its quotes; an empty quoted field, which is no NULL, its two
   // quotes); a NULL or missing column is "^ no match for key". Without keys

@@ -307,17 +307,21 @@ std::size_t JsonlFormat::record_length(const char* p, const char* end) const {
   return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - p) + 1 : 0;
 }
 
-void JsonlFormat::check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
+std::optional<TextFormat::Problem> JsonlFormat::record_problem(std::string_view record) const {
   // The DOM parser validates the whole line (On Demand reads only as far as
   // the keys), once, as the record is read.
   thread_local simdjson::dom::parser parser;
   thread_local std::string buf;
   const std::string_view json = padded(record, buf);
   simdjson::dom::element root;
-  const auto where = [&] { return file + ":" + std::to_string(line) + ": invalid JSON: "; };
   if (const auto error = parser.parse(json.data(), json.size(), false).get(root))
-    throw InputError(where() + simdjson::error_message(error));
-  if (!root.is_object()) throw InputError(where() + "not an object");
+    return Problem{std::string("invalid JSON: ") + simdjson::error_message(error)};
+  if (!root.is_object()) return Problem{"invalid JSON: not an object"};
+  return std::nullopt;
+}
+
+bool JsonlFormat::skips(std::string_view record) const {
+  return record.find_first_not_of(" \t\r") == std::string_view::npos;
 }
 
 }  // namespace corank::text

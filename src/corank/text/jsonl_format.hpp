@@ -9,7 +9,8 @@
 // numbers (exactly, by value) < false < true < arrays < objects (these two by
 // their JSON text as written). A missing field and null are NULLs, placed as
 // the null order says (last by default). Without keys, lines compare as bytes.
-// A line that is not one JSON object is an error naming its file and line.
+// A line that is not one JSON object is an error naming its file and line
+// (or a reject: row_check.hpp); a blank line is skipped, as jq skips it.
 // Parsing is simdjson's: each record is validated once as it is read (the DOM
 // parser), and its keys are read On Demand for its prefix and comparisons.
 #include <memory>
@@ -40,7 +41,9 @@ public:
   Prefix prefix(std::string_view record) const override;
   std::size_t record_length(const char* p, const char* end) const override;
   bool checks_records() const override { return true; }
-  void check_record(std::string_view record, const std::string& file, std::uint64_t line) const override;
+  std::optional<Problem> record_problem(std::string_view record) const override;
+  // A line of blanks only (space, tab, CR) holds no JSON text: skipped, as jq skips it.
+  bool skips(std::string_view record) const override;
   // --debug: each key's value underlined as written (a string's text within
   // its quotes; an empty string its two quotes); null is "^ no match for
   // key" at the null, a missing field the same at the line's end. Without

@@ -199,17 +199,31 @@ void PgTextFormat::check_unterminated(std::string_view tail, const std::string& 
     throw InputError(file + ":" + std::to_string(line) + ": the file ends in a backslash that escapes nothing");
 }
 
-void PgTextFormat::check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
+std::optional<TextFormat::Problem> PgTextFormat::record_problem(std::string_view record) const {
   for (std::size_t i = 0; i + 1 < record.size(); ++i) {
     if (record[i] != '\\') continue;
     if (record[i + 1] == '.') {
       // The line of the marker, within a row that may hold escaped newlines.
       const auto lines = static_cast<std::uint64_t>(std::count(record.begin(), record.begin() + static_cast<std::ptrdiff_t>(i), '\n'));
-      throw InputError(file + ":" + std::to_string(line + lines) +
-                       ": \\. is COPY's end-of-data marker (COPY stops reading there): no row may hold one");
+      return Problem{"\\. is COPY's end-of-data marker (COPY stops reading there): no row may hold one", lines};
     }
     ++i;
   }
+  return std::nullopt;
+}
+
+std::optional<std::uint64_t> PgTextFormat::field_count(std::string_view record) const {
+  const std::string_view row = without_cr(record);
+  const char delim = options_.delimiter;
+  // Rows without escapes, the most, are counted by the vectorized std::count.
+  if (std::memchr(row.data(), '\\', row.size()) == nullptr)
+    return static_cast<std::uint64_t>(std::count(row.begin(), row.end(), delim)) + 1;
+  std::uint64_t n = 1;
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (row[i] == '\\') ++i;  // escapes the byte after it, a delimiter too
+    else if (row[i] == delim) ++n;
+  }
+  return n;
 }
 
 void PgTextFormat::append_debug_view(std::string_view record, std::string& out) const {

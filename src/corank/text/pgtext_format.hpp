@@ -49,7 +49,8 @@ public:
   std::size_t record_length(const char* p, const char* end) const override;
   void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const override;
   bool checks_records() const override { return true; }
-  void check_record(std::string_view record, const std::string& file, std::uint64_t line) const override;
+  std::optional<Problem> record_problem(std::string_view record) const override;
+  std::optional<std::uint64_t> field_count(std::string_view record) const override;
   bool has_header() const override { return options_.header; }
   void set_header(std::string_view header, const std::string& file) override;
   void check_header(std::string_view header, const std::string& file) const override;

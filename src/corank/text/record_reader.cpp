@@ -21,10 +21,17 @@ bool RecordReader::next(std::string_view& record) {
     const std::size_t n = format_.record_length(buf_.data() + begin_, buf_.data() + end_);
     if (n) {
       record = std::string_view(buf_.data() + begin_, n - 1);
-      if (check_) format_.check_record(record, name_, lines_ + 1);
+      ending_.saw(record, format_.terminator());
+      line_ = format_.counts_lines() || check_ ? lines_ + 1 : seen_.records + 1;
+      bool admitted = true;
+      if (rows_)
+        admitted = rows_->admit(record, name_, line_);
+      else if (check_)
+        format_.check_record(record, name_, line_);
       if (format_.counts_lines() || check_)
         lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
       begin_ += n;
+      if (!admitted) continue;
       ++seen_.records;
       return true;
     }
@@ -39,14 +46,23 @@ bool RecordReader::next(std::string_view& record) {
       }
       if (format_.last_record_runs_to_file_end() && buf_[end_ - 1] == format_.terminator()) {
         record = std::string_view(buf_.data() + begin_, end_ - begin_ - 1);
-        if (check_) format_.check_record(record, name_, lines_ + 1);
+        line_ = lines_ + 1;
+        bool admitted = true;
+        if (rows_)
+          admitted = rows_->admit(record, name_, line_);
+        else if (check_)
+          format_.check_record(record, name_, line_);
         begin_ = end_;
+        if (!admitted) continue;
         ++seen_.records;
         return true;
       }
-      // The unterminated tail: supply the terminator.
-      format_.check_unterminated(std::string_view(buf_.data() + begin_, end_ - begin_), name_, lines_ + 1);
-      if (end_ == buf_.size()) buf_.resize(buf_.size() + 1);
+      // The unterminated tail: supply the terminator (line_endings.hpp).
+      const std::string_view tail(buf_.data() + begin_, end_ - begin_);
+      format_.check_unterminated(tail, name_, lines_ + 1);
+      const bool cr = ending_.supplies_cr(tail);
+      if (end_ + 2 > buf_.size()) buf_.resize(end_ + 2);
+      if (cr) buf_[end_++] = '\r';
       buf_[end_++] = format_.terminator();
       if (format_.record_length(buf_.data() + begin_, buf_.data() + end_) == 0)
         throw InputError(name_ + ": malformed last record");

@@ -1,7 +1,8 @@
 #pragma once
 // Streams the records of one file (an input for -m and -c, or a spilled run)
 // through a buffer: next() yields each record without its terminator, valid
-// until the following call. A last record without terminator is supplied one.
+// until the following call. A last record without terminator is supplied one
+// (CR LF in a file whose first record ends so: line_endings.hpp).
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -9,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "corank/text/line_endings.hpp"
+#include "corank/text/row_check.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
@@ -31,10 +34,19 @@ public:
   // was written, and one short of it throws IoError("read failed", name,
   // "run ended early") (a different one: "run read back is not what was written").
   void expect(const RunContent& written) { expected_ = written; }
+  // From now on records pass `rows` (row_check.hpp) in place of the format's
+  // check_record: one it does not admit is not yielded. (A header is read first.)
+  void check_rows(RowCheck& rows) {
+    if (check_ && rows.active()) rows_ = &rows;
+  }
 
   // False at the end of the file.
   bool next(std::string_view& record);
   const std::string& name() const noexcept { return name_; }
+  // The 1-based line where the record next() yielded last starts (a CSV row
+  // with quoted newlines spans several); its number where the format counts
+  // no lines (each record one line, or one NUL-terminated record under -z).
+  std::uint64_t line() const noexcept { return line_; }
 
 private:
   [[noreturn]] void check_end() const;
@@ -45,8 +57,11 @@ private:
   std::vector<char> buf_;
   std::size_t begin_ = 0, end_ = 0;
   std::uint64_t lines_ = 0;  // newlines consumed, for the format's error messages
+  std::uint64_t line_ = 0;   // line()
+  FileLineEnding ending_;
   bool eof_ = false;
   bool check_ = true;
+  RowCheck* rows_ = nullptr;
   std::optional<RunContent> expected_;
   RunContent seen_;  // bytes read_ gave, records next() yielded
 };

@@ -38,8 +38,8 @@ public:
   using Run = SpilledRun;
 
   // Opens every input once (before the output exists, as a sort does).
-  InputBatches(const TextSortOptions& options, const TextSortPlan& plan, TextFormat& format)
-      : opt_(options), plan_(plan), format_(format), temps_(options.temp_dirs),
+  InputBatches(const TextSortOptions& options, const TextSortPlan& plan, TextFormat& format, RowCheck* rows)
+      : opt_(options), plan_(plan), format_(format), rows_(rows), temps_(options.temp_dirs),
         names_(options.inputs.empty() ? std::vector<std::string>{"-"} : options.inputs) {
     // An input holds its file, and a direct descriptor and a ring where
     // engines are used; the runs held share what is left with a batch. An
@@ -79,12 +79,19 @@ public:
                                                         src->name(), format_, plan_.merge_buffer));
       std::string_view h;
       // An input's first record is its header; the first input that has one
-      // gives the output's, before any record is compared (keys may name columns).
-      if (format_.has_header() && readers_.back()->next(h) && !have_header_) {
-        header_.assign(h);
-        have_header_ = true;
-        format_.set_header(header_, src->name());
+      // gives the output's, before any record is compared (keys may name
+      // columns), and every later one must name the same columns.
+      if (format_.has_header() && readers_.back()->next(h)) {
+        if (!have_header_) {
+          header_.assign(h);
+          have_header_ = true;
+          format_.set_header(header_, src->name());
+          if (rows_) rows_->set_header(header_, src->name());
+        } else {
+          format_.check_header(h, src->name());
+        }
       }
+      if (rows_) readers_.back()->check_rows(*rows_);
     }
     ++batches_;
     return next_ == names_.size();
@@ -145,7 +152,7 @@ private:
     w.finish();
     sink->finish();
     run.bytes = sink->stored_bytes();
-    run.content = {w.records(), w.bytes()};
+    run.content = {w.records(), w.bytes()};  // what reading it back must yield (run_reader checks)
     return run;
   }
 
@@ -157,6 +164,7 @@ private:
   const TextSortOptions& opt_;
   const TextSortPlan& plan_;
   TextFormat& format_;
+  RowCheck* rows_;
   io::OutputFile* output_ = nullptr;
   io::TempDirectories temps_;
   std::vector<std::string> names_;
@@ -174,8 +182,8 @@ private:
 }  // namespace
 
 void merge_sorted_inputs(const TextSortOptions& options, const TextSortPlan& plan, TextFormat& format,
-                         SortStats& stats) {
-  InputBatches batches(options, plan, format);
+                         SortStats& stats, RowCheck* rows) {
+  InputBatches batches(options, plan, format, rows);
   io::OutputFile output(options.output, plan.io);
   batches.write_to(output);
   stats.mode = "merge";
@@ -186,6 +194,8 @@ void merge_sorted_inputs(const TextSortOptions& options, const TextSortPlan& pla
   stats.seconds.merge = seconds_since(t_merge);
   stats.records_in = stats.records_out = out.records();
   stats.bytes_out = out.bytes();
+  // The rejects first: a failure after them leaves the output as it was, and nothing lost.
+  if (rows && rows->rejects()) rows->rejects()->commit();
   output.commit();
 }
 
@@ -196,11 +206,14 @@ TextCheckResult check_text(const std::string& path, TextFormat& format, const io
   TextCheckResult result;
   std::string_view rec;
   std::uint64_t number = 0;
+  RowCheck rows(format, nullptr);
   if (format.has_header()) {
     if (!reader.next(rec)) return result;
     format.set_header(rec, path);
+    rows.set_header(rec, path);
     ++number;
   }
+  reader.check_rows(rows);
   std::string prev;
   bool have_prev = false;
   // Under -u equal neighbours are disorder too, as in GNU sort -c -u.
@@ -210,6 +223,7 @@ TextCheckResult check_text(const std::string& path, TextFormat& format, const io
     if (have_prev && format.compare(prev, rec) >= limit) {
       result.sorted = false;
       result.record_number = number;
+      result.line = reader.line();
       result.record.assign(rec);
       return result;
     }

@@ -11,6 +11,7 @@
 // ulimit -n.
 #include "corank/planner.hpp"
 #include "corank/sort_options.hpp"
+#include "corank/text/row_check.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
 
@@ -18,7 +19,9 @@ namespace corank::text {
 
 // Merges options.inputs into options.output within `plan` (its I/O options,
 // arrays, merge buffer and fan-in); fills the counts and times of `stats`.
+// Records pass `rows` (row_check.hpp) where given; its rejects are committed
+// just before the output.
 void merge_sorted_inputs(const TextSortOptions& options, const TextSortPlan& plan, TextFormat& format,
-                         SortStats& stats);
+                         SortStats& stats, RowCheck* rows = nullptr);
 
 }  // namespace corank::text

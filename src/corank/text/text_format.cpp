@@ -2,11 +2,16 @@
 
 #include <cstring>
 
+#include "corank/errors.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/field_finder.hpp"
 #include "corank/text/time_rules.hpp"
 
 namespace corank::text {
+
+void TextFormat::check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
+  if (auto p = record_problem(record)) throw InputError(file + ":" + std::to_string(line + p->lines_in) + ": " + p->why);
+}
 
 std::size_t LineFormat::record_length(const char* p, const char* end) const {
   const void* hit = std::memchr(p, terminator(), static_cast<std::size_t>(end - p));

@@ -4,6 +4,7 @@
 // and CSV rows implement it; the sorting pipeline is the same for both.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -37,14 +38,36 @@ public:
   // terminators it holds, is one record: a format whose records end only
   // where the next one begins (multiline_format.hpp).
   virtual bool last_record_runs_to_file_end() const { return false; }
-  // Whether every record read from an input must pass check_record (a format
-  // whose records can be malformed); its readers count lines for it.
+  // Whether every record read from an input is checked (a format whose
+  // records can be malformed: row_check.hpp holds them to record_problem,
+  // field_count and skips); its readers count lines for it.
   virtual bool checks_records() const { return false; }
-  // Throws InputError("FILE:LINE: why") for a record the format cannot order;
-  // `line` is the 1-based line where it starts. Called as inputs are read,
-  // before any output is committed.
-  virtual void check_record(std::string_view record, const std::string& file, std::uint64_t line) const {
-    (void)record, (void)file, (void)line;
+  // Why the format cannot order `record`, and how many lines after the
+  // record's first the fault lies on; nullopt for a good record.
+  struct Problem {
+    std::string why;
+    std::uint64_t lines_in = 0;
+  };
+  virtual std::optional<Problem> record_problem(std::string_view record) const {
+    (void)record;
+    return std::nullopt;
+  }
+  // Throws InputError("FILE:LINE: why") for a record_problem; `line` is the
+  // 1-based line where the record starts. Called as inputs are read, before
+  // any output is committed.
+  void check_record(std::string_view record, const std::string& file, std::uint64_t line) const;
+  // Rows of fields: how many `record` holds (a header's too), every row of a
+  // sort to have as many as the first (row_check.hpp); nullopt for records
+  // without fields.
+  virtual std::optional<std::uint64_t> field_count(std::string_view record) const {
+    (void)record;
+    return std::nullopt;
+  }
+  // Whether `record` is no record but a line to skip (a blank line between
+  // JSON texts, as jq skips it).
+  virtual bool skips(std::string_view record) const {
+    (void)record;
+    return false;
   }
   // The keys whose values may not read as their type or may be NULL, each
   // with counts of 0 (KeyValueCounts); empty: nothing to count.

@@ -10,6 +10,8 @@
 #include <span>
 #include <thread>
 
+#include <sys/stat.h>
+
 #include "corank/format.hpp"
 #include "corank/gpu_gate.hpp"
 #include "corank/io/error.hpp"
@@ -21,11 +23,14 @@
 #include "corank/planner.hpp"
 #include "corank/progress.hpp"
 #include "corank/text/chunk_reader.hpp"
+#include "corank/text/chunk_sort.hpp"
 #include "corank/text/gpu_record_sort.hpp"
 #include "corank/text/key_value_tally.hpp"
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
+#include "corank/text/rejects_option.hpp"
+#include "corank/text/row_check.hpp"
 #include "corank/text/run_window.hpp"
 #include "corank/text/sorted_chunk_writer.hpp"
 #include "corank/text/sample_budget.hpp"
@@ -57,8 +62,9 @@ constexpr std::size_t kCacheBuffer = std::size_t{256} << 10;
 
 class TextSorter {
 public:
-  TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats)
-      : opt_(options), plan_(plan_text_sort(options)), format_(format), stats_(stats), progress_(options.progress) {
+  TextSorter(const TextSortOptions& options, TextFormat& format, SortStats& stats, RowCheck& rows)
+      : opt_(options), plan_(plan_text_sort(options)), format_(format), stats_(stats), rows_(rows),
+        progress_(options.progress) {
     stats_.threads = plan_.threads;
     stats_.memory_budget = plan_.budget;
   }
@@ -67,7 +73,7 @@ public:
     // Chunks are read by one thread for the whole sort, declared before the
     // reader so that it outlives the reader's requests (io/task_thread.hpp).
     io::TaskThread filler;
-    ChunkReader reader(opt_.inputs, format_, io_, plan_.threads, plan_.budget);
+    ChunkReader reader(opt_.inputs, format_, io_, plan_.threads, plan_.budget, &rows_);
     io::OutputFile output(opt_.output, io_);
     filler_ = &filler;
     reader_ = &reader;
@@ -100,14 +106,13 @@ public:
     stats_.bytes_in = reader.bytes_read();
     note(opt_.verbose, io_,
          io::format_line("input: %.3f s reading, %.3f s splitting into records on all threads; sort %.3f s",
-                         reader.read_seconds(), reader.split_seconds(), sort_seconds_));
+                         reader.read_seconds(), reader.split_seconds(), sorting_.seconds() + window_seconds_));
     stats_.side_records = side_records_;
     stats_.one_pass = stats_.spill_bytes == 0 && !replacement_;
     if (streamed_) note(opt_.verbose, io_, adaptive_summary(stats_));
-    if (gpu_sorted_) {
+    if (sorting_.sorted_on_gpu()) {
       stats_.backend = "gpu";
-      stats_.gpu_seconds = gpu_times_;
-      stats_.gpu_seconds.setup = gpu_setup_seconds_;
+      stats_.gpu_seconds = sorting_.gpu_times();
     }
     if (stats_.spilled_runs)
       note(opt_.verbose, io_,
@@ -119,6 +124,8 @@ public:
     stats_.bytes_out = out_->bytes() + in_range_.bytes;
     stats_.seconds.write += out_->write_seconds() + in_range_.seconds;
     auto tc = Clock::now();
+    // The rejects first: a failure after them leaves the output as it was, and nothing lost.
+    if (rows_.rejects()) rows_.rejects()->commit();
     output_->commit();
     stats_.seconds.write += seconds_since(tc);
   }
@@ -132,7 +139,7 @@ public:
     const bool got = timed_get(filled_);
     chunk_bytes_ = wanted_chunk_bytes_;  // no fill runs now
     if (!out_) open_writer();  // after the first fill, which has read a header if there is one
-    if (gpu_opened_.valid()) gpu_ = gpu_opened_.get();
+    if (gpu_opened_.valid()) sorting_.use(gpu_opened_.get(), gpu_setup_seconds_);
     if (!got) return std::nullopt;
     const bool last = reader_->done();
     chunk_ = next_;
@@ -143,7 +150,7 @@ public:
     stats_.records_in += chunk.records.size();
     tally_.add(format_, chunk, plan_.threads);
     stats_.key_values = tally_.counts();
-    sort_chunk(chunk);
+    sorting_.sort(chunk, format_, scratch_);
     progress_.advance(chunk.used);
     if (!last && first_chunk_) start_streaming(chunk);
     first_chunk_ = false;
@@ -176,7 +183,7 @@ public:
     window_->advance(chunk, late, last, *out_, scratch_);
     stream_samples_.thin(*out_, plan_.sample_bytes / 2);
     if (chunk.capacity > wanted_chunk_bytes_) chunk = Chunk();  // the next fill takes a streaming chunk's memory
-    sort_seconds_ += seconds_since(t0);
+    window_seconds_ += seconds_since(t0);
     streamed_ = true;
     return left;
   }
@@ -341,28 +348,6 @@ private:
 
   // On the GPU when it opened; a GPU failure leaves the records untouched and,
   // under --gpu=auto, this chunk and the rest are sorted on the CPU.
-  void sort_chunk(Chunk& chunk) {
-    const auto t0 = Clock::now();
-    sort_chunk_on(chunk);
-    sort_seconds_ += seconds_since(t0);
-  }
-
-  void sort_chunk_on(Chunk& chunk) {
-    const EntryLess less{&format_, chunk.data()};
-    if (gpu_) {
-      try {
-        gpu_sort_records(*gpu_, chunk.records, scratch_, less, plan_.threads);
-        gpu_sorted_ = true;
-        gpu_times_ = gpu_->times();
-        return;
-      } catch (const GpuError& e) {
-        gpu_fail_over(opt_, "sort", e);
-        gpu_.reset();
-      }
-    }
-    parallel_sort(chunk.records, scratch_, less, plan_.threads);
-  }
-
   // Whether runs are merged in key ranges by all threads (run_merge.hpp)
   // rather than by one loser tree: plain runs, without -u, with samples dense
   // enough. Each cut scans a run from a sample to the next, so with fewer
@@ -392,6 +377,7 @@ private:
   const io::IoOptions& io_ = plan_.io;  // opt_.io with blocks fitted to the budget
   TextFormat& format_;
   SortStats& stats_;
+  RowCheck& rows_;
   Progress progress_;
   bool merged_in_ranges_ = false;  // the last merge ran on all threads
   RangeWrites in_range_;  // past out_, which counts the rest
@@ -420,11 +406,9 @@ private:
   std::future<std::unique_ptr<GpuPrefixSort>> gpu_opened_;
   std::unique_ptr<RecordWriter> out_;
   io::HugeVector<RecordEntry> scratch_;
-  std::unique_ptr<GpuPrefixSort> gpu_;
-  bool gpu_sorted_ = false;  // some chunk was sorted on the GPU
   double gpu_setup_seconds_ = 0;
-  double sort_seconds_ = 0;
-  GpuTimes gpu_times_;
+  ChunkSort sorting_{opt_, plan_.threads};
+  double window_seconds_ = 0;  // merging chunks into the window (adaptive run formation)
   KeyValueTally tally_;
 };
 
@@ -434,12 +418,16 @@ SortStats sort_text(const TextSortOptions& options, TextFormat& format) {
   if (options.debug && !format.can_debug()) throw UsageError("--debug applies to --format lines");
   const auto t0 = Clock::now();
   SortStats stats;
-  TextSorter sorter(options, format, stats);
+  RowCheck rows(format, nullptr);
+  TextSorter sorter(options, format, stats, rows);
+  std::unique_ptr<Rejects> rejects = open_rejects(options, format, sorter.plan().io);
+  rows.reject_to(rejects.get());
   if (options.merge_only)
-    merge_sorted_inputs(options, sorter.plan(), format, stats);
+    merge_sorted_inputs(options, sorter.plan(), format, stats, &rows);
   else
     sorter.sort();
   stats.seconds.total = seconds_since(t0);
+  if (rejects) report_rejects(*rejects, options, stats);
   return stats;
 }
 

@@ -23,17 +23,23 @@ struct TextSortOptions : CommonSortOptions {
   bool merge_only = false;  // -m: the inputs are sorted already
   bool debug = false;       // --debug: the output shows where each record's keys lie (lines only)
   bool write_header = true;  // CSV/TSV --header: the output begins with the header row
+  // --rejects: where records the format refuses go (row_check.hpp), committed
+  // with the output; "": such a record is an error.
+  std::string rejects;
   // gpu and gpu_memory: chunks sorted by prefix on the GPU (see gpu_gate.hpp).
 };
 
 // Sorts (or with merge_only, merges) the inputs into options.output, which is
 // committed atomically. Throws UsageError, InputError or io::IoError; then the
-// target is untouched and no temporary file remains.
+// target is untouched and no temporary file remains. With options.rejects,
+// the rejects file is committed just before the output, and where it holds
+// any record one warning to options.io.diagnostics counts them.
 SortStats sort_text(const TextSortOptions& options, TextFormat& format);
 
 struct TextCheckResult {
   bool sorted = true;
   std::uint64_t record_number = 0;  // 1-based, of the first record out of order
+  std::uint64_t line = 0;           // the 1-based line where it starts (RecordReader::line)
   std::string record;               // its bytes
 };
 

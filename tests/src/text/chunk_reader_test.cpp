@@ -150,5 +150,43 @@ TEST_F(ChunkReaderTest, RecordReaderStreamsTheSameRecords) {
   EXPECT_EQ(got, (std::vector<std::string>{"one", "", "two", std::string(5000, 'z'), "last"}));
 }
 
+// A file's last record without its terminator gets CR before it where the
+// file's first record ends in CR LF (line_endings.hpp): the first record
+// decides, found by the sequential split or by several threads.
+TEST_F(ChunkReaderTest, ALastRecordGetsTheLineEndingOfItsFilesFirst) {
+  auto fmt = lines();
+  std::string big = "first\r\n";  // then LF rows, more than a parallel split's least
+  for (int i = 0; i < 200000; ++i) big += "row" + std::to_string(i) + "\n";
+  big += "end";
+  const std::vector<std::string> files = {file("crlf", "a\r\nb"), file("lf", "c\nd"), file("big", big),
+                                          file("lf-first", "e\nf\r\ng"), file("cr-tail", "h\r\ni\r"),
+                                          file("alone", "j")};
+  for (unsigned threads : {1u, 3u}) {
+    const auto got = read_all(files, fmt, std::uint64_t{64} << 20, nullptr, threads);
+    ASSERT_EQ(got.size(), 200012u);
+    EXPECT_EQ(got[1], "b\r") << threads;
+    EXPECT_EQ(got[3], "d") << threads;
+    EXPECT_EQ(got[200005], "end\r") << threads;
+    EXPECT_EQ(std::vector<std::string>(got.end() - 6, got.end()),
+              (std::vector<std::string>{"e", "f\r", "g", "h\r", "i\r", "j"})) << threads;
+  }
+  auto streamed = [&](const std::string& text) {
+    std::size_t pos = 0;
+    RecordReader r(
+        [&](char* dst, std::size_t n) {
+          const std::size_t k = std::min(n, text.size() - pos);
+          std::memcpy(dst, text.data() + pos, k);
+          pos += k;
+          return k;
+        },
+        "mem", fmt, 64);
+    std::vector<std::string> out;
+    for (std::string_view rec; r.next(rec);) out.emplace_back(rec);
+    return out;
+  };
+  EXPECT_EQ(streamed("a\r\nb\nc"), (std::vector<std::string>{"a\r", "b", "c\r"}));
+  EXPECT_EQ(streamed("a\nb\r\nc"), (std::vector<std::string>{"a", "b\r", "c"}));
+}
+
 }  // namespace
 }  // namespace corank::text

@@ -1,0 +1,36 @@
+#include "corank/text/chunk_sort.hpp"
+
+#include "corank/gpu_gate.hpp"
+#include "corank/parallel.hpp"
+#include "corank/stopwatch.hpp"
+#include "corank/text/gpu_record_sort.hpp"
+#include "corank/text/record_sort.hpp"
+
+namespace corank::text {
+
+void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch) {
+  const auto t0 = Clock::now();
+  const EntryLess less{&format, chunk.data()};
+  bool done = false;
+  if (gpu_) {
+    try {
+      gpu_sort_records(*gpu_, chunk.records, scratch, less, threads_);
+      sorted_on_gpu_ = true;
+      gpu_times_ = gpu_->times();
+      done = true;
+    } catch (const GpuError& e) {
+      gpu_fail_over(options_, "sort", e);
+      gpu_.reset();
+    }
+  }
+  if (!done) parallel_sort(chunk.records, scratch, less, threads_);
+  seconds_ += seconds_since(t0);
+}
+
+GpuTimes ChunkSort::gpu_times() const {
+  GpuTimes t = gpu_times_;
+  t.setup = setup_seconds_;
+  return t;
+}
+
+}  // namespace corank::text
