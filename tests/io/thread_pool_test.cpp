@@ -5,6 +5,7 @@
 #include "corank/io/thread_pool.hpp"
 
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -211,7 +212,12 @@ TEST(ThreadPool, StartsWithTheThreadsTheSystemGives) {
     unsigned long long pages = 0;
     if (!f || std::fscanf(f, "%llu", &pages) != 1) ::_exit(3);
     std::fclose(f);
-    // Room for about three default 8 MiB stacks beyond what is mapped now.
+    // Threads get 8 MiB stacks here whatever ulimit -s says, and the limit
+    // leaves room for about three beyond what is mapped now.
+    pthread_attr_t attr;
+    if (::pthread_attr_init(&attr) != 0 || ::pthread_attr_setstacksize(&attr, std::size_t{8} << 20) != 0 ||
+        ::pthread_setattr_default_np(&attr) != 0)
+      ::_exit(7);
     const rlim_t limit = pages * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (rlim_t{26} << 20);
     const rlimit l{limit, limit};
     if (::setrlimit(RLIMIT_AS, &l) != 0) ::_exit(4);
