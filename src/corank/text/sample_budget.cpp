@@ -21,7 +21,7 @@ void keep_every_other(std::vector<RunSample>& samples) {
 std::uint64_t SampleBudget::bytes_of(const std::vector<RunSample>& samples) noexcept {
   // A string longer than its inline buffer holds a heap block of its
   // capacity, the terminator and malloc's header, rounded to 16 bytes.
-  constexpr std::size_t kInline = std::string().capacity();
+  static const std::size_t kInline = std::string().capacity();
   std::uint64_t bytes = samples.capacity() * sizeof(RunSample);
   for (const RunSample& s : samples)
     if (s.record.capacity() > kInline) bytes += (s.record.capacity() + 1 + 8 + 15) / 16 * 16;
