@@ -14,6 +14,10 @@
 #              keys with all device memory, then with --gpu-memory 4G
 #   lines.log  bench-lines.sh: LINES_SIZE (default 4G) of log lines, GNU sort
 #              against corank on the CPU and the GPU, with and without fsync
+#   nearly/    nearly-sorted-bench.sh, where NEARLY_OLD names the build before
+#              (a BIN_DIR with src/corank): NEARLY_SIZE (default 10G) of nearly
+#              sorted log lines with -S 1G, --gpu=off and --gpu=on, against the
+#              engine copy, that build and GNU sort
 #   mpi.log    mpi-bench.sh, where the build has corank-mpi and mpirun runs:
 #              MPI_RECORDS (default 2*10^8) gensort records sorted with --gpu=on
 #              by 1 rank and by one rank per GPU (at least 2), each validated
@@ -42,13 +46,18 @@ if [[ ${SKIP_LINES:-0} != 1 ]]; then
   rm -rf /tmp/corank-bench-lines
 fi
 
+if [[ -n ${NEARLY_OLD:-} ]]; then
+  WORK=/tmp/corank-nearly SIZE=${NEARLY_SIZE:-10G} BUDGET=1G REPS=2 GPU="off on" SKIP="random" \
+    "$here/nearly-sorted-bench.sh" "$B" "$NEARLY_OLD" "$OUT/nearly" > "$OUT/nearly.log" 2>&1
+fi
+
 if [[ ${SKIP_MPI:-0} != 1 && -x $B/src/mpi/corank-mpi ]] && command -v mpirun >/dev/null; then
   gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
   WORK_DIR=${MPI_WORK_DIR:-/dev/shm} MPIRUN_ARGS="--bind-to none" CORANK_ARGS="--gpu=on" \
     "$here/mpi-bench.sh" "$B" "${MPI_RECORDS:-200000000}" 1 $((gpus > 2 ? gpus : 2)) > "$OUT/mpi.log" 2>&1
 fi
 
-for f in check/summary.txt tests/summary.txt bench/summary.txt hostsort.log lines.log mpi.log; do
+for f in check/summary.txt tests/summary.txt bench/summary.txt hostsort.log lines.log nearly/summary.txt mpi.log; do
   if [[ -f $OUT/$f ]]; then
     echo "==== $f"
     cat "$OUT/$f"
