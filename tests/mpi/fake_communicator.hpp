@@ -79,7 +79,7 @@ public:
     const auto got = world_.round(rank_, std::string(mine, static_cast<std::size_t>(n)));
     for (std::size_t r = 0; r < got.size(); ++r) {
       if (got[r].size() != static_cast<std::size_t>(counts[r])) throw std::logic_error("gather_bytes: counts differ");
-      std::memcpy(all + displs[r], got[r].data(), got[r].size());
+      if (!got[r].empty()) std::memcpy(all + displs[r], got[r].data(), got[r].size());
     }
   }
   void all_to_all(const int* send, int* recv) override {
@@ -98,8 +98,9 @@ public:
       const int n = value_at<int>(all[s], static_cast<std::size_t>(rank_));
       if (static_cast<std::uint64_t>(n) != std::uint64_t{recv_unit} * static_cast<std::uint64_t>(recv_counts[s]))
         throw std::logic_error("all_to_all_bytes: counts differ");
-      std::memcpy(recv + std::uint64_t{recv_unit} * static_cast<std::uint64_t>(recv_displs[s]), all[s].data() + at,
-                  static_cast<std::size_t>(n));
+      if (n > 0)  // recv may be null where nothing is received (memcpy's pointers may not be)
+        std::memcpy(recv + std::uint64_t{recv_unit} * static_cast<std::uint64_t>(recv_displs[s]), all[s].data() + at,
+                    static_cast<std::size_t>(n));
     }
   }
 
