@@ -61,4 +61,11 @@ void ColumnKeys::require_resolved() const {
   if (!resolved_) throw UsageError("invalid key: column names need a header row, and the input is empty");
 }
 
+std::vector<KeyValueCounts> ColumnKeys::value_checks(NullOrder nulls) const {
+  std::vector<KeyValueCounts> checks;
+  for (std::size_t i = 0; i < keys_.size(); ++i)
+    checks.push_back(value_check(keys_[i].key, static_cast<unsigned>(i + 1), keys_[i].name, nulls));
+  return checks;
+}
+
 }  // namespace corank::text

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "corank/text/key_spec.hpp"
+#include "corank/text/text_format.hpp"
 #include "corank/text/typed_key.hpp"
 
 namespace corank::text {
@@ -39,6 +41,24 @@ public:
   void check_header(const std::vector<std::string>& header, const std::string& file) const;
   // Throws UsageError while named keys wait for a header (an empty input).
   void require_resolved() const;
+
+  // Per key, in order, what --stats and the end of a sort say of its values
+  // (typed_key.hpp's value_check).
+  std::vector<KeyValueCounts> value_checks(NullOrder nulls) const;
+  // A row's values that do not read as their key's type, into counts[2 k],
+  // and its NULL ones, into counts[2 k + 1] (TextFormat::count_values); the
+  // first key only where its prefix says it may be either. `field(row,
+  // column, buf)` reads a column as the format unquotes or unescapes it.
+  template <class Field>
+  void count_values(std::string_view row, const Prefix& prefix, std::uint64_t* counts, Field&& field) const {
+    thread_local std::string buf;
+    for (std::size_t i = 0; i < keys_.size(); ++i) {
+      if (i == 0 && !extreme_prefix(prefix)) continue;  // the first key read, and was no NULL
+      const FieldValue v = field(row, keys_[i].column, buf);
+      counts[2 * i] += value_unread(keys_[i].key, v);
+      counts[2 * i + 1] += v.null;
+    }
+  }
 
   const std::vector<ColumnKey>& keys() const noexcept { return keys_; }
   bool empty() const noexcept { return keys_.empty(); }

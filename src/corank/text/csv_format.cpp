@@ -202,24 +202,12 @@ Prefix CsvFormat::prefix(std::string_view record) const {
   return value_prefix(k.key, field(record, k.column, buf), options_.nulls);
 }
 
-std::vector<KeyValueCounts> CsvFormat::value_checks() const {
-  std::vector<KeyValueCounts> checks;
-  for (std::size_t i = 0; i < keys_.keys().size(); ++i) {
-    const ColumnKey& k = keys_.keys()[i];
-    checks.push_back(value_check(k.key, static_cast<unsigned>(i + 1), k.name, options_.nulls));
-  }
-  return checks;
-}
+std::vector<KeyValueCounts> CsvFormat::value_checks() const { return keys_.value_checks(options_.nulls); }
 
 void CsvFormat::count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const {
-  thread_local std::string buf;
-  const auto& keys = keys_.keys();
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (i == 0 && !extreme_prefix(prefix)) continue;  // the first key read, and was no NULL
-    const FieldValue v = field(record, keys[i].column, buf);
-    counts[2 * i] += value_unread(keys[i].key, v);
-    counts[2 * i + 1] += v.null;
-  }
+  keys_.count_values(record, prefix, counts, [this](std::string_view row, std::uint64_t column, std::string& buf) {
+    return field(row, column, buf);
+  });
 }
 
 std::size_t CsvFormat::record_length(const char* p, const char* end) const {
