@@ -13,55 +13,7 @@ set -euo pipefail
 corank=$(realpath "$1")
 rows=${2:-20000}
 
-bindir=${PG_BINDIR:-}
-if [ -z "$bindir" ]; then
-  bindir=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)
-  [ -x "$bindir/initdb" ] || bindir=$(dirname "$(command -v initdb 2>/dev/null || echo .)")
-fi
-if [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ] || [ ! -x "$bindir/psql" ]; then
-  echo "collation_pg_test: skipped: no PostgreSQL server programs (initdb, pg_ctl, psql)"
-  exit 77
-fi
-as_server=()
-if [ "$(id -u)" -eq 0 ]; then
-  if ! id postgres >/dev/null 2>&1; then
-    echo "collation_pg_test: skipped: running as root and there is no postgres user to run the server"
-    exit 77
-  fi
-  as_server=(runuser -u postgres --)
-fi
-
-work=$(mktemp -d)
-pg=$(mktemp -d)
-started=0
-cleanup() {
-  if ((started)); then
-    "${as_server[@]}" "$bindir/pg_ctl" -D "$pg/data" -m immediate -w stop >/dev/null 2>&1 || true
-  fi
-  rm -rf "$work" "$pg"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-[ ${#as_server[@]} -eq 0 ] || chown postgres: "$pg"
-cd "$pg"
-
-"${as_server[@]}" "$bindir/initdb" -D "$pg/data" -U postgres -A trust -E UTF8 --locale=C --no-sync \
-  >"$work/initdb.log" 2>&1 || { cat "$work/initdb.log" >&2; exit 1; }
-cat >>"$pg/data/postgresql.conf" <<CONF
-listen_addresses = ''
-unix_socket_directories = '$pg'
-port = 54331
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-CONF
-started=1
-if ! "${as_server[@]}" "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 start >/dev/null; then
-  cat "$pg/server.log" >&2
-  exit 1
-fi
-export PATH=$bindir:$PATH PGHOST=$pg PGPORT=54331 PGUSER=postgres PGDATABASE=postgres
-sql() { psql --no-psqlrc -v ON_ERROR_STOP=1 -At "$@"; }
+source "$(dirname "$0")/../pg_server.sh" collation_pg_test 54331
 
 if [ "$(sql -c "SELECT count(*) FROM pg_collation WHERE collname IN ('und-x-icu', 'sv-x-icu')")" != 2 ]; then
   echo "collation_pg_test: skipped: this PostgreSQL has no ICU collations"

@@ -18,57 +18,9 @@ set -euo pipefail
 corank=$(realpath "$1")
 rows=${2:-20000}
 
-bindir=${PG_BINDIR:-}
-if [ -z "$bindir" ]; then
-  bindir=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)  # the newest
-  [ -x "$bindir/initdb" ] || bindir=$(dirname "$(command -v initdb 2>/dev/null || echo .)")
-fi
-if [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ] || [ ! -x "$bindir/psql" ]; then
-  echo "pg_order_test: skipped: no PostgreSQL server programs (initdb, pg_ctl, psql)"
-  exit 77
-fi
-as_server=()
-if [ "$(id -u)" -eq 0 ]; then
-  if ! id postgres >/dev/null 2>&1; then
-    echo "pg_order_test: skipped: running as root and there is no postgres user to run the server"
-    exit 77
-  fi
-  as_server=(runuser -u postgres --)
-fi
-
-work=$(mktemp -d)
-pg=$(mktemp -d)  # data directory and socket, the server's own
-started=0
-cleanup() {
-  if ((started)); then
-    "${as_server[@]}" "$bindir/pg_ctl" -D "$pg/data" -m immediate -w stop >/dev/null 2>&1 || true
-  fi
-  rm -rf "$work" "$pg"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-[ ${#as_server[@]} -eq 0 ] || chown postgres: "$pg"
-cd "$pg"  # a directory the server's user may enter
-
-# The C locale: text compares as bytes (memcmp), as corank compares it.
-"${as_server[@]}" "$bindir/initdb" -D "$pg/data" -U postgres -A trust -E UTF8 --locale=C --no-sync \
-  >"$work/initdb.log" 2>&1 || { cat "$work/initdb.log" >&2; exit 1; }
-cat >>"$pg/data/postgresql.conf" <<CONF
-listen_addresses = ''
-unix_socket_directories = '$pg'
-port = 54331
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-CONF
-started=1
-if ! "${as_server[@]}" "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 start >/dev/null; then
-  cat "$pg/server.log" >&2
-  exit 1
-fi
+source "$(dirname "$0")/../pg_server.sh" pg_order_test 54331
 # Timestamps without an offset are UTC to corank; the session says the same.
-export PATH=$bindir:$PATH PGHOST=$pg PGPORT=54331 PGUSER=postgres PGDATABASE=postgres PGTZ=UTC
-sql() { psql --no-psqlrc -v ON_ERROR_STOP=1 -At "$@"; }
+export PGTZ=UTC
 
 # The rows, ids in input order. Numbers as numeric_in and float8in accept them
 # (any case, signs, exponents, blanks, hexadecimal floats, subnormals), times

@@ -25,60 +25,10 @@ rows=${2:-100000}
 example=$(realpath "$(dirname "$0")/../../examples/bulk-load")
 accounts_awk=$(realpath "$(dirname "$0")/accounts.awk")
 
-bindir=${PG_BINDIR:-}
-if [ -z "$bindir" ]; then
-  bindir=$(printf '%s\n' /usr/lib/postgresql/*/bin | sort -V | tail -n 1)  # the newest
-  [ -x "$bindir/initdb" ] || bindir=$(dirname "$(command -v initdb 2>/dev/null || echo .)")
-fi
-if [ ! -x "$bindir/initdb" ] || [ ! -x "$bindir/pg_ctl" ] || [ ! -x "$bindir/psql" ]; then
-  echo "bulk_load_test: skipped: no PostgreSQL server programs (initdb, pg_ctl, psql)"
-  exit 77
-fi
-as_server=()
-if [ "$(id -u)" -eq 0 ]; then
-  if ! id postgres >/dev/null 2>&1; then
-    echo "bulk_load_test: skipped: running as root and there is no postgres user to run the server"
-    exit 77
-  fi
-  as_server=(runuser -u postgres --)
-fi
-
-work=$(mktemp -d)
-pg=$(mktemp -d)  # data directory and socket, the server's own
-started=0
-cleanup() {
-  if ((started)); then
-    "${as_server[@]}" "$bindir/pg_ctl" -D "$pg/data" -m immediate -w stop >/dev/null 2>&1 || true
-  fi
-  rm -rf "$work" "$pg"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-[ ${#as_server[@]} -eq 0 ] || chown postgres: "$pg"
-cd "$pg"  # a directory the server's user may enter
-
-"${as_server[@]}" "$bindir/initdb" -D "$pg/data" -U postgres -A trust -E UTF8 --locale=C --no-sync \
-  >"$work/initdb.log" 2>&1 || { cat "$work/initdb.log" >&2; exit 1; }
-# The socket lives in $pg, so the port only names it and clashes with nothing.
 # The server's TimeZone is not UTC, so that it is load.sh's own setting that
 # reads offsetless timestamps as UTC, as corank does.
-cat >>"$pg/data/postgresql.conf" <<CONF
-listen_addresses = ''
-unix_socket_directories = '$pg'
-port = 54329
-timezone = 'America/New_York'
-fsync = off
-synchronous_commit = off
-full_page_writes = off
-CONF
-started=1
-if ! "${as_server[@]}" "$bindir/pg_ctl" -D "$pg/data" -l "$pg/server.log" -w -t 60 start >/dev/null; then
-  cat "$pg/server.log" >&2
-  exit 1
-fi
-export PATH=$bindir:$PATH PGHOST=$pg PGPORT=54329 PGUSER=postgres PGDATABASE=postgres CORANK=$corank
-export PGOPTIONS='-c client_min_messages=warning'
-sql() { psql --no-psqlrc -v ON_ERROR_STOP=1 -At "$@"; }
+source "$(dirname "$0")/../pg_server.sh" bulk_load_test 54329 "timezone = 'America/New_York'"
+export CORANK=$corank PGOPTIONS='-c client_min_messages=warning'
 if [ "$(sql -c "SELECT count(*) FROM pg_collation WHERE collname IN ('und-x-icu', 'sv-x-icu')")" != 2 ]; then
   echo "bulk_load_test: skipped: this PostgreSQL has no ICU collations"
   exit 77
