@@ -119,7 +119,8 @@ std::uint64_t free_descriptors() {
 
 std::uint64_t runs_within_descriptors(std::uint64_t reserve) {
   const std::uint64_t free = free_descriptors();
-  return std::max<std::uint64_t>(free > reserve ? free - reserve : 0, 2);
+  const std::uint64_t kept = reserve + kLibraryDescriptors;
+  return std::max<std::uint64_t>(free > kept ? free - kept : 0, 2);
 }
 
 io::IoOptions io_within_descriptors(io::IoOptions io) {

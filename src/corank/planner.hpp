@@ -64,9 +64,14 @@ std::uint64_t max_open_runs();
 // Descriptors the process may still open: RLIMIT_NOFILE's soft limit less
 // those open now.
 std::uint64_t free_descriptors();
+// Descriptors never taken by runs: what the libraries the process calls open
+// for a moment (glibc reading /proc, a locale's files, the sanitizers'
+// runtime probing memory through a pipe) and corank's own reads of /proc.
+inline constexpr std::uint64_t kLibraryDescriptors = 2;
 // The spilled runs a sort may hold from now on: the free descriptors less
 // `reserve`, those that the sort's other files open later (a merge's output,
-// engines, the output's directory), at least 2 (a merge takes two runs).
+// engines, the output's directory), and less kLibraryDescriptors; at least 2
+// (a merge takes two runs).
 std::uint64_t runs_within_descriptors(std::uint64_t reserve);
 // Where descriptors are few (under kFewDescriptors free: a low ulimit -n),
 // I/O without the engines' descriptors of their own (a ring, a direct

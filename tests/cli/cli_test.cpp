@@ -109,13 +109,15 @@ TEST_F(Cli, TinyBudgetUnderALowOpenFileLimit) {
   auto recs = gensort_records(10000, 43);
   write_file(path("g"), recs.data(), recs.size() * 100);
   for (const char* engine : {"", " --io-engine pread"}) {
-    Result r = corank::test::run_shell("ulimit -n 64 && " + corank_bin() + " --format u64 -S 4K" + engine + " -T " +
-                                           path("tmp") + " -o " + path("out") + " " + path("u"),
+    Result r = corank::test::run_shell(corank::test::under_open_file_limit(64, corank_bin() + " --format u64 -S 4K" +
+                                                                                 engine + " -T " + path("tmp") +
+                                                                                 " -o " + path("out") + " " + path("u")),
                                        dir_ / "err");
     ASSERT_EQ(r.status, 0) << engine << ": " << r.err;
     EXPECT_TRUE(read_as<std::uint64_t>(path("out")) == words) << engine;
-    r = corank::test::run_shell("ulimit -n 64 && " + corank_bin() + " --format gensort -S 4K" + engine + " -T " +
-                                    path("tmp") + " -o " + path("out") + " " + path("g"),
+    r = corank::test::run_shell(corank::test::under_open_file_limit(64, corank_bin() + " --format gensort -S 4K" +
+                                                                          engine + " -T " + path("tmp") + " -o " +
+                                                                          path("out") + " " + path("g")),
                                 dir_ / "err");
     ASSERT_EQ(r.status, 0) << engine << ": " << r.err;
     EXPECT_TRUE(read_as<Rec>(path("out")) == stable_sorted(recs)) << engine;

@@ -40,6 +40,16 @@ inline Result run_shell(const std::string& cmd, const fs::path& err_file) {
   return {WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc), text};
 }
 
+// `cmd` (one command, no shell syntax around it) under an open-file limit of
+// `n`, soft and hard, with only standard input, output and error open:
+// descriptors that the test runner leaves open would take from the limit and
+// decide which path the sort takes (under a sanitizer, leave its runtime none
+// for the pipe that UBSan's type checks probe memory through).
+inline std::string under_open_file_limit(int n, const std::string& cmd) {
+  return "bash -c 'for p in /proc/$$/fd/*; do f=${p##*/}; [ \"$f\" -gt 2 ] && eval \"exec $f>&-\"; done; "
+         "ulimit -n " + std::to_string(n) + " && exec " + cmd + "'";
+}
+
 // corank with `args` (shell syntax), stderr captured through a temporary file.
 inline Result run_corank(const std::string& args) {
   static int n = 0;

@@ -28,6 +28,7 @@ using corank::test::corank_bin;
 using corank::test::read_file;
 using corank::test::Result;
 using corank::test::run_shell;
+using corank::test::under_open_file_limit;
 using corank::test::write_file;
 
 // What the GNU sort on this machine says about `lines` under `options`: its
@@ -374,8 +375,8 @@ TEST_F(Lines, TinyBudgetUnderALowOpenFileLimit) {
   write_file(path("in"), text);
   ASSERT_EQ(gnu("-k2,2 " + path("in") + " > " + path("want")).status, 0);
   for (const char* threads : {"--parallel 1", "--parallel 3"}) {
-    Result r = run_shell("ulimit -n 64 && " + corank_bin() + " -k2,2 -S 4K " + threads + " -v -T " + path("tmp") +
-                             " -o " + path("out") + " " + path("in"),
+    Result r = run_shell(under_open_file_limit(64, corank_bin() + " -k2,2 -S 4K " + threads + " -v -T " +
+                                                       path("tmp") + " -o " + path("out") + " " + path("in")),
                          dir_ / "corank.err");
     ASSERT_EQ(r.status, 0) << threads << ": " << r.err;
     EXPECT_NE(r.err.find("spilled"), std::string::npos) << r.err;
