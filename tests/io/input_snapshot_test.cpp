@@ -56,7 +56,7 @@ protected:
   // Opens `file` as an input and checks that it is read the way `p` says.
   std::unique_ptr<ByteSource> open(Path p, const std::string& file, const IoOptions& o) {
     auto src = open_source(file, o);
-    const auto* ahead = dynamic_cast<const ReadAheadSource*>(src.get());
+    auto* ahead = dynamic_cast<ReadAheadSource*>(src.get());
     EXPECT_NE(ahead, nullptr);
     if (ahead) {
       EXPECT_EQ(ahead->direct(), p == Path::direct) << "not the path under test";

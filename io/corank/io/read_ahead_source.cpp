@@ -41,9 +41,18 @@ ReadAheadSource::ReadAheadSource(int fd, FileDesc owned, std::string name, const
     return;
   }
 
-  engine_ = make_engine(opt);
+  // The engine and its buffers come with the first read(), from the thread
+  // that reads: not from the opening thread, which may be another
+  // (io_engine.hpp); and a sort that opens all its inputs at once (to fail
+  // before any output exists) holds the buffers of the one it reads, not
+  // those of all.
+  opt_ = opt;
+}
+
+void ReadAheadSource::start() {
+  engine_ = make_engine(opt_);
   const auto nslots = static_cast<std::size_t>(std::min<std::uint64_t>(engine_->depth(), std::max<std::uint64_t>(nblocks_, 1)));
-  BufferAllocator& alloc = opt.allocator ? *opt.allocator : default_allocator();
+  BufferAllocator& alloc = opt_.allocator ? *opt_.allocator : default_allocator();
   std::vector<iovec> iov;
   for (std::size_t i = 0; i < nslots; ++i) {
     bufs_.emplace_back(alloc, block_);
@@ -51,8 +60,6 @@ ReadAheadSource::ReadAheadSource(int fd, FileDesc owned, std::string name, const
   }
   slots_.resize(nslots);
   engine_->register_buffers(iov);
-  // The first reads are issued by the first read(), from the thread that
-  // reads: not from the opening thread, which may be another (io_engine.hpp).
 }
 
 ReadAheadSource::~ReadAheadSource() {
@@ -120,6 +127,7 @@ std::size_t ReadAheadSource::read_parallel(void* dst, std::size_t n) {
 
 std::size_t ReadAheadSource::read(void* dst, std::size_t n) {
   if (read_threads_ > 1) return read_parallel(dst, n);
+  if (!engine_) start();
   auto* out = static_cast<std::byte*>(dst);
   std::size_t copied = 0;
   while (next_issue_ < nblocks_ && next_issue_ < slots_.size()) issue(next_issue_++);

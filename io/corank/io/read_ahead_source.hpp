@@ -44,8 +44,13 @@ public:
   std::size_t read(void* dst, std::size_t n) override;
   std::optional<std::uint64_t> size() const override { return end_ - begin_; }
 
-  // "parallel pread" when reads are split over threads.
-  std::string_view engine_name() const noexcept { return engine_ ? engine_->name() : "parallel pread"; }
+  // "parallel pread" when reads are split over threads. Starts the engine if
+  // no read has: call it from the thread that reads.
+  std::string_view engine_name() {
+    if (read_threads_ > 1) return "parallel pread";
+    if (!engine_) start();
+    return engine_->name();
+  }
   bool direct() const noexcept { return direct_fd_.valid(); }
 
 private:
@@ -54,6 +59,7 @@ private:
     bool ready = false;
     std::int64_t result = 0;
   };
+  void start();  // the engine and its buffers, at the first read
   void issue(std::uint64_t block);
   void wait_ready(Slot& s);
   std::uint64_t block_len(std::uint64_t block) const noexcept;
@@ -72,6 +78,7 @@ private:
   Content content_;
   unsigned read_threads_ = 1;     // > 1: parallel reads, no engine
   std::uint64_t next_ = 0;        // parallel reads: the next byte's offset
+  IoOptions opt_;                 // for start()
   std::vector<Buffer> bufs_;      // declared before engine_: the engine drains first
   std::vector<Slot> slots_;
   std::unique_ptr<IoEngine> engine_;
