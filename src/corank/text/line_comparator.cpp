@@ -222,6 +222,31 @@ Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view afte
   return prefix_from_bytes(p, key.reverse);
 }
 
+namespace {
+
+// A text key that is the only one, before the last resort (in the C locale,
+// neither -s nor -u, the line reversed as the key is): the key's bytes as
+// key_prefix takes them, each 0x00 among them as 00 FF, then 00 00, then the
+// line's first bytes. The code orders (key, line) pairs as compare() does,
+// shorter keys first and equal keys by their lines, so lines whose keys tie
+// (a month name, a date, a host: -k1,1 on logs) seldom tie in their prefixes.
+Prefix text_key_then_line(const KeyField& key, std::string_view k, std::string_view line) {
+  unsigned char p[kPrefixBytes] = {};
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < k.size() && n < kPrefixBytes; ++i) {
+    const auto u = static_cast<unsigned char>(k[i]);
+    if (key.ignore && (*key.ignore)[u]) continue;
+    const unsigned char c = key.fold ? to_upper(u) : u;
+    p[n++] = c;
+    if (c == 0 && n < kPrefixBytes) p[n++] = 0xFF;
+  }
+  n += 2;  // the terminator: the zeros p holds
+  if (n < kPrefixBytes && !line.empty()) std::memcpy(p + n, line.data(), std::min(line.size(), kPrefixBytes - n));
+  return prefix_from_bytes(p, key.reverse);
+}
+
+}  // namespace
+
 Prefix LineComparator::prefix(std::string_view line) const {
   if (o_.keys.size() == 1 && o_.keys.front().time && !o_.unique && !o_.stable && !locale_) {
     // A time key's code takes 13 of the 32 bytes; the rest get the line's
@@ -243,6 +268,10 @@ Prefix LineComparator::prefix(std::string_view line) const {
   }
   if (!o_.keys.empty()) {
     const KeySpan span = find_key(line, o_.keys.front(), o_.tab);
+    const KeyField& key = o_.keys.front();
+    if (o_.keys.size() == 1 && !o_.unique && !o_.stable && !locale_ && !transforms_first(key) && !key.time &&
+        key.reverse == o_.reverse)
+      return text_key_then_line(key, {span.begin, span.size()}, line);
     if (locale_ && !o_.keys.front().time)
       return key_prefix_in_locale(o_.keys.front(), {span.begin, span.size()}, *locale_);
     return key_prefix(o_.keys.front(), {span.begin, span.size()}, rest(line, span));
