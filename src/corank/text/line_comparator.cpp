@@ -48,6 +48,21 @@ bool transforms_first(const KeyField& key) noexcept {
   return key.any_numeric() || key.month || key.version || key.random;
 }
 
+// A text key's bytes as compare_key_text compares them (ignored bytes left
+// out, folded ones upper-cased), the first kPrefixBytes into p; with
+// escape_nul each 0x00 as 00 FF, so that a key that ends (followed by 00 00)
+// is less than one that goes on with a NUL. Returns the bytes written.
+std::size_t text_key_bytes(const KeyField& key, std::string_view k, unsigned char* p, bool escape_nul) noexcept {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < k.size() && n < kPrefixBytes; ++i) {
+    const auto u = static_cast<unsigned char>(k[i]);
+    if (key.ignore && (*key.ignore)[u]) continue;
+    p[n++] = key.fold ? to_upper(u) : u;
+    if (escape_nul && p[n - 1] == 0 && n < kPrefixBytes) p[n++] = 0xFF;
+  }
+  return n;
+}
+
 std::uint64_t random_code(std::string_view s, std::uint64_t salt) noexcept {
   return XXH3_64bits_withSeed(s.empty() ? "" : s.data(), s.size(), salt);
 }
@@ -212,69 +227,48 @@ Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view afte
   } else if (key.version) {
     // No cheap order-preserving code: every pair goes to the full comparison.
   } else {
-    std::size_t n = 0;
-    for (std::size_t i = 0; i < k.size() && n < kPrefixBytes; ++i) {
-      const auto u = static_cast<unsigned char>(k[i]);
-      if (key.ignore && (*key.ignore)[u]) continue;
-      p[n++] = key.fold ? to_upper(u) : u;
-    }
+    text_key_bytes(key, k, p, /*escape_nul=*/false);
   }
   return prefix_from_bytes(p, key.reverse);
 }
 
 namespace {
 
-// A text key that is the only one, before the last resort (in the C locale,
-// neither -s nor -u, the line reversed as the key is): the key's bytes as
-// key_prefix takes them, each 0x00 among them as 00 FF, then 00 00, then the
-// line's first bytes. The code orders (key, line) pairs as compare() does,
-// shorter keys first and equal keys by their lines, so lines whose keys tie
-// (a month name, a date, a host: -k1,1 on logs) seldom tie in their prefixes.
-Prefix text_key_then_line(const KeyField& key, std::string_view k, std::string_view line) {
-  unsigned char p[kPrefixBytes] = {};
-  std::size_t n = 0;
-  for (std::size_t i = 0; i < k.size() && n < kPrefixBytes; ++i) {
-    const auto u = static_cast<unsigned char>(k[i]);
-    if (key.ignore && (*key.ignore)[u]) continue;
-    const unsigned char c = key.fold ? to_upper(u) : u;
-    p[n++] = c;
-    if (c == 0 && n < kPrefixBytes) p[n++] = 0xFF;
-  }
-  n += 2;  // the terminator: the zeros p holds
-  if (n < kPrefixBytes && !line.empty()) std::memcpy(p + n, line.data(), std::min(line.size(), kPrefixBytes - n));
-  return prefix_from_bytes(p, key.reverse);
+// The prefix of a line sorted by one key and then, as the last resort, by its
+// bytes (the C locale, neither -s nor -u): p[0, code) holds the key's code
+// (inverted here where the key is reversed), and the line's first bytes
+// follow it (inverted where the last resort is), so that lines whose keys tie
+// (log lines of one second, one month name, one host) seldom tie in their
+// prefixes and need compare().
+Prefix key_then_line(unsigned char* p, std::size_t code, bool key_reverse, std::string_view line, bool reverse) {
+  code = std::min(code, kPrefixBytes);
+  if (key_reverse)
+    for (std::size_t i = 0; i < code; ++i) p[i] = static_cast<unsigned char>(~p[i]);
+  if (!line.empty()) std::memcpy(p + code, line.data(), std::min(line.size(), kPrefixBytes - code));
+  if (reverse)
+    for (std::size_t i = code; i < kPrefixBytes; ++i) p[i] = static_cast<unsigned char>(~p[i]);
+  return prefix_from_bytes(p, false);
 }
 
 }  // namespace
 
 Prefix LineComparator::prefix(std::string_view line) const {
-  if (o_.keys.size() == 1 && o_.keys.front().time && !o_.unique && !o_.stable && !locale_) {
-    // A time key's code takes 13 of the 32 bytes; the rest get the line's
-    // first bytes, the last-resort comparison's (in the C locale: under
-    // another, the last resort is strcoll's, which bytes do not follow), so
-    // that lines of the same
-    // instant (log lines of one second) seldom tie and need compare().
+  if (!o_.keys.empty()) {
     const KeyField& key = o_.keys.front();
     const KeySpan span = find_key(line, key, o_.tab);
-    unsigned char p[kPrefixBytes] = {};
-    encode_time(key_instant(time_rules_of(key), key.time_search, {span.begin, span.size()}, rest(line, span)), p);
-    if (key.reverse)
-      for (std::size_t i = 0; i < kTimeCodeBytes; ++i) p[i] = static_cast<unsigned char>(~p[i]);
-    if (!line.empty())
-      std::memcpy(p + kTimeCodeBytes, line.data(), std::min(line.size(), kPrefixBytes - kTimeCodeBytes));
-    if (o_.reverse)
-      for (std::size_t i = kTimeCodeBytes; i < kPrefixBytes; ++i) p[i] = static_cast<unsigned char>(~p[i]);
-    return prefix_from_bytes(p, false);
-  }
-  if (!o_.keys.empty()) {
-    const KeySpan span = find_key(line, o_.keys.front(), o_.tab);
-    const KeyField& key = o_.keys.front();
-    if (o_.keys.size() == 1 && !o_.unique && !o_.stable && !locale_ && !transforms_first(key) && !key.time &&
-        key.reverse == o_.reverse)
-      return text_key_then_line(key, {span.begin, span.size()}, line);
-    if (locale_ && !o_.keys.front().time)
-      return key_prefix_in_locale(o_.keys.front(), {span.begin, span.size()}, *locale_);
-    return key_prefix(o_.keys.front(), {span.begin, span.size()}, rest(line, span));
+    const std::string_view k{span.begin, span.size()};
+    // In another locale the last resort is strcoll's, which bytes do not follow.
+    if (o_.keys.size() == 1 && !o_.unique && !o_.stable && !locale_) {
+      unsigned char p[kPrefixBytes] = {};
+      if (key.time) {
+        encode_time(key_instant(time_rules_of(key), key.time_search, k, rest(line, span)), p);
+        return key_then_line(p, kTimeCodeBytes, key.reverse, line, o_.reverse);
+      }
+      if (!transforms_first(key))  // a text key: its bytes, each NUL as 00 FF, then 00 00
+        return key_then_line(p, text_key_bytes(key, k, p, /*escape_nul=*/true) + 2, key.reverse, line, o_.reverse);
+    }
+    if (locale_ && !key.time) return key_prefix_in_locale(key, k, *locale_);
+    return key_prefix(key, k, rest(line, span));
   }
   if (locale_) return line_prefix_in_locale(line, *locale_, o_.reverse);
   unsigned char p[kPrefixBytes] = {};
