@@ -1,5 +1,7 @@
 #include "corank/sorted_run.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -10,6 +12,7 @@ namespace corank {
 
 namespace {
 constexpr std::uint64_t kMinPart = std::uint64_t{1} << 20;  // bytes a thread copies at least
+constexpr std::uint64_t kMinSinkBlock = std::uint64_t{64} << 10;  // a run sink's smallest write
 const std::string kTemp = "temporary file";
 
 void need_ranges(RunStore store, const char* what) {
@@ -83,10 +86,20 @@ const std::byte* SortedRun::peek(std::uint64_t first, std::uint64_t n, std::vect
   return buf.data();
 }
 
+// A sink allocates and touches its queue_depth blocks when it starts: they
+// hold at most the run (merge passes write many small runs, and 8 blocks of
+// 4 MiB each cost more than sorting them). Blocks stay at least 64 KiB, which
+// are mapped and return to the system when the sink finishes.
 std::unique_ptr<io::ByteSink> SortedRun::sink(const io::IoOptions& opt, unsigned threads) {
   if (store_ == RunStore::memory) throw std::logic_error("a run in memory has no sink");
-  if (store_ == RunStore::compressed) return io::make_run_sink(file_.get(), kTemp, opt, threads);
-  io::IoOptions plain = opt;
+  io::IoOptions sized = opt;
+  const unsigned depth = std::max(1u, opt.queue_depth);
+  const std::uint64_t block = std::clamp<std::uint64_t>(std::bit_ceil(allocated_ / depth + 1), kMinSinkBlock,
+                                                        std::max<std::uint64_t>(opt.block_size, kMinSinkBlock));
+  sized.block_size = static_cast<std::size_t>(block);
+  sized.queue_depth = static_cast<unsigned>(std::clamp<std::uint64_t>((allocated_ + block - 1) / block, 1, depth));
+  if (store_ == RunStore::compressed) return io::make_run_sink(file_.get(), kTemp, sized, threads);
+  io::IoOptions plain = sized;
   plain.temp_codec = io::Codec::none;
   plain.temp_program.clear();
   return io::make_run_sink(file_.get(), kTemp, plain);
