@@ -31,7 +31,7 @@ run_suite() {  # tests/PATH: runs it, logs under OUT, one summary line
 }
 # The GPU suites one after another (each takes most of the device's memory);
 # the CPU suites beside them, all at once.
-for t in ${CPU_SUITES-src/corank_core_test cli/corank_cli_test cli/corank_lines_test cli/corank_csv_test cli/corank_jsonl_test cli/corank_compress_program_test io/corank_io_test cli/corank_limits_test cli/corank_input_integrity_test cli/corank_nearly_sorted_test cli/corank_rejects_test cli/corank_crash_safety_test}; do
+for t in ${CPU_SUITES-src/corank_core_test cli/corank_cli_test cli/corank_lines_test cli/corank_csv_test cli/corank_jsonl_test cli/corank_compress_program_test io/corank_io_test cli/corank_limits_test cli/corank_input_integrity_test cli/corank_nearly_sorted_test cli/corank_rejects_test cli/corank_crash_safety_test cli/corank_single_key_test cli/corank_pgtext_test cli/corank_options_test cli/corank_terminal_test mpi/corank_mpi_stages_test}; do
   run_suite "$t" &
 done
 for t in ${GPU_SUITES-gpu/corank_gpu_record_test gpu/corank_gpu_cli_test gpu/corank_gpu_test gpu/corank_gpu_host_test}; do
