@@ -23,6 +23,7 @@
 #include "corank/io/temp_files.hpp"
 #include "corank/io/write_behind.hpp"
 #include "corank/gathered_writes.hpp"
+#include "corank/in_memory_runs.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/kway_co_rank.hpp"
 #include "corank/kway_merge.hpp"
@@ -32,6 +33,7 @@
 #include "corank/run_sort.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
+#include "corank/sorted_stream.hpp"
 #include "corank/spilled_run_merge.hpp"
 #include "corank/streamed_run_merge.hpp"
 #include "corank/stopwatch.hpp"
@@ -59,17 +61,9 @@ constexpr std::uint64_t kEngineRunBytes = std::uint64_t{1} << 20;
 // (their buffers are a few KiB each: below the program's own memory).
 constexpr std::uint64_t kStreamFanIn = 8;
 
-// What every Sorter<W> shares.
-struct Job {
-  const SortOptions& options;
-  const RecordFormat& format;
-  const KeyNormalizer& norm;
+// What every Sorter<W> shares: the request and its plan.
+struct Job : CpuSortJob {
   const SortPlan& plan;
-  RecordInput& input;
-  io::OutputFile& output;
-  SortStats& stats;
-  Progress& progress;
-  RecordChecksum* input_checksum;  // non-null: filled with the checksum of every record read (--verify)
 };
 
 // The model of fixed-size records on the CPU threads for drive_sort
@@ -96,6 +90,9 @@ public:
     // before it ends with the sorter (io_engine.hpp); commit finishes it again.
     writer_.finish(job_.output.sink());
     if (writes_.mapped()) job_.output.set_mapped_size(writes_.mapped_bytes());
+    job_.stats.one_pass = stream_.active();
+    // drive_sort counts a streamed run beside the runs; one that left the output is among them.
+    if (!stream_.active() && stream_.records() > 0) job_.stats.runs--;
     job_.stats.seconds.write += writer_.seconds();
     job_.stats.seconds.read += read_seconds_;
   }
@@ -104,9 +101,17 @@ public:
 
   std::optional<bool> next_chunk() {
     if (job_.plan.mode == SortPlan::Mode::InMemory) {
-      // One chunk: the whole input, its records_ set once it is sorted.
-      if (records_ || *job_.input.total_records() == 0) return std::nullopt;
-      sort_in_memory();
+      // One chunk: the whole input, sorted into memory_'s runs.
+      const std::uint64_t n = *job_.input.total_records();
+      if (memory_.records || n == 0) return std::nullopt;
+      job_.progress.phase("sort", n * R_);
+      // On tmpfs the records are gathered straight into a shared mapping of
+      // the output by all threads (buffered writes to one file are serialized
+      // by the kernel); its pages are allocated in the background meanwhile.
+      if (writes_.map_output(n * R_))
+        note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
+      memory_ = form_runs_in_memory<W>(job_, job_.plan, threads_, reader_, read_seconds_,
+                                       [this](std::byte* dst, std::uint64_t k) { return read_records(dst, k); });
       return true;
     }
     const std::uint64_t run = job_.plan.run_records;
@@ -131,17 +136,33 @@ public:
     if (count_ == run) next = reader_.run([this, run, dst = in_[next_].data()] { return read_records(dst, run); });
     sort_run<W>(job_.norm, in_[chunk_].data(), R_, count_, 0, entries_.data(), scratch_.data(), threads_);
     following_ = next.valid() ? next.get() : 0;
+    // A first chunk, not the last, that came in order starts streaming into
+    // an output that can be read back as a run (sorted_stream.hpp).
+    if (base_ == 0 && following_ != 0 && job_.output.can_reserve_range() && job_.output.can_read_back() &&
+        SortedStream<W>::in_input_order(entries_.data(), count_)) {
+      stream_.start();
+      note(job_.options.verbose, job_.options.io, "adaptive run formation: the input starts sorted, streaming it into the output");
+    }
     return following_ == 0;
   }
 
   void write_chunk() {
     if (job_.plan.mode == SortPlan::Mode::InMemory) return merge_in_memory();
-    for (std::uint64_t r0 = 0; r0 < count_; r0 += job_.plan.slab_records) {
-      emit(entries_.data() + r0, std::min(job_.plan.slab_records, count_ - r0), in_[chunk_].data(), 0);
-      job_.stats.merge_slabs++;
-    }
+    emit_chunk();
     writer_.wait();
   }
+
+  // --- adaptive run formation (sorted_stream.hpp; sort_driver.hpp's streams) ---
+  bool streams() const { return stream_.active(); }
+  void end_stream() {}
+  std::vector<Run> stream_chunk(bool) {
+    if (!stream_.continues(entries_.data(), count_)) return leave_stream();
+    emit_chunk();
+    base_ += count_;
+    return {};
+  }
+  // The records streamed are a run among `runs` by now (leave_stream).
+  void merge_stream_into_output(std::span<Run> runs) { merge_into_output(runs); }
 
   // Gathers the sorted chunk into a run file, written behind, and keeps every
   // stride-th key.
@@ -282,90 +303,63 @@ private:
     return got;
   }
 
-  // Sends merged entries to the output, counting the records kept.
-  void emit(E* entries, std::uint64_t n, const std::byte* src, std::uint64_t pos_base) {
-    job_.stats.records_out += writes_.to_output(entries, n, src, pos_base);
+  // Sends merged entries to the output; returns the records kept (fewer under -u).
+  std::uint64_t emit(E* entries, std::uint64_t n, const std::byte* src, std::uint64_t pos_base) {
+    const std::uint64_t kept = writes_.to_output(entries, n, src, pos_base);
+    job_.stats.records_out += kept;
+    return kept;
   }
 
-  // The in-memory plan's run formation: runs of plan.run_records sorted into
-  // entries_ (each read one run ahead of its sort), or under plan.single_sort
-  // one radix sort of all entries.
-  void sort_in_memory() {
-    const std::uint64_t n = *job_.input.total_records();
-    const std::uint64_t run = job_.plan.run_records;
-    const bool single = job_.plan.single_sort;
-    auto t_runs = Clock::now();
-    job_.progress.phase("sort", n * R_);
-    // On tmpfs the records are gathered straight into a shared mapping of the
-    // output by all threads (buffered writes to one file are serialized by
-    // the kernel); its pages are allocated in the background meanwhile.
-    if (writes_.map_output(n * R_)) note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
-    // A file already in memory is sorted where it lies; anything else is read
-    // into in_[0], run by run, one run ahead of the sort.
-    records_ = job_.input.map_whole();
-    if (records_) {
-      note(job_.options.verbose, job_.options.io, "input: in memory already, mapped and sorted where it lies");
-      if (job_.input_checksum) *job_.input_checksum += checksum_records(records_, n, R_, threads_);
-      job_.progress.advance(n * R_);
-    } else {
-      in_[0] = allocate<std::byte>(n * R_);
-      records_ = in_[0].data();
+  // The sorted chunk to the output, slab by slab.
+  void emit_chunk() {
+    for (std::uint64_t r0 = 0; r0 < count_; r0 += job_.plan.slab_records) {
+      E* slab = entries_.data() + r0;
+      stream_.took(slab, emit(slab, std::min(job_.plan.slab_records, count_ - r0), in_[chunk_].data(), 0));
+      job_.stats.merge_slabs++;
     }
-    read_seconds_ += seconds_since(t_runs);
-    entries_ = allocate<E>(n);
-    scratch_ = allocate<E>(single ? n : std::min(n, run));
-    std::byte* read_into = in_[0].data();
+  }
 
-    auto read_at = [&](std::uint64_t base) {
-      std::uint64_t want = std::min(run, n - base);
-      if (read_records(read_into + base * R_, want) != want)
-        throw InputError("an input file shrank while it was being read");
-    };
-    const io::TaskThread::Drain reads_done(reader_);  // no read outlives this scope's `read_at`
-    std::future<void> next;
-    if (read_into) next = reader_.run([&] { read_at(0); });
-    for (std::uint64_t base = 0; base < n; base += run) {
-      const std::uint64_t count = std::min(run, n - base);
-      if (next.valid()) next.get();
-      if (read_into && base + count < n) next = reader_.run([&, at = base + count] { read_at(at); });
-      // pos = global index: the tie-breaker and the record's place in `records_`.
-      if (single)
-        normalize_records_parallel(job_.norm, records_ + base * R_, R_, count, base, entries_.data() + base, threads_);
-      else
-        sort_run<W>(job_.norm, records_ + base * R_, R_, count, base, entries_.data() + base, scratch_.data(), threads_);
-      memory_runs_.emplace_back(entries_.data() + base, count);
-    }
-    if (next.valid()) next.get();
-    if (single) {
-      // Entries made in position order, radix sorted: (key, position) order, one run.
-      radix_sort(entries_.data(), scratch_.data(), n, threads_);
-      memory_runs_.assign(1, std::span<const E>(entries_.data(), n));
-    }
-    scratch_.reset();
+  // The sorted chunk starts below the records streamed: they are copied out
+  // of the output, which starts over, into a run, and the chunk is spilled
+  // after it; the sort goes on as if they had been spilled so.
+  std::vector<Run> leave_stream() {
+    stream_.stop();
+    writer_.finish(job_.output.sink());
+    note(job_.options.verbose, job_.options.io, "adaptive run formation: a chunk starts below the records streamed");
+    if (max_runs_ == 0) plan_runs_held();
+    std::vector<Run> left;
+    const std::span<std::byte> buffer(reinterpret_cast<std::byte*>(scratch_.data()), job_.plan.run_records * sizeof(E));
+    left.push_back(take_streamed_run<E>(job_.output, stream_.records(), R_, temps_, run_io_, threads_, job_.norm,
+                                        streamed_ ? 0 : stride_, buffer));
+    writes_.restart();
+    job_.stats.records_out -= stream_.records();  // written again by the merge
+    job_.stats.spill_bytes += left.back().records.bytes();
+    left.push_back(spill_chunk());
+    return left;
   }
 
   // The in-memory plan's merge: slab by slab, each cut across the runs by
   // co-rank and merged on all threads.
   void merge_in_memory() {
     const std::uint64_t n = *job_.input.total_records();
-    job_.stats.runs = memory_runs_.size();
+    job_.stats.runs = memory_.runs.size();
     job_.progress.phase("merge", n * R_);
     const std::uint64_t slab = job_.plan.slab_records;
-    const auto& runs = memory_runs_;
+    const auto& runs = memory_.runs;
     io::HugeVector<E> merged;
     std::vector<std::span<const E>> part(runs.size());
     std::vector<std::uint64_t> lo(runs.size(), 0);
     for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
       const std::uint64_t r1 = std::min(n, r0 + slab);
       if (runs.size() == 1) {
-        emit(entries_.data() + r0, r1 - r0, records_, 0);
+        emit(memory_.entries.data() + r0, r1 - r0, memory_.records, 0);
       } else {
         auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
         for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
         lo = std::move(hi);
         if (!merged) merged = allocate<E>(std::min(n, slab));
         merge_kway_parallel(std::span<const std::span<const E>>(part), merged.data(), threads_);
-        emit(merged.data(), r1 - r0, records_, 0);
+        emit(merged.data(), r1 - r0, memory_.records, 0);
       }
       job_.stats.merge_slabs++;
       job_.progress.advance((r1 - r0) * R_);
@@ -394,8 +388,8 @@ private:
   const std::uint32_t R_;
   const unsigned threads_;
   io::TempDirectories temps_;
-  // Run formation: two input buffers, one read while the other is sorted (the
-  // in-memory plan reads all records into in_[0]), and the sorted chunk's entries.
+  // Run formation: two input buffers, one read while the other is sorted, and
+  // the sorted chunk's entries.
   io::HugeVector<std::byte> in_[2];
   io::HugeVector<E> entries_, scratch_;
   int chunk_ = 0, next_ = 0;  // the buffer of the sorted chunk, and of the next
@@ -409,8 +403,8 @@ private:
   std::size_t fan_in_cap_ = SIZE_MAX;  // under --compress-program, from the descriptors left
   io::IoOptions run_io_ = job_.options.io;  // for runs: without engines where descriptors are few
   std::unique_ptr<io::ByteSink> run_sinks_[2];
-  const std::byte* records_ = nullptr;  // the in-memory plan's records
-  std::vector<std::span<const E>> memory_runs_;
+  InMemoryRuns<W> memory_;  // the in-memory plan's records, entries and runs
+  SortedStream<W> stream_;  // adaptive run formation: the chunks streamed into the output
   // After the run sinks: a write in flight uses them, so the writer drains first.
   GatheredWrites<W> writes_{job_.output, R_, threads_, job_.options.unique};
   io::WriteBehind& writer_ = writes_.writer();
@@ -430,7 +424,7 @@ void sort_on_cpu(const CpuSortJob& cpu) {
                                   cpu.stats.threads);
   cpu.stats.mode = plan.mode == SortPlan::Mode::InMemory ? "in-memory" : "external";
   note(cpu.options.verbose, cpu.options.io, "plan: " + plan.describe());
-  Job job{cpu.options, cpu.format, cpu.norm, plan, cpu.input, cpu.output, cpu.stats, cpu.progress, cpu.input_checksum};
+  Job job{cpu, plan};
   dispatch_key_words(cpu.format.key_words(), [&](auto words) { Sorter<decltype(words)::value>(job).run(); });
   cpu.stats.records_in = cpu.input.records_read();
 }

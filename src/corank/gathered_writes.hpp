@@ -28,6 +28,9 @@ public:
   GatheredWrites(io::OutputFile& output, std::uint32_t record_size, unsigned threads, bool unique)
       : output_(output), R_(record_size), threads_(threads), unique_(unique) {}
 
+  // The output started over (OutputFile::restart): -u forgets the last record kept.
+  void restart() noexcept { have_last_ = false; }
+
   // Gathers into a shared mapping of the output's first `bytes` from now on,
   // where the output can be mapped so; returns whether it is.
   bool map_output(std::uint64_t bytes) { return mapped_ = output_.map_for_writing(bytes); }

@@ -17,6 +17,7 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
@@ -87,6 +88,41 @@ TEST_F(OutputFileTest, TheOutputHasNoNameUntilCommit) {
   }
   EXPECT_EQ(dir_.entries(), std::vector<std::string>{"out"});
   EXPECT_EQ(slurp(target), data);
+}
+
+// A writer that streamed records into the output and must merge them after
+// all reads them back, and the output starts over: what was written before
+// the restart is gone from what is committed, for a new target, a replaced
+// one and a hard-linked one filled in place.
+TEST_F(OutputFileTest, RestartReadsBackWhatWasWrittenAndStartsOver) {
+  const std::string first = pattern(300000, 3), second = pattern(200000, 4);
+  spit(dir_.file("old"), "old");
+  spit(dir_.file("linked"), "old");
+  ASSERT_EQ(::link(dir_.file("linked").c_str(), dir_.file("link2").c_str()), 0);
+  for (const std::string name : {"new", "old", "linked"}) {
+    SCOPED_TRACE(name);
+    IoOptions opt = small_blocks();
+    opt.staging_dir = dir_.path();
+    OutputFile out(dir_.file(name), opt);
+    ASSERT_TRUE(out.can_reserve_range() && out.can_read_back());
+    write_all(out, first);
+    out.sink().finish();
+    {
+      std::string back(first.size() + 1, '\0');
+      const int fd = out.open_for_reading();
+      ASSERT_GE(fd, 0);
+      EXPECT_EQ(::pread(fd, back.data(), back.size(), 0), static_cast<ssize_t>(first.size()));
+      back.resize(first.size());
+      EXPECT_TRUE(back == first);
+      ::close(fd);
+    }
+    out.restart();
+    write_all(out, second);
+    out.commit();
+    EXPECT_TRUE(slurp(dir_.file(name)) == second);
+  }
+  EXPECT_TRUE(slurp(dir_.file("link2")) == second);
+  EXPECT_THROW(OutputFile(dir_.file("c.gz"), small_blocks()).restart(), std::logic_error);
 }
 
 TEST_F(OutputFileTest, WithoutUnnamedFilesTheNameSaysWhoseItIs) {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -88,6 +89,8 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
   try {
     sink_ = compressing_sink(make_fd_sink(fd_, sink_name, sink_options), codec, target_);
     positional_ = codec == Codec::none;
+    sink_options_ = sink_options;
+    sink_name_ = sink_name;
   } catch (...) {
     // No destructor runs for a half-built object: undo the temporary file here.
     ::close(fd_);
@@ -165,6 +168,15 @@ int OutputFile::open_for_reading() const {
   const int fd = ::open(temp_path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw IoError("open failed", target_, errno);
   return fd;
+}
+
+void OutputFile::restart() {
+  if (!can_reserve_range() || !can_read_back() || map_ != nullptr)
+    throw std::logic_error("an output restarts only as an uncompressed temporary file written through its sink");
+  sink_->finish();
+  sink_.reset();
+  if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0) throw_io_error("write failed", target_, errno);
+  sink_ = make_fd_sink(fd_, sink_name_, sink_options_);
 }
 
 std::unique_ptr<ByteSource> OutputFile::read_back(const IoOptions& opt) const {

@@ -80,6 +80,13 @@ public:
   // A descriptor that reads the temporary file as written (uncompressed: for
   // records written into it that are read back as a run), after finish_writing().
   int open_for_reading() const;
+  // Starts the output over, empty: for a writer that streamed records into
+  // it and then found they must be merged with others after all (it copies
+  // what it wrote, through open_for_reading(), before calling this). The
+  // sink is finished and replaced by one that writes from the file's start;
+  // the file (its name, mode and owner) stays. Where can_reserve_range() and
+  // can_read_back(), before the output was mapped.
+  void restart();
   // For writers that fill disjoint byte ranges on several threads: finishes
   // the sink and returns the rest of the file from where the sink's bytes end
   // (in a region, from its offset plus those bytes); nullopt where
@@ -137,6 +144,8 @@ private:
   bool sync_ = true;
   bool positional_ = false;
   std::unique_ptr<ByteSink> sink_;
+  IoOptions sink_options_;  // what sink_ was made with, for restart()
+  std::string sink_name_;
   // The mapping starts on the page boundary at or before the region's offset,
   // map_lead_ bytes before it (0 outside a region).
   std::byte* map_ = nullptr;

@@ -1,0 +1,89 @@
+#pragma once
+// The in-memory plan of the CPU sort (external_sort.cpp): every record and
+// its key entry in RAM at once. A file already in memory (the page cache, a
+// memory file system) is mapped and sorted where it lies; any other input is
+// read whole, run by run, each run read while the one before is sorted. The
+// runs of plan.run_records are sorted into their entries, and the caller
+// merges them by co-rank; under plan.single_sort the entries are made in
+// position order and one radix sort makes them one run.
+#include <cstddef>
+#include <cstdint>
+#include <future>
+#include <span>
+#include <vector>
+
+#include "corank/checksum.hpp"
+#include "corank/errors.hpp"
+#include "corank/external_sort.hpp"
+#include "corank/io/huge_vector.hpp"
+#include "corank/io/task_thread.hpp"
+#include "corank/key_entry.hpp"
+#include "corank/notes.hpp"
+#include "corank/planner.hpp"
+#include "corank/run_sort.hpp"
+#include "corank/stopwatch.hpp"
+
+namespace corank {
+
+template <unsigned W>
+struct InMemoryRuns {
+  const std::byte* records = nullptr;   // every record: the input's mapping, or `read`
+  io::HugeVector<std::byte> read;       // the records, where the input was read
+  io::HugeVector<KeyEntry<W>> entries;  // pos: a record's index in `records`, also the tie-breaker
+  std::vector<std::span<const KeyEntry<W>>> runs;
+};
+
+// Forms the runs of job's whole input (its total_records() known). `read(dst,
+// n)` reads the next n records on `reader` (and counts them for --verify and
+// the progress line); `read_seconds` gets the time of mapping the input.
+template <unsigned W, class Read>
+InMemoryRuns<W> form_runs_in_memory(const CpuSortJob& job, const SortPlan& plan, unsigned threads,
+                                    io::TaskThread& reader, double& read_seconds, Read&& read) {
+  using E = KeyEntry<W>;
+  const std::uint32_t R = job.format.record_size;
+  const std::uint64_t n = *job.input.total_records();
+  const std::uint64_t run = plan.run_records;
+  const bool single = plan.single_sort;
+  InMemoryRuns<W> m;
+  const auto t0 = Clock::now();
+  m.records = job.input.map_whole();
+  if (m.records) {
+    note(job.options.verbose, job.options.io, "input: in memory already, mapped and sorted where it lies");
+    if (job.input_checksum) *job.input_checksum += checksum_records(m.records, n, R, threads);
+    job.progress.advance(n * R);
+  } else {
+    m.read = io::HugeVector<std::byte>(n * R);
+    m.records = m.read.data();
+  }
+  read_seconds += seconds_since(t0);
+  m.entries = io::HugeVector<E>(n);
+  io::HugeVector<E> scratch(single ? n : std::min(n, run));
+  std::byte* read_into = m.read.data();
+
+  auto read_at = [&](std::uint64_t base) {
+    const std::uint64_t want = std::min(run, n - base);
+    if (read(read_into + base * R, want) != want) throw InputError("an input file shrank while it was being read");
+  };
+  const io::TaskThread::Drain reads_done(reader);  // no read outlives this scope's `read_at`
+  std::future<void> next;
+  if (read_into) next = reader.run([&] { read_at(0); });
+  for (std::uint64_t base = 0; base < n; base += run) {
+    const std::uint64_t count = std::min(run, n - base);
+    if (next.valid()) next.get();
+    if (read_into && base + count < n) next = reader.run([&, at = base + count] { read_at(at); });
+    if (single)
+      normalize_records_parallel(job.norm, m.records + base * R, R, count, base, m.entries.data() + base, threads);
+    else
+      sort_run<W>(job.norm, m.records + base * R, R, count, base, m.entries.data() + base, scratch.data(), threads);
+    m.runs.emplace_back(m.entries.data() + base, count);
+  }
+  if (next.valid()) next.get();
+  if (single) {
+    // Entries made in position order, radix sorted: (key, position) order, one run.
+    radix_sort(m.entries.data(), scratch.data(), n, threads);
+    m.runs.assign(1, std::span<const E>(m.entries.data(), n));
+  }
+  return m;
+}
+
+}  // namespace corank

@@ -1,0 +1,213 @@
+// Adaptive run formation for fixed-size records on the CPU (sorted_stream.hpp):
+// gensort, u64 and fixed-size records with two keys, already sorted, all
+// equal, sorted then not (the stream ends at a chunk that starts low: a
+// random tail, a second sorted copy), nearly sorted, reverse-sorted and
+// random, under a tiny -S, with -u, -r, compressed temporaries and one
+// thread. Every output must equal an independent reference (a stable sort of
+// the records by their key bytes, written here), and without options or with
+// -u corank's in-memory sort, byte for byte; --stats must show one run written in one pass, nothing
+// spilled, where the input is sorted, and -v must say nothing streamed where
+// the first chunk is not.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cli_test_util.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using corank::test::read_file;
+using corank::test::write_file;
+
+enum class Shape { sorted, equal, random_tail, sorted_twice, nearly, reverse, random };
+
+const char* name_of(Shape s) {
+  switch (s) {
+    case Shape::sorted: return "sorted";
+    case Shape::equal: return "all equal";
+    case Shape::random_tail: return "sorted, then a random tail";
+    case Shape::sorted_twice: return "sorted twice over";
+    case Shape::nearly: return "nearly sorted";
+    case Shape::reverse: return "reverse-sorted";
+    case Shape::random: return "random";
+  }
+  return "";
+}
+
+// A record format: its size and its key bytes (offset, length, descending),
+// compared as unsigned bytes, as corank's options for it say.
+struct Format {
+  std::string options;
+  std::uint32_t size;
+  std::vector<std::uint32_t> key_at, key_len;
+  std::vector<bool> desc;
+};
+
+const Format kGensort{"--format gensort", 100, {0}, {10}, {false}};
+const Format kFixed{"--format fixed:100 -k 10:4 -k 90:10:bytes:desc", 100, {10, 90}, {4, 10}, {false, true}};
+
+// n records of `f` whose key order is their number's (big-endian in the key
+// bytes; for u64, the little-endian value), the rest random.
+std::vector<std::string> records(const Format& f, bool u64, std::uint64_t n, std::uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> out(n);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    std::string r(u64 ? 8 : f.size, '\0');
+    for (char& c : r) c = static_cast<char>(rng());
+    const std::uint64_t k = i / 3;  // three records a key: -u and stability matter
+    if (u64) {
+      std::memcpy(r.data(), &k, 8);
+    } else {
+      for (std::size_t j = 0; j < f.key_at.size(); ++j) {
+        const std::uint64_t v = f.desc[j] ? ~k : k;
+        for (std::uint32_t b = 0; b < f.key_len[j]; ++b)
+          r[f.key_at[j] + b] = static_cast<char>(b + 8 >= f.key_len[j] ? v >> (8 * (f.key_len[j] - 1 - b)) : 0);
+      }
+    }
+    out[i] = std::move(r);
+  }
+  return out;
+}
+
+// The records in input order for `shape` (they are made in key order).
+std::vector<std::string> in_order(Shape shape, std::vector<std::string> r, std::uint32_t seed) {
+  std::mt19937_64 rng(seed);
+  const std::size_t n = r.size();
+  switch (shape) {
+    case Shape::sorted: break;
+    case Shape::equal: std::fill(r.begin(), r.end(), r[n / 2]); break;
+    case Shape::random_tail: std::shuffle(r.begin() + static_cast<std::ptrdiff_t>(n * 3 / 4), r.end(), rng); break;
+    case Shape::sorted_twice: {
+      std::vector<std::string> twice(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(n / 2));
+      twice.insert(twice.end(), r.begin(), r.begin() + static_cast<std::ptrdiff_t>(n - n / 2));
+      r = std::move(twice);
+      break;
+    }
+    case Shape::nearly:
+      for (std::size_t i = 0; i + 1 < n; i += 1 + rng() % 50) std::swap(r[i], r[std::min(n - 1, i + rng() % 40)]);
+      break;
+    case Shape::reverse: std::reverse(r.begin(), r.end()); break;
+    case Shape::random: std::shuffle(r.begin(), r.end(), rng); break;
+  }
+  return r;
+}
+
+// The reference: a stable sort by the key bytes (descending keys inverted),
+// reversed under -r (still stable), the first of equal keys kept under -u.
+std::string reference(const Format& f, bool u64, std::vector<std::string> r, bool reverse, bool unique) {
+  auto key = [&](const std::string& x) {
+    if (u64) {
+      std::uint64_t v;
+      std::memcpy(&v, x.data(), 8);
+      std::string k(8, '\0');
+      for (int b = 0; b < 8; ++b) k[b] = static_cast<char>(v >> (56 - 8 * b));
+      return k;
+    }
+    std::string k;
+    for (std::size_t j = 0; j < f.key_at.size(); ++j)
+      for (std::uint32_t b = 0; b < f.key_len[j]; ++b) {
+        const auto c = static_cast<unsigned char>(x[f.key_at[j] + b]);
+        k += static_cast<char>(f.desc[j] ? 255 - c : c);
+      }
+    return k;
+  };
+  std::stable_sort(r.begin(), r.end(), [&](const std::string& a, const std::string& b) {
+    const std::string ka = key(a), kb = key(b);
+    return reverse ? kb < ka : ka < kb;
+  });
+  std::string out;
+  std::string last;
+  for (const auto& x : r) {
+    if (unique && !out.empty() && key(x) == last) continue;
+    last = key(x);
+    out += x;
+  }
+  return out;
+}
+
+class SortedRecords : public corank::test::CorankTest {};
+
+TEST_F(SortedRecords, StreamIntoTheOutputOrEndAndMatchAStableSort) {
+  const std::uint64_t n = 12000;
+  struct Case {
+    const Format* format;
+    bool u64;
+  };
+  for (const Case& c : {Case{&kGensort, false}, Case{&kFixed, false}, Case{&kGensort, true}}) {
+    const std::string format = c.u64 ? "--format u64" : c.format->options;
+    for (Shape shape : {Shape::sorted, Shape::equal, Shape::random_tail, Shape::sorted_twice, Shape::nearly,
+                        Shape::reverse, Shape::random}) {
+      const auto in = in_order(shape, records(*c.format, c.u64, n, 7), 11);
+      std::string bytes;
+      for (const auto& r : in) bytes += r;
+      write_file(path("in"), bytes);
+      for (const char* opts : {"", "-u", "-r", "--compress-temp", "-u --compress-temp=gzip", "--parallel 1"}) {
+        SCOPED_TRACE(format + " " + name_of(shape) + " " + opts);
+        const std::string o(opts);
+        const bool reverse = o.find("-r") != std::string::npos, unique = o.find("-u") != std::string::npos;
+        std::string err;
+        ASSERT_EQ(corank(format + " " + o + " -v -S 128K -T " + path("tmp") + " --stats " + path("stats.json") +
+                             " -o " + path("out") + " " + path("in"),
+                         &err),
+                  0)
+            << err;
+        const std::string got = read_file(path("out"));
+        EXPECT_TRUE(got == reference(*c.format, c.u64, in, reverse, unique));
+        if (o.empty() || o == "-u") {
+          ASSERT_EQ(corank(format + " " + o + " -S 64M -o " + path("memory") + " " + path("in")), 0);
+          EXPECT_TRUE(read_file(path("memory")) == got);
+        }
+        EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+        const std::string stats = read_file(path("stats.json"));
+        const bool streamed = err.find("streaming it into the output") != std::string::npos;
+        const bool one_pass = stats.find("\"one_pass\": true") != std::string::npos;
+        // Sorted under -r means descending: these inputs are sorted for -r only when all equal.
+        if ((shape == Shape::sorted && !reverse) || shape == Shape::equal) {
+          EXPECT_TRUE(one_pass) << err;
+          EXPECT_NE(stats.find("\"spilled_runs\": 0,"), std::string::npos) << stats;
+          EXPECT_NE(stats.find("\"runs\": 1,"), std::string::npos) << stats;
+        }
+        if (shape == Shape::random_tail || shape == Shape::sorted_twice) {
+          if (!reverse) EXPECT_TRUE(streamed) << err;
+          EXPECT_FALSE(one_pass);
+        }
+        if (shape == Shape::random || (shape == Shape::reverse && !reverse)) EXPECT_FALSE(streamed) << err;
+        if (shape == Shape::reverse && reverse) EXPECT_TRUE(one_pass) << err;
+      }
+    }
+  }
+}
+
+// An output that cannot be read back as a run (compressed, standard output)
+// is written as before: runs, merged.
+TEST_F(SortedRecords, OutputsThatCannotBeReadBackAreNotStreamedInto) {
+  const auto in = in_order(Shape::random_tail, records(kGensort, false, 6000, 5), 3);
+  std::string bytes;
+  for (const auto& r : in) bytes += r;
+  write_file(path("in"), bytes);
+  const std::string want = reference(kGensort, false, in, false, false);
+  std::string err;
+  ASSERT_EQ(corank("--format gensort -v -S 128K -T " + path("tmp") + " -o " + path("out.gz") + " " + path("in"), &err),
+            0)
+      << err;
+  EXPECT_EQ(err.find("streaming"), std::string::npos) << err;
+  ASSERT_EQ(std::system(("gzip -dc " + path("out.gz") + " > " + path("out")).c_str()), 0);
+  EXPECT_TRUE(read_file(path("out")) == want);
+  ASSERT_EQ(corank("--format gensort -v -S 128K -T " + path("tmp") + " " + path("in") + " > " + path("stdout"), &err),
+            0)
+      << err;
+  EXPECT_EQ(err.find("streaming"), std::string::npos) << err;
+  EXPECT_TRUE(read_file(path("stdout")) == want);
+  EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+}
+
+}  // namespace
