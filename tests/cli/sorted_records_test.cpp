@@ -137,7 +137,7 @@ std::string reference(const Format& f, bool u64, std::vector<std::string> r, boo
 class SortedRecords : public corank::test::CorankTest {};
 
 TEST_F(SortedRecords, StreamIntoTheOutputOrEndAndMatchAStableSort) {
-  const std::uint64_t n = 12000;
+  const std::uint64_t n = 9000;
   struct Case {
     const Format* format;
     bool u64;
