@@ -310,11 +310,12 @@ private:
     return kept;
   }
 
-  // The sorted chunk to the output, slab by slab.
+  // The sorted chunk to the output, slab by slab (while streaming, its last key noted).
   void emit_chunk() {
     for (std::uint64_t r0 = 0; r0 < count_; r0 += job_.plan.slab_records) {
       E* slab = entries_.data() + r0;
-      stream_.took(slab, emit(slab, std::min(job_.plan.slab_records, count_ - r0), in_[chunk_].data(), 0));
+      const std::uint64_t kept = emit(slab, std::min(job_.plan.slab_records, count_ - r0), in_[chunk_].data(), 0);
+      if (stream_.active()) stream_.took(slab, kept);
       job_.stats.merge_slabs++;
     }
   }

@@ -210,4 +210,24 @@ TEST_F(SortedRecords, OutputsThatCannotBeReadBackAreNotStreamedInto) {
   EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
 }
 
+// A whole input in one chunk (a pipe, whose size is not known ahead) is
+// written straight out as before: one run, not streamed.
+TEST_F(SortedRecords, AWholeInputInOneChunkIsOneRun) {
+  const auto in = records(kGensort, false, 3000, 9);
+  std::string bytes;
+  for (const auto& r : in) bytes += r;
+  write_file(path("in"), bytes);
+  const corank::test::Result r = corank::test::run_shell("cat " + path("in") + " | " + corank::test::corank_bin() +
+                                                            " --format gensort -v -S 64M --stats " + path("stats.json") +
+                                                            " -o " + path("out"),
+                                                        dir_ / "err");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string& err = r.err;
+  EXPECT_TRUE(read_file(path("out")) == reference(kGensort, false, in, false, false));
+  const std::string stats = read_file(path("stats.json"));
+  EXPECT_NE(stats.find("\"mode\": \"external\""), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"runs\": 1,"), std::string::npos) << stats;
+  EXPECT_EQ(err.find("streaming"), std::string::npos) << err;
+}
+
 }  // namespace

@@ -173,8 +173,7 @@ int OutputFile::open_for_reading() const {
 void OutputFile::restart() {
   if (!can_reserve_range() || !can_read_back() || map_ != nullptr)
     throw std::logic_error("an output restarts only as an uncompressed temporary file written through its sink");
-  sink_->finish();
-  sink_.reset();
+  sink_.reset();  // finished by its writer, which fsynced it: finishing it again would only sync it again
   if (::ftruncate(fd_, 0) != 0 || ::lseek(fd_, 0, SEEK_SET) != 0) throw_io_error("write failed", target_, errno);
   sink_ = make_fd_sink(fd_, sink_name_, sink_options_);
 }

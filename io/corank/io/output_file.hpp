@@ -81,11 +81,11 @@ public:
   // records written into it that are read back as a run), after finish_writing().
   int open_for_reading() const;
   // Starts the output over, empty: for a writer that streamed records into
-  // it and then found they must be merged with others after all (it copies
-  // what it wrote, through open_for_reading(), before calling this). The
-  // sink is finished and replaced by one that writes from the file's start;
-  // the file (its name, mode and owner) stays. Where can_reserve_range() and
-  // can_read_back(), before the output was mapped.
+  // it and then found they must be merged with others after all (it
+  // finishes the sink and copies what it wrote, through open_for_reading(),
+  // before calling this). The sink is replaced by one that writes from the
+  // file's start; the file (its name, mode and owner) stays. Where
+  // can_reserve_range() and can_read_back(), before the output was mapped.
   void restart();
   // For writers that fill disjoint byte ranges on several threads: finishes
   // the sink and returns the rest of the file from where the sink's bytes end
