@@ -2,8 +2,10 @@
 # The sanitizer job: builds corank with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer over the whole tree (CORANK_BUILD_FUZZERS=ON), runs
 # every test but those labelled "repeat" (a test again with another I/O engine
-# or rank count, whose paths the others take), then every libFuzzer target for
-# FUZZ_SECONDS each.
+# or rank count, whose paths the others take), the sweeps of option sets
+# under budgets rotating through the budgets (CORANK_TEST_SWEEP=rotate:
+# tests/cli/cli_test_util.hpp), then every libFuzzer target for FUZZ_SECONDS
+# each.
 #   tools/sanitize.sh [BUILD_DIR=build-sanitize]
 # Installs clang and libFuzzer's runtime when missing (Debian: clang-14,
 # libclang-rt-14-dev, or the default clang). Any report fails the job.
@@ -26,5 +28,6 @@ CC=$cc CXX=$cxx cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCORAN
 cmake --build "$build" -j"$(nproc)"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export CORANK_TEST_SWEEP=${CORANK_TEST_SWEEP:-rotate}
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 1500 --label-exclude repeat
 tools/fuzz-smoke.sh "$build" "$secs"

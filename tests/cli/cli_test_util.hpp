@@ -77,6 +77,28 @@ inline void write_file(const fs::path& p, const void* data, std::size_t n) {
 
 inline void write_file(const fs::path& p, const std::string& s) { write_file(p, s.data(), s.size()); }
 
+// A sweep of option sets, each under several budgets (or codecs, or flags).
+// Everywhere but the sanitizer job every pair runs. There
+// (CORANK_TEST_SWEEP=rotate, tools/sanitize.sh), where each process costs
+// several times as much, an option set runs under one budget and the next set
+// under the next: every option set and every budget still run, in a fraction
+// of the processes, and the release job runs them all.
+class Sweep {
+public:
+  // Whether the current option set runs under choice `i` of `n`.
+  bool takes(std::size_t i, std::size_t n) const { return full_ || i == turn_ % n; }
+  // Moves on to the next option set.
+  void next() noexcept { ++turn_; }
+
+private:
+  static bool full() {
+    const char* mode = std::getenv("CORANK_TEST_SWEEP");
+    return mode == nullptr || std::string(mode) != "rotate";
+  }
+  bool full_ = full();
+  std::size_t turn_ = 0;
+};
+
 // A fresh directory per test: TEMP/corank-SUITE-PID-TEST, with tmp/ inside.
 class CorankTest : public ::testing::Test {
 protected:

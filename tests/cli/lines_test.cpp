@@ -192,7 +192,10 @@ protected:
     ASSERT_EQ(g.status, 0) << "GNU sort " << opts << ": " << g.err;
     const std::string want = read_file(path("want"));
     const std::string to_file = "-S 24K --parallel 3 -o " + path("got");
-    for (const std::string budget : {"", "-S 4K --parallel 1", "-S 64K --parallel 2", to_file.c_str()}) {
+    const std::string budgets[] = {"", "-S 4K --parallel 1", "-S 64K --parallel 2", to_file};
+    for (std::size_t b = 0; b < std::size(budgets); ++b) {
+      if (!sweep_.takes(b, std::size(budgets))) continue;
+      const std::string& budget = budgets[b];
       const std::string to = budget == to_file ? "" : " > " + path("got");
       Result r = run(opts + " " + budget + " -T " + path("tmp") + " " + files + to);
       ASSERT_EQ(r.status, 0) << opts << " " << budget << ": " << r.err;
@@ -202,7 +205,10 @@ protected:
                                << std::mismatch(got.begin(), got.end(), want.begin()).first - got.begin();
       EXPECT_TRUE(fs::is_empty(dir_ / "tmp")) << "temporary files left behind";
     }
+    sweep_.next();
   }
+
+  corank::test::Sweep sweep_;
 };
 
 // Global options, keys, separators: the whole matrix on the same random file.
@@ -255,12 +261,16 @@ TEST_F(Lines, DebugMarksAndWarningsMatchGnu) {
     std::string want_err = g.err;
     for (std::size_t at = 0; (at = want_err.find("sort: ", at)) != std::string::npos; at += 8)
       want_err.replace(at, 6, "corank: ");
-    for (const char* budget : {"", "-S 4K --parallel 1", "-S 64K --parallel 3"}) {
+    const char* const budgets[] = {"", "-S 4K --parallel 1", "-S 64K --parallel 3"};
+    for (std::size_t b = 0; b < std::size(budgets); ++b) {
+      if (!sweep_.takes(b, std::size(budgets))) continue;
+      const char* budget = budgets[b];
       Result r = run("--debug " + opts + " " + budget + " -T " + path("tmp") + " " + input + " > " + path("got"));
       ASSERT_EQ(r.status, 0) << budget << ": " << r.err;
       ASSERT_TRUE(read_file(path("got")) == want) << budget;
       if (reference_rules().debug_warnings_alike) EXPECT_EQ(r.err, want_err) << budget;
     }
+    sweep_.next();
   }
 }
 
@@ -352,7 +362,10 @@ TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
     for (const char* opts : {"", "-k2,2n -k1,1", "-u -k1,1", "-s -t, -k2,2", "-z"}) {
       SCOPED_TRACE(std::string(codec) + " " + opts);
       ASSERT_EQ(gnu(std::string(opts) + " " + path("in") + " > " + path("want")).status, 0);
-      for (const char* budget : {"-S 4K --parallel 1", "-S 300K --parallel 3"}) {
+      const char* const budgets[] = {"-S 4K --parallel 1", "-S 300K --parallel 3"};
+      for (std::size_t b = 0; b < std::size(budgets); ++b) {
+        if (!sweep_.takes(b, std::size(budgets))) continue;
+        const char* budget = budgets[b];
         Result r = run(std::string(codec) + " " + opts + " " + budget + " -v -T " + path("tmp") + " " + path("in") +
                           " > " + path("got"));
         ASSERT_EQ(r.status, 0) << budget << ": " << r.err;
@@ -360,6 +373,7 @@ TEST_F(Lines, CompressedSpilledRunsMatchGnu) {
         EXPECT_TRUE(read_file(path("got")) == read_file(path("want"))) << budget;
         EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
       }
+      sweep_.next();
     }
   }
 }
