@@ -5,6 +5,7 @@
 #include "corank/stopwatch.hpp"
 #include "corank/text/gpu_record_sort.hpp"
 #include "corank/text/record_sort.hpp"
+#include "corank/text/tied_records.hpp"
 
 namespace corank::text {
 
@@ -23,7 +24,11 @@ void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<Reco
       gpu_.reset();
     }
   }
-  if (!done) parallel_sort(chunk.records, scratch, less, threads_);
+  if (!done) {
+    // By prefix, a cheap comparison; then the full one where prefixes tie.
+    parallel_sort(chunk.records, scratch, PrefixLess{}, threads_);
+    settle_ties(chunk.records, 0, chunk.records.size(), less, threads_);
+  }
   seconds_ += seconds_since(t0);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "corank/parallel.hpp"
+#include "corank/text/tied_records.hpp"
 
 namespace corank::text {
 
@@ -19,31 +20,6 @@ template <class F>
 void parallel_ranges(std::uint64_t n, unsigned threads, std::uint64_t min_each, F&& f) {
   const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / min_each, 1, threads));
   parallel_for(parts, [&](unsigned p) { f(n * p / parts, n * (p + 1) / parts); });
-}
-
-// Sorts each run of equal prefixes in v[0, n) by `less`. A part's start moves
-// forward past records that tie with their predecessor, so that a run is
-// sorted by exactly one thread.
-void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,
-                 unsigned threads) {
-  RecordEntry* r = v.data();
-  const std::uint64_t n = hi - lo;
-  const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, threads));
-  auto start = [&](unsigned p) {
-    std::uint64_t i = lo + n * p / parts;
-    if (p > 0)
-      while (i < hi && r[i].prefix == r[i - 1].prefix) ++i;
-    return i;
-  };
-  parallel_for(parts, [&](unsigned p) {
-    const std::uint64_t end = p + 1 == parts ? hi : start(p + 1);
-    for (std::uint64_t i = start(p); i < end;) {
-      std::uint64_t j = i + 1;
-      while (j < end && r[j].prefix == r[i].prefix) ++j;
-      if (j - i > 1) std::sort(r + i, r + j, less);
-      i = j;
-    }
-  });
 }
 
 }  // namespace

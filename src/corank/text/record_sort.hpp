@@ -1,9 +1,10 @@
 #pragma once
 // Sorting a chunk's records on all threads: each thread sorts a slice, then
 // the output is cut into one range per thread by the k-way co-rank and each
-// thread merges its range. The order is (prefix, full comparison, input
+// thread merges its range. A chunk's order is (prefix, full comparison, input
 // position), a strict total order, so the result is the stable sort whatever
-// the thread count.
+// the thread count: chunk_sort.cpp sorts by (prefix, position) here, then
+// puts the runs of tied prefixes in the full order (tied_records.hpp).
 #include <algorithm>
 #include <cstdint>
 #include <span>
@@ -24,6 +25,16 @@ struct EntryLess {
     const int c = format->compare_tied({base + a.offset, static_cast<std::size_t>(a.length)},
                                   {base + b.offset, static_cast<std::size_t>(b.length)});
     if (c) return c < 0;
+    return a.offset < b.offset;
+  }
+};
+
+// The order of prefixes alone, then input position: the first step of a
+// chunk's sort, whose runs of tied prefixes settle_ties then puts in
+// EntryLess's order (tied_records.hpp).
+struct PrefixLess {
+  bool operator()(const RecordEntry& a, const RecordEntry& b) const noexcept {
+    if (!(a.prefix == b.prefix)) return a.prefix < b.prefix;
     return a.offset < b.offset;
   }
 };

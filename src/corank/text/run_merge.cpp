@@ -1,6 +1,7 @@
 #include "corank/text/run_merge.hpp"
 
 #include <algorithm>
+#include <string>
 #include <utility>
 
 #include "corank/loser_tree.hpp"
@@ -65,13 +66,19 @@ void merge_streams(std::vector<std::unique_ptr<RecordReader>>& readers, const Te
   });
   constexpr std::uint64_t kReportEvery = 4 << 20;
   std::uint64_t unreported = 0;
+  // A run's next record with the same bytes as the one it just gave (a
+  // repeated line) compares as that one did: it wins again, and needs
+  // neither its prefix nor a comparison.
+  std::string last;
   for (std::size_t w; live[w = tree.winner()];) {
     out.write(head[w]);
     unreported += head[w].size() + 1;
+    last.assign(head[w]);
     live[w] = readers[w]->next(head[w]);
+    if (progress && unreported >= kReportEvery) progress->advance(std::exchange(unreported, 0));
+    if (live[w] && head[w] == last) continue;
     if (live[w]) prefix[w] = format.prefix(head[w]);
     tree.replay();
-    if (progress && unreported >= kReportEvery) progress->advance(std::exchange(unreported, 0));
   }
   if (progress) progress->advance(unreported);
 }

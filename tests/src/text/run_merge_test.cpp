@@ -426,6 +426,24 @@ TEST_F(RunMergeTest, MergeStreamsIsTheStableMerge) {
     }
 }
 
+// Runs of repeated records (a run's next record with the same bytes wins
+// again without a comparison) among records that tie by key but differ: the
+// stable merge still.
+TEST_F(RunMergeTest, MergeStreamsOfRepeatedRecordsIsTheStableMerge) {
+  const LineFormat format = by_first_field();
+  std::mt19937 rng(6);
+  for (const unsigned keys : {1u, 2u, 5u}) {
+    std::vector<std::vector<std::string>> runs(4);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      for (std::size_t i = 0, n = 50 + rng() % 300; i < n; ++i)
+        runs[r].push_back("k" + std::to_string(rng() % keys) + " p" + std::to_string(rng() % 3));
+      std::stable_sort(runs[r].begin(), runs[r].end(),
+                       [&](const std::string& a, const std::string& b) { return format.compare(a, b) < 0; });
+    }
+    EXPECT_EQ(merge_by_streams(spill_all(runs, 1000), format, 64), joined(stable_merge(runs, format))) << keys;
+  }
+}
+
 // Merged into a writer under -u, as TextSorter merges runs under -u: the
 // first of each group of equal records, earlier runs first, survives.
 TEST_F(RunMergeTest, MergeStreamsUnderUniqueKeepsTheFirstOfEqualRecords) {

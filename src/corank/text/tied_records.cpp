@@ -1,0 +1,139 @@
+#include "corank/text/tied_records.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "corank/parallel.hpp"
+
+namespace corank::text {
+
+namespace {
+
+// Runs this short are sorted by the full comparison straight away: the bytes
+// would cost as much as they save.
+constexpr std::ptrdiff_t kFewTied = 8;
+// How many records of a run decide whether it is mostly repeated texts.
+constexpr std::ptrdiff_t kSample = 64;
+// Runs of at least this many records are sorted on all threads.
+constexpr std::uint64_t kManyTied = 1 << 16;
+
+std::string_view text_of(const RecordEntry& r, const char* base) {
+  return {base + r.offset, static_cast<std::size_t>(r.length)};
+}
+
+// Bytes, then input position.
+struct BytesLess {
+  const char* base;
+  bool operator()(const RecordEntry& a, const RecordEntry& b) const {
+    const int c = text_of(a, base).compare(text_of(b, base));
+    return c ? c < 0 : a.offset < b.offset;
+  }
+};
+
+// Whether at most half of kSample records spread over [first, first + n)
+// have distinct texts: then sorting by bytes first saves full comparisons;
+// else (texts mostly distinct: paths that share their first bytes, say) it
+// would only add a pass.
+bool mostly_repeated(const RecordEntry* first, std::ptrdiff_t n, const char* base) {
+  std::vector<std::string_view> sample;
+  for (std::ptrdiff_t i = 0; i < kSample; ++i) sample.push_back(text_of(first[i * n / kSample], base));
+  std::sort(sample.begin(), sample.end());
+  const auto distinct = std::unique(sample.begin(), sample.end()) - sample.begin();
+  return distinct <= kSample / 2;
+}
+
+// std::sort(first, first + n, less), on `threads` threads where the run is long.
+template <class Less>
+void sort_range(RecordEntry* first, std::ptrdiff_t n, const Less& less, unsigned threads) {
+  if (threads < 2 || static_cast<std::uint64_t>(n) < kManyTied) {
+    std::sort(first, first + n, less);
+    return;
+  }
+  io::HugeVector<RecordEntry> v, scratch;
+  v.resize(static_cast<std::size_t>(n));
+  std::copy(first, first + n, v.data());
+  parallel_sort(v, scratch, less, threads);
+  std::copy(v.begin(), v.end(), first);
+}
+
+// The tied run sorted by its distinct texts: by bytes, then each text's first
+// record compared in full with the others'.
+void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
+  const char* base = less.base;
+  sort_range(first, n, BytesLess{base}, threads);  // each text's records together, in input order
+  struct Text {
+    std::ptrdiff_t begin, end;
+  };
+  std::vector<Text> texts;
+  for (std::ptrdiff_t i = 0; i < n;) {
+    std::ptrdiff_t j = i + 1;
+    while (j < n && first[j].length == first[i].length && text_of(first[j], base) == text_of(first[i], base)) ++j;
+    texts.push_back({i, j});
+    i = j;
+  }
+  if (texts.size() == 1) return;
+  std::sort(texts.begin(), texts.end(),
+            [&](const Text& a, const Text& b) { return less(first[a.begin], first[b.begin]); });
+  std::vector<RecordEntry> out;
+  out.reserve(static_cast<std::size_t>(n));
+  for (std::size_t t = 0; t < texts.size();) {
+    // Distinct texts that the full comparison calls equal form one class,
+    // whose records go in input order.
+    std::size_t u = t + 1;
+    while (u < texts.size() &&
+           less.format->compare_tied(text_of(first[texts[t].begin], base), text_of(first[texts[u].begin], base)) == 0)
+      ++u;
+    const auto from = static_cast<std::ptrdiff_t>(out.size());
+    for (std::size_t k = t; k < u; ++k) out.insert(out.end(), first + texts[k].begin, first + texts[k].end);
+    if (u - t > 1)
+      std::sort(out.begin() + from, out.end(), [](const RecordEntry& a, const RecordEntry& b) { return a.offset < b.offset; });
+    t = u;
+  }
+  std::copy(out.begin(), out.end(), first);
+}
+
+}  // namespace
+
+void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, unsigned threads) {
+  const std::ptrdiff_t n = last - first;
+  if (n >= kFewTied && mostly_repeated(first, n, less.base)) sort_by_texts(first, n, less, threads);
+  else sort_range(first, n, less, threads);
+}
+
+void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,
+                 unsigned threads) {
+  RecordEntry* r = v.data();
+  const std::uint64_t n = hi - lo;
+  const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, threads));
+  // A part's start moves forward past records that tie with their
+  // predecessor, so that each run is sorted by exactly one thread; runs too
+  // long for one are left for all threads, one after another.
+  auto start = [&](unsigned p) {
+    std::uint64_t i = lo + n * p / parts;
+    if (p > 0)
+      while (i < hi && r[i].prefix == r[i - 1].prefix) ++i;
+    return i;
+  };
+  std::mutex mutex;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> long_runs;
+  parallel_for(parts, [&](unsigned p) {
+    const std::uint64_t end = p + 1 == parts ? hi : start(p + 1);
+    for (std::uint64_t i = start(p); i < end;) {
+      std::uint64_t j = i + 1;
+      while (j < end && r[j].prefix == r[i].prefix) ++j;
+      if (threads > 1 && j - i >= kManyTied) {
+        const std::lock_guard<std::mutex> lock(mutex);
+        long_runs.emplace_back(i, j);
+      } else if (j - i > 1) {
+        sort_tied(r + i, r + j, less, 1);
+      }
+      i = j;
+    }
+  });
+  for (const auto& [i, j] : long_runs) sort_tied(r + i, r + j, less, threads);
+}
+
+}  // namespace corank::text

@@ -1,0 +1,31 @@
+#pragma once
+// Records whose prefixes tie, put in the order of the full comparison: the
+// step after a sort by prefix alone (on the CPU or the GPU), which leaves the
+// full comparison (a collation's strcoll, a key found again) to the records
+// that need it.
+//
+// Records with the same bytes compare equal under every format's comparison,
+// and the ties of real data are mostly such duplicates (a log's repeated
+// messages, a column's repeated words): a run of tied records is first sorted
+// by its bytes, a memcmp each, and the full comparison then runs only between
+// distinct texts, once for each text rather than once for each record.
+#include <cstdint>
+
+#include "corank/io/huge_vector.hpp"
+#include "corank/text/chunk_reader.hpp"
+#include "corank/text/record_sort.hpp"
+
+namespace corank::text {
+
+// Sorts [first, last), records whose prefixes are equal, by `less` (the full
+// comparison, then the position), on `threads` threads where the run is
+// long: the result std::sort(first, last, less) gives. By distinct texts
+// where a sample of the run shows them mostly repeated.
+void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, unsigned threads = 1);
+
+// Sorts each run of equal prefixes in v[lo, hi), a sequence sorted by prefix,
+// by `less` (sort_tied), the runs shared among `threads` threads.
+void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,
+                 unsigned threads);
+
+}  // namespace corank::text
