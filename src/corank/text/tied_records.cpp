@@ -34,15 +34,16 @@ struct BytesLess {
 };
 
 // Whether at most half of kSample records spread over [first, first + n)
-// have distinct texts: then sorting by bytes first saves full comparisons;
-// else (texts mostly distinct: paths that share their first bytes, say) it
-// would only add a pass.
+// (all of them, if fewer) have distinct texts: then sorting by bytes first
+// saves full comparisons; else (texts mostly distinct: paths that share their
+// first bytes, say) it would only add a pass.
 bool mostly_repeated(const RecordEntry* first, std::ptrdiff_t n, const char* base) {
+  const std::ptrdiff_t k = std::min(n, kSample);
   std::vector<std::string_view> sample;
-  for (std::ptrdiff_t i = 0; i < kSample; ++i) sample.push_back(text_of(first[i * n / kSample], base));
+  for (std::ptrdiff_t i = 0; i < k; ++i) sample.push_back(text_of(first[i * n / k], base));
   std::sort(sample.begin(), sample.end());
   const auto distinct = std::unique(sample.begin(), sample.end()) - sample.begin();
-  return distinct <= kSample / 2;
+  return distinct <= k / 2;
 }
 
 // std::sort(first, first + n, less), on `threads` threads where the run is long.
