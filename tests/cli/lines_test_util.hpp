@@ -24,6 +24,14 @@
 namespace corank::test::lines {
 
 namespace fs = std::filesystem;
+// What the tests take from cli_test_util.hpp (a using-directive of this
+// namespace brings them along).
+using corank::test::corank_bin;
+using corank::test::read_file;
+using corank::test::Result;
+using corank::test::run_shell;
+using corank::test::under_open_file_limit;
+using corank::test::write_file;
 
 // What the GNU sort on this machine says about `lines` under `options`: its
 // first output line.

@@ -20,12 +20,6 @@
 
 namespace {
 
-using corank::test::corank_bin;
-using corank::test::read_file;
-using corank::test::Result;
-using corank::test::run_shell;
-using corank::test::under_open_file_limit;
-using corank::test::write_file;
 using namespace corank::test::lines;
 
 TEST_F(Lines, TimeKeysOrderLogLinesByInstant) {
