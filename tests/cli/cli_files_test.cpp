@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "cli_fixture.hpp"
+#include "../asan_build.hpp"
 
 using namespace corank::test::cli;
 
@@ -316,14 +317,6 @@ long long peak_rss_of(const std::vector<std::string>& args) {
 // -S counts everything the sort holds (arrays, engine buffers, the process's
 // own memory): peak RSS stays within 10% of the budget, for binary records in
 // memory and spilled, words-only records and text lines.
-#if defined(__SANITIZE_ADDRESS__)
-#define CORANK_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CORANK_TEST_ASAN 1
-#endif
-#endif
-
 TEST_F(Cli, PeakMemoryStaysWithinTheBudget) {
 #ifdef CORANK_TEST_ASAN
   GTEST_SKIP() << "under AddressSanitizer its shadow memory and quarantine are resident too";

@@ -3,22 +3,14 @@
 // plan and error path; cli_files_test.cpp: compressed and memory-backed files,
 // output targets, peak memory): the Cli fixture, gensort records with their
 // stable-sorted reference, typed reads of a file, and the check of a failure.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <array>
-#include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>

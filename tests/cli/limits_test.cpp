@@ -20,14 +20,7 @@
 #include <vector>
 
 #include "cli_test_util.hpp"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CORANK_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CORANK_TEST_ASAN 1
-#endif
-#endif
+#include "../asan_build.hpp"
 
 namespace corank::test {
 namespace {

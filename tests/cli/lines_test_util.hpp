@@ -5,17 +5,12 @@
 // the kinds GNU's orderings care about, and the Lines fixture, which runs GNU
 // sort and corank under several budgets and wants their outputs equal.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <set>
 #include <string>
 #include <vector>
 

@@ -23,14 +23,7 @@
 #include <stdexcept>
 #include <thread>
 #include <vector>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define CORANK_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define CORANK_TEST_ASAN 1
-#endif
-#endif
+#include "../asan_build.hpp"
 
 namespace corank::io::test {
 namespace {

@@ -8,24 +8,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "corank/io/codec.hpp"
-#include "corank/io/error.hpp"
-#include "corank/io/segment_reader.hpp"
-#include "corank/io/fault_injection.hpp"
-#include "corank/io/temp_files.hpp"
 #include "corank/io/worker_pool.hpp"
-#include "corank/format.hpp"
-#include "corank/key_entry.hpp"
-#include "corank/normalize.hpp"
 
 namespace corank::sorted_run_test {
 

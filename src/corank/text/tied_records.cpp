@@ -71,7 +71,7 @@ void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, 
   std::vector<Text> texts;
   for (std::ptrdiff_t i = 0; i < n;) {
     std::ptrdiff_t j = i + 1;
-    while (j < n && first[j].length == first[i].length && text_of(first[j], base) == text_of(first[i], base)) ++j;
+    while (j < n && text_of(first[j], base) == text_of(first[i], base)) ++j;
     texts.push_back({i, j});
     i = j;
   }
