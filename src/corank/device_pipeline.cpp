@@ -1,6 +1,7 @@
 #include "corank/device_pipeline.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
+#include "corank/sorted_stream.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 
@@ -45,6 +47,9 @@ public:
     out_ = &out;
     drive_sort(*this, job_.stats);
     out.finish();
+    job_.stats.one_pass = streaming_;
+    // drive_sort counts a streamed run beside the runs; one that left the output is among them.
+    if (!streaming_ && streamed_ > 0) job_.stats.runs--;
     job_.stats.seconds.read = read_s_;
     job_.stats.seconds.write = write_s_;
     job_.stats.records_in = job_.input.records_read();
@@ -63,10 +68,17 @@ public:
       started_ = true;
     }
     const std::uint64_t n =
-        job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t, std::uint64_t max) { return fill_from_input(dst, max); });
+        job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) { return fill_from_input(dst, first, max); });
     if (n == 0) return std::nullopt;
-    kept_ = job_.device.sort(n, {}, keep(false));
-    return n < C_ || (total && job_.input.records_read() == *total);
+    const bool last = n < C_ || (total && job_.input.records_read() == *total);
+    // A chunk that continues the stream drops records equal to the last one streamed (-u).
+    kept_ = job_.device.sort(n, {}, keep(streaming_ && in_order_));
+    if (base_ == 0 && !streaming_ && !last && in_order_ && can_stream()) {
+      streaming_ = true;
+      note(job_.options.verbose, job_.options.io, "adaptive run formation: the input starts sorted, streaming it into the output");
+    }
+    if (!streaming_) watching_ = false;
+    return last;
   }
 
   void write_chunk() {
@@ -119,6 +131,19 @@ public:
     return run;
   }
 
+  // --- adaptive run formation (sort_driver.hpp's streams) ---
+  bool streams() const { return streaming_; }
+  void end_stream() {}
+  std::vector<Run> stream_chunk(bool) {
+    if (!in_order_) return leave_stream();
+    write_chunk();
+    base_ += kept_;
+    streamed_ += kept_;
+    return {};
+  }
+  // The records streamed are a run among `runs` by now (leave_stream).
+  void merge_stream_into_output(std::span<Run> runs) { merge_into_output(runs); }
+
   void merge_into_output(std::span<Run> runs) {
     job_.progress.phase("merge", total_ * R_);
     merge_group(runs, [&](const std::byte* src, std::uint64_t count) { write_out(src, count); });
@@ -133,10 +158,52 @@ private:
 
   // --- run formation ---
 
+  // An output that a stream can be taken back from (OutputFile::restart).
+  bool can_stream() const {
+    return job_.output.can_reserve_range() && job_.output.can_read_back() && !out_->mapped();
+  }
+
+  // Clears in_order_ at the first of records [first, first + n) of the
+  // transfer (at src) that is below the record before it.
+  void watch_order(const std::byte* src, std::uint64_t first, std::uint64_t n) {
+    if (!watching_ || n == 0) return;
+    if (first != 0 && first != watched_) throw std::logic_error("staging filled out of order");
+    std::atomic<bool> ordered = last_.empty() || job_.norm.compare(last_.data(), src) <= 0;
+    job_.pool.for_ranges(n, std::uint64_t{1} << 16, 1, [&](std::uint64_t b, std::uint64_t e) {
+      for (std::uint64_t i = std::max<std::uint64_t>(b, 1); i < e && ordered.load(std::memory_order_relaxed); ++i)
+        if (job_.norm.compare(src + (i - 1) * R_, src + i * R_) > 0) ordered = false;
+    });
+    if (!ordered) {
+      in_order_ = watching_ = false;
+      last_ = {};
+      return;
+    }
+    last_.assign(src + (n - 1) * R_, src + n * R_);
+    watched_ = first + n;
+  }
+
+  // A chunk starts below what was streamed: the output so far becomes a run
+  // (positions [0, streamed_)), followed by this chunk's.
+  std::vector<Run> leave_stream() {
+    streaming_ = false;
+    note(job_.options.verbose, job_.options.io, "adaptive run formation: a chunk starts below the records streamed");
+    job_.output.sink().finish();
+    std::vector<std::byte> buffer(std::clamp<std::uint64_t>(streamed_, 1, (std::uint64_t{16} << 20) / R_ + 1) * R_);
+    std::vector<Run> left;
+    left.push_back(take_streamed_run<E>(job_.output, streamed_, R_, temps_, job_.options.io, job_.pool.size(), job_.norm,
+                                        stride_, buffer));
+    job_.stats.records_out -= streamed_;  // written again by the merge
+    job_.stats.spilled_runs++;
+    job_.stats.spill_bytes += left.back().records.bytes();
+    left.push_back(spill_chunk());
+    return left;
+  }
+
   // Reads the next records into staging memory, checksumming them for --verify.
-  std::uint64_t fill_from_input(std::byte* dst, std::uint64_t max) {
+  std::uint64_t fill_from_input(std::byte* dst, std::uint64_t first, std::uint64_t max) {
     const auto t0 = Clock::now();
     const std::uint64_t got = job_.input.read(dst, max, job_.pool);
+    watch_order(dst, first, got);
     if (job_.input_checksum) {
       std::mutex m;
       job_.pool.for_ranges(got, 1 << 16, 1, [&](std::uint64_t b, std::uint64_t e) {
@@ -280,6 +347,15 @@ private:
   std::uint64_t memory_in_use_ = 0;
   std::uint64_t memory_runs_ = 0;  // runs held in host memory
   double read_s_ = 0, write_s_ = 0;
+  // Adaptive run formation: whether the records read are still checked for
+  // key order, whether all of them came in it, the last one read while
+  // checking (and the transfer's records checked), whether sorted chunks
+  // stream into the output, and how many records they put there.
+  bool watching_ = true, in_order_ = true;
+  std::vector<std::byte> last_;
+  std::uint64_t watched_ = 0;
+  bool streaming_ = false;
+  std::uint64_t streamed_ = 0;
 };
 
 }  // namespace

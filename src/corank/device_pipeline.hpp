@@ -19,6 +19,14 @@
 //    (co-rank partitions, pairwise merge rounds), and the merged slab is
 //    written. With more runs than one slab can merge, groups of runs are
 //    merged into longer runs first.
+//  - input that comes sorted (a table dumped in key order, a file sorted
+//    before) streams: while every record read is at or above the one before
+//    (checked as staging fills, by all threads), each sorted chunk goes
+//    straight to the output, one run, nothing spilled or merged. The first
+//    record out of order ends the stream: what was streamed becomes a run
+//    of its own and the sort goes on as above (sorted_stream.hpp, the CPU
+//    path's rule). A first chunk out of order ends the watching at once, so
+//    random input pays nothing.
 // The control flow is drive_sort's (sort_driver.hpp), of which this is a model.
 // Positions break ties (a record's run base + its index), so the output is
 // the stable order of the input, and -u keeps the first of equal keys.

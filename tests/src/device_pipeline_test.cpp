@@ -4,6 +4,7 @@
 // sequential input, compared with std::stable_sort. The device checks what
 // the pipeline promises it: merge slabs are sorted segments within capacity.
 #include <gtest/gtest.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -20,92 +21,18 @@
 #include "corank/device_pipeline.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/codec.hpp"
+#include "corank/io/file_desc.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/planner.hpp"
 #include "../record_reference.hpp"
+#include "host_record_device.hpp"
 
 namespace corank {
 namespace {
 
 namespace fs = std::filesystem;
 
-// Sorts in host memory exactly as the GPU's RecordSorter promises to.
-class HostRecordDevice final : public RecordDevice {
-public:
-  HostRecordDevice(const RecordFormat& format, std::uint64_t capacity, std::uint64_t slot_records)
-      : norm_(format), R_(format.record_size), C_(capacity), slot_(slot_records), in_(capacity * R_),
-        out_(capacity * R_) {}
-
-  std::uint64_t capacity() const override { return C_; }
-  std::uint64_t staging_bytes() const override { return 2 * slot_ * R_; }
-
-  std::uint64_t upload(std::uint64_t at, std::uint64_t max, const Fill& fill) override {
-    max = std::min(max, C_ - at);
-    std::uint64_t done = 0;
-    while (done < max) {
-      const std::uint64_t want = std::min(slot_, max - done);
-      const std::uint64_t got = fill(in_.data() + (at + done) * R_, done, want);
-      done += got;
-      if (got < want) break;
-    }
-    uploads_ += done;
-    return done;
-  }
-
-  std::uint64_t sort(std::uint64_t n, std::span<const std::uint64_t> ends, KeepEqual keep) override {
-    EXPECT_LE(n, C_);
-    if (n == 0) return 0;
-    std::vector<std::uint64_t> key(n * W()), order(n);
-    for (std::uint64_t i = 0; i < n; ++i) norm_.normalize(in_.data() + i * R_, key.data() + i * W());
-    auto less = [&](std::uint64_t a, std::uint64_t b) {
-      return std::lexicographical_compare(key.begin() + a * W(), key.begin() + (a + 1) * W(), key.begin() + b * W(),
-                                          key.begin() + (b + 1) * W());
-    };
-    auto equal = [&](const std::uint64_t* a, const std::uint64_t* b) { return std::equal(a, a + W(), b); };
-    if (!ends.empty()) {
-      EXPECT_EQ(ends.back(), n);
-      std::uint64_t b = 0;
-      for (std::uint64_t e : ends) {  // each segment arrives sorted
-        for (std::uint64_t i = b + 1; i < e; ++i) EXPECT_FALSE(less(i, i - 1)) << "segment not sorted at " << i;
-        b = e;
-      }
-      ++merges_;
-      max_segments_ = std::max<std::uint64_t>(max_segments_, ends.size());
-    }
-    for (std::uint64_t i = 0; i < n; ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), less);
-    std::uint64_t kept = 0;
-    for (std::uint64_t j = 0; j < n; ++j) {
-      const std::uint64_t* k = key.data() + order[j] * W();
-      if (keep != KeepEqual::all) {
-        const bool have = j > 0 || (keep == KeepEqual::continued && have_prev_);
-        if (have && equal(k, prev_.data())) continue;
-        prev_.assign(k, k + W());
-        have_prev_ = true;
-      }
-      std::memcpy(out_.data() + kept++ * R_, in_.data() + order[j] * R_, R_);
-    }
-    return kept;
-  }
-
-  void download(std::uint64_t count, const Drain& drain) override {
-    for (std::uint64_t i = 0; i < count; i += slot_) drain(out_.data() + i * R_, i, std::min(slot_, count - i));
-  }
-
-  GpuTimes times() const override { return {}; }
-  std::string describe() const override { return "host"; }
-
-  std::uint64_t uploads_ = 0, merges_ = 0, max_segments_ = 0;
-
-private:
-  unsigned W() const { return norm_.words(); }
-  KeyNormalizer norm_;
-  std::uint32_t R_;
-  std::uint64_t C_, slot_;
-  std::vector<std::byte> in_, out_;
-  std::vector<std::uint64_t> prev_;
-  bool have_prev_ = false;
-};
+using test::HostRecordDevice;
 
 class DevicePipeline : public ::testing::Test {
 protected:
@@ -212,6 +139,61 @@ TEST_F(DevicePipeline, EveryPlanEqualsAStableSort) {
           EXPECT_TRUE(fs::is_empty(path("tmp")));
         }
       }
+    }
+  }
+}
+
+// Input that comes sorted streams into the output chunk by chunk: one run,
+// nothing spilled or merged. A record out of order ends the stream wherever
+// it comes (in the first chunk: no stream at all; at a chunk's start; at the
+// input's end), and the output is still the stable sort; -u drops equal keys
+// across the chunks streamed.
+TEST_F(DevicePipeline, SortedInputStreamsIntoTheOutput) {
+  {
+    const io::FileDesc tmp(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (io::on_memory_file_system(tmp.get())) GTEST_SKIP() << "an output on a memory file system is mapped, not streamed";
+  }
+  const RecordFormat format = parse_format("gensort", {});
+  const std::uint32_t R = format.record_size;
+  const std::uint64_t n = 3000, capacity = 700;
+  auto write = [&](const std::vector<std::byte>& v) {
+    std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(v.data()), v.size());
+  };
+  for (bool dups : {false, true}) {
+    const auto sorted = test::reference_sort(format, records(R, n, dups, 53), false);
+    write(sorted);
+    for (bool unique : {false, true})
+      for (std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{1} << 30}) {
+        SCOPED_TRACE("dups " + std::to_string(dups) + " -u " + std::to_string(unique) + " budget " +
+                     std::to_string(budget));
+        Outcome o = sort(format, {path("in")}, capacity, 64, budget, unique);
+        EXPECT_TRUE(read_file(path("out")) == test::reference_sort(format, sorted, unique));
+        EXPECT_TRUE(o.stats.one_pass);
+        EXPECT_EQ(o.stats.runs, 1u);
+        EXPECT_EQ(o.stats.spilled_runs, 0u);
+        EXPECT_EQ(o.device.merges_, 0u);
+        EXPECT_EQ(o.device.uploads_, n);
+        EXPECT_TRUE(fs::is_empty(path("tmp")));
+      }
+  }
+  // The smallest record moved to `at`: below the record before it.
+  const auto sorted = test::reference_sort(format, records(R, n, false, 59), false);
+  for (std::uint64_t at : {std::uint64_t{350}, capacity, std::uint64_t{1000}, n - 1}) {
+    std::vector<std::byte> in(sorted.begin() + R, sorted.end());
+    in.insert(in.begin() + static_cast<std::ptrdiff_t>(at * R), sorted.begin(), sorted.begin() + R);
+    write(in);
+    for (std::uint64_t budget : {std::uint64_t{0}, std::uint64_t{1} << 30}) {
+      SCOPED_TRACE("out of order at " + std::to_string(at) + " budget " + std::to_string(budget));
+      Outcome o = sort(format, {path("in")}, capacity, 64, budget, false);
+      EXPECT_TRUE(read_file(path("out")) == sorted);
+      EXPECT_FALSE(o.stats.one_pass);
+      // The chunks streamed before the one out of order make one run.
+      const std::uint64_t chunks = (n + capacity - 1) / capacity, streamed = at / capacity;
+      EXPECT_EQ(o.stats.runs, streamed ? chunks - streamed + 1 : chunks);
+      EXPECT_GT(o.device.merges_, 0u);
+      EXPECT_EQ(o.stats.records_out, n);
+      EXPECT_EQ(o.stats.spilled_runs > 0, at >= capacity || budget == 0);  // the streamed run is spilled
+      EXPECT_TRUE(fs::is_empty(path("tmp")));
     }
   }
 }
