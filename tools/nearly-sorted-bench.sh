@@ -19,7 +19,8 @@
 # Environment: WORK (default /tmp/corank-nearly: on disk, as the bars are),
 # SIZE (default 10G), RECORDS (default 100M), BUDGET (default 1G), LATE
 # (seconds, default 5), REPS (default 3), GPU ("off", default, or "off on"),
-# SKIP (any of "logs gensort random gnu" to leave out).
+# SKIP (any of "logs gensort random gnu old" to leave out; "old": the build
+# before is not run, OLD_BIN_DIR is then any directory).
 set -u
 new=$(cd "${1:?usage: nearly-sorted-bench.sh NEW_BIN_DIR OLD_BIN_DIR OUT_DIR}" && pwd)
 old=$(cd "${2:?usage: nearly-sorted-bench.sh NEW_BIN_DIR OLD_BIN_DIR OUT_DIR}" && pwd)
@@ -58,10 +59,12 @@ bars() {
         -T "$work/tmp" --stats "$OUT/stats.json" -o "$out" "$in")" \
         "runs=$(stat_of runs) spill_bytes=$(stat_of spill_bytes) side_records=$(stat_of side_records)" \
         "one_pass=$(stat_of one_pass)" >> "$S"
-      echo "$name old corank ${gpu[*]} -S $budget rep $rep: $(wall "$old/src/corank" "$@" "${gpu[@]}" -S "$budget" \
-        -T "$work/tmp" --stats "$OUT/stats.json" -o "$out.old" "$in")" \
-        "runs=$(stat_of runs) spill_bytes=$(stat_of spill_bytes)" >> "$S"
-      rm -f "$out.old"
+      if ! skip old; then
+        echo "$name old corank ${gpu[*]} -S $budget rep $rep: $(wall "$old/src/corank" "$@" "${gpu[@]}" -S "$budget" \
+          -T "$work/tmp" --stats "$OUT/stats.json" -o "$out.old" "$in")" \
+          "runs=$(stat_of runs) spill_bytes=$(stat_of spill_bytes)" >> "$S"
+        rm -f "$out.old"
+      fi
       if [[ $rep == 1 ]]; then
         if [[ $# -eq 0 ]]; then
           echo "  check: $(LC_ALL=C sort -c "$out" 2>&1 && echo sorted)" >> "$S"

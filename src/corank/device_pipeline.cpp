@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -60,19 +61,30 @@ public:
 
   using Run = IndexedRun<E>;
 
-  // Reads the next C records straight into the device's staging and sorts them there.
+  // Reads the next C records straight into the device's staging and sorts
+  // them there. While the input streams, records in order go from the input
+  // to the output in pieces without the device; a piece out of order starts
+  // the next chunk, sorted on the device.
   std::optional<bool> next_chunk() {
     const auto total = job_.input.total_records();
     if (!started_) {
       job_.progress.phase("sort", total ? *total * R_ : 0);
       started_ = true;
     }
-    const std::uint64_t n =
-        job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) { return fill_from_input(dst, first, max); });
+    std::uint64_t held = 0;  // records of piece_ that begin the chunk
+    if (streaming_) {
+      held = stream_pieces();
+      if (held == 0) return std::nullopt;
+    }
+    const std::uint64_t n = job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) {
+      if (first >= held) return fill_from_input(dst, first, max);
+      const std::uint64_t k = std::min(max, held - first);
+      std::memcpy(dst, piece_.data() + first * R_, k * R_);
+      return k == max ? k : k + fill_from_input(dst + k * R_, first + k, max - k);
+    });
     if (n == 0) return std::nullopt;
     const bool last = n < C_ || (total && job_.input.records_read() == *total);
-    // A chunk that continues the stream drops records equal to the last one streamed (-u).
-    kept_ = job_.device.sort(n, {}, keep(streaming_ && in_order_));
+    kept_ = job_.device.sort(n, {}, keep(false));
     if (base_ == 0 && !streaming_ && !last && in_order_ && can_stream()) {
       streaming_ = true;
       note(job_.options.verbose, job_.options.io, "adaptive run formation: the input starts sorted, streaming it into the output");
@@ -136,7 +148,7 @@ public:
   void end_stream() {}
   std::vector<Run> stream_chunk(bool) {
     if (!in_order_) return leave_stream();
-    write_chunk();
+    write_chunk();  // the first chunk
     base_ += kept_;
     streamed_ += kept_;
     return {};
@@ -182,10 +194,45 @@ private:
     watched_ = first + n;
   }
 
+  // Streams pieces of the input that come in order into the output (under
+  // -u, without records whose keys equal the record before). Returns the
+  // records of the piece that did not, in piece_ (0: the input ended).
+  std::uint64_t stream_pieces() {
+    if (piece_.empty()) {
+      const std::uint64_t bytes = std::min(job_.device.staging_bytes(), job_.host_budget);
+      piece_.resize(std::clamp<std::uint64_t>(bytes / R_, 1, C_) * R_);  // a piece out of order is a chunk's start
+    }
+    const std::uint64_t most = piece_.size() / R_;
+    std::vector<std::byte> before;
+    for (;;) {
+      if (job_.options.unique) before = last_;
+      const std::uint64_t n = fill_from_input(piece_.data(), 0, most);
+      if (n == 0 || !in_order_) return n;
+      const std::byte* p = piece_.data();
+      if (!job_.options.unique) {
+        write_out(p, n);
+        streamed_ += n;
+      } else {
+        // A record whose key equals the one before it (read before it) is left out.
+        std::uint64_t from = 0;  // the first record of the span kept
+        for (std::uint64_t i = 0; i < n; ++i) {
+          const std::byte* prev = i ? p + (i - 1) * R_ : before.empty() ? nullptr : before.data();
+          if (!prev || job_.norm.compare(prev, p + i * R_) != 0) continue;
+          if (i > from) write_out(p + from * R_, i - from), streamed_ += i - from;
+          from = i + 1;
+        }
+        if (n > from) write_out(p + from * R_, n - from), streamed_ += n - from;
+      }
+      base_ = streamed_;
+      if (n < most) return 0;
+    }
+  }
+
   // A chunk starts below what was streamed: the output so far becomes a run
   // (positions [0, streamed_)), followed by this chunk's.
   std::vector<Run> leave_stream() {
     streaming_ = false;
+    piece_ = {};  // its records are on the device by now
     note(job_.options.verbose, job_.options.io, "adaptive run formation: a chunk starts below the records streamed");
     job_.output.sink().finish();
     std::vector<std::byte> buffer(std::clamp<std::uint64_t>(streamed_, 1, (std::uint64_t{16} << 20) / R_ + 1) * R_);
@@ -356,6 +403,7 @@ private:
   std::uint64_t watched_ = 0;
   bool streaming_ = false;
   std::uint64_t streamed_ = 0;
+  std::vector<std::byte> piece_;  // what the stream reads into, as much as staging holds
 };
 
 }  // namespace

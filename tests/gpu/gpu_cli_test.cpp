@@ -3,9 +3,12 @@
 // tiny --gpu-memory forcing runs larger than a GPU chunk). Skips without a GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
+#include <linux/magic.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -215,6 +218,51 @@ TEST_F(GpuCli, CompressedSpilledRunsOutputEqualsCpu) {
       write_input(c.record_size, 100000, true);
       expect_same_output(std::string(c.format) + " -S 256K --gpu-memory 2M" + extra);
       EXPECT_GT(stat("\"spilled_runs\": "), 0.0) << stats_json();
+    }
+}
+
+// Sorted input streams: after the first chunk, records in order go from the
+// input to the output without the device, one run, nothing spilled. The
+// smallest record moved near the end makes what was streamed a run, merged
+// on the GPU with the rest. Each output is the CPU's.
+TEST_F(GpuCli, SortedInputStreamsPastTheDevice) {
+  struct statfs fs_info {};
+  ASSERT_EQ(::statfs(dir_.c_str(), &fs_info), 0);
+  if (fs_info.f_type == TMPFS_MAGIC) GTEST_SKIP() << "an output on tmpfs is mapped, not streamed";
+  for (const auto& c : kCases)
+    for (bool dups : {false, true}) {
+      const std::uint64_t n = 200000;
+      write_input(c.record_size, n, dups);
+      ASSERT_EQ(run(std::string(c.format) + " --gpu=off -o " + path("sorted") + " " + path("in"), path("err")), 0);
+      fs::rename(path("sorted"), path("in"));
+      for (bool late : {false, true}) {
+        if (late) {  // the first record moved to 10 records before the end
+          auto v = read_file(path("in"));
+          const std::size_t R = c.record_size, at = (n - 10) * R;
+          std::rotate(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(R), v.begin() + static_cast<std::ptrdiff_t>(at + R));
+          std::ofstream(path("in"), std::ios::binary).write(v.data(), static_cast<std::streamsize>(v.size()));
+        }
+        for (const char* extra : {"", " -u"}) {
+          const std::string args = std::string(c.format) + " -S 8M --gpu-memory 1M" + extra;
+          SCOPED_TRACE(args + (dups ? " dups" : "") + (late ? " late" : ""));
+          const std::string common = args + " -T " + path("tmp") + " " + path("in");
+          ASSERT_EQ(run("--gpu=off -o " + path("cpu") + " " + common, path("err")), 0) << read_err();
+          ASSERT_EQ(run("--gpu=on --stats " + path("stats") + " -o " + path("gpu") + " " + common, path("err")), 0)
+              << read_err();
+          EXPECT_NE(stats_json().find("\"backend\": \"gpu\""), std::string::npos) << stats_json();
+          EXPECT_TRUE(read_file(path("cpu")) == read_file(path("gpu"))) << "outputs differ";
+          EXPECT_NE(stats_json().find(late ? "\"one_pass\": false" : "\"one_pass\": true"), std::string::npos)
+              << stats_json();
+          if (!late) {
+            EXPECT_EQ(stat("\"runs\": "), 1.0) << stats_json();
+            EXPECT_EQ(stat("\"spill_bytes\": "), 0.0) << stats_json();
+            // Only the first chunk went to the device.
+            EXPECT_LT(stat("\"gpu_bytes\": {\"h2d\":"), static_cast<double>(n * c.record_size) / 2) << stats_json();
+          } else {
+            EXPECT_GE(stat("\"runs\": "), 2.0) << stats_json();
+          }
+        }
+      }
     }
 }
 
