@@ -89,9 +89,9 @@ std::vector<std::string> parse_csv_row(std::string_view row, char delimiter) {
 }
 
 CsvFormat::CsvFormat(CsvOptions options)
-    : TextFormat('\n', options.unique),
-      options_(std::move(options)),
-      keys_(options_.keys, options_.global, options_.header, options_.collation) {}
+    : RowFormat(options.unique, options.header, options.nulls,
+                ColumnKeys(options.keys, options.global, options.header, options.collation)),
+      options_(std::move(options)) {}
 
 void CsvFormat::set_header(std::string_view header, const std::string& file) {
   keys_.name_columns(parse_csv_row(header, options_.delimiter), file);
@@ -200,14 +200,6 @@ Prefix CsvFormat::prefix(std::string_view record) const {
   keys_.require_resolved();
   const ColumnKey& k = keys_.keys().front();
   return value_prefix(k.key, field(record, k.column, buf), options_.nulls);
-}
-
-std::vector<KeyValueCounts> CsvFormat::value_checks() const { return keys_.value_checks(options_.nulls); }
-
-void CsvFormat::count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const {
-  keys_.count_values(record, prefix, counts, [this](std::string_view row, std::uint64_t column, std::string& buf) {
-    return field(row, column, buf);
-  });
 }
 
 std::size_t CsvFormat::record_length(const char* p, const char* end) const {

@@ -22,7 +22,7 @@
 #include "corank/text/collation.hpp"
 #include "corank/text/debug_view.hpp"
 #include "corank/text/key_spec.hpp"
-#include "corank/text/text_format.hpp"
+#include "corank/text/row_format.hpp"
 #include "corank/text/typed_key.hpp"
 
 namespace corank::text {
@@ -43,7 +43,7 @@ struct CsvOptions {
 // unquoted field values.
 std::vector<std::string> parse_csv_row(std::string_view row, char delimiter);
 
-class CsvFormat final : public TextFormat {
+class CsvFormat final : public RowFormat {
 public:
   // Parses the key specs; names wait for set_header. Throws UsageError.
   explicit CsvFormat(CsvOptions options);
@@ -52,26 +52,19 @@ public:
   Prefix prefix(std::string_view record) const override;
   std::size_t record_length(const char* p, const char* end) const override;
   void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const override;
-  bool has_header() const override { return options_.header; }
   void set_header(std::string_view header, const std::string& file) override;
   void check_header(std::string_view header, const std::string& file) const override;
-  bool counts_lines() const override { return true; }
-  bool checks_records() const override { return true; }
   std::optional<std::uint64_t> field_count(std::string_view record) const override;
   // --debug: each key's field underlined as it is written (a quoted field's
   // text within its quotes; an empty quoted field, which is no NULL, its two
   // quotes); a NULL or missing column is "^ no match for key". Without keys
   // rows compare column by column: the whole row.
-  bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override;
-  // Every key: NULL or missing fields, and values not read as its TYPE.
-  std::vector<KeyValueCounts> value_checks() const override;
-  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
 
 private:
   // The unquoted value of field `column` of `row`, or NULL; `buf` backs it
   // when the field had doubled quotes.
-  FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const;
+  FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const override;
   // Whether an unquoted field holding `unquoted` is NULL.
   bool is_null(std::string_view unquoted) const;
   // Where field `column` of `row` lies, for --debug.
@@ -80,7 +73,6 @@ private:
   bool collates_rows() const noexcept;
 
   CsvOptions options_;
-  ColumnKeys keys_;
 };
 
 }  // namespace corank::text

@@ -88,9 +88,9 @@ std::string unescape_pgtext(std::string_view raw) {
 }
 
 PgTextFormat::PgTextFormat(PgTextOptions options)
-    : TextFormat('\n', options.unique),
+    : RowFormat(options.unique, options.header, options.nulls,
+                ColumnKeys(options.keys, options.global, options.header, options.collation)),
       options_(std::move(options)),
-      keys_(options_.keys, options_.global, options_.header, options_.collation),
       column_key_(parse_column_key("1", options_.global).key) {}
 
 std::vector<std::string> PgTextFormat::header_names(std::string_view header) const {
@@ -115,14 +115,6 @@ FieldValue PgTextFormat::value(std::string_view raw, std::string& buf) const {
   if (raw.find('\\') == std::string_view::npos) return {raw, false};
   buf = unescape_pgtext(raw);
   return {buf, false};
-}
-
-std::vector<KeyValueCounts> PgTextFormat::value_checks() const { return keys_.value_checks(options_.nulls); }
-
-void PgTextFormat::count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const {
-  keys_.count_values(record, prefix, counts, [this](std::string_view row, std::uint64_t column, std::string& buf) {
-    return field(row, column, buf);
-  });
 }
 
 FieldValue PgTextFormat::field(std::string_view row, std::uint64_t column, std::string& buf) const {

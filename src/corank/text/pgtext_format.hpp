@@ -20,7 +20,7 @@
 
 #include "corank/text/collation.hpp"
 #include "corank/text/column_keys.hpp"
-#include "corank/text/text_format.hpp"
+#include "corank/text/row_format.hpp"
 #include "corank/text/typed_key.hpp"
 
 namespace corank::text {
@@ -39,7 +39,7 @@ struct PgTextOptions {
 // The unescaped value of one field's raw bytes, as COPY reads it.
 std::string unescape_pgtext(std::string_view raw);
 
-class PgTextFormat final : public TextFormat {
+class PgTextFormat final : public RowFormat {
 public:
   // Parses the key specs; names wait for set_header. Throws UsageError.
   explicit PgTextFormat(PgTextOptions options);
@@ -48,25 +48,18 @@ public:
   Prefix prefix(std::string_view record) const override;
   std::size_t record_length(const char* p, const char* end) const override;
   void check_unterminated(std::string_view tail, const std::string& file, std::uint64_t line) const override;
-  bool checks_records() const override { return true; }
   std::optional<Problem> record_problem(std::string_view record) const override;
   std::optional<std::uint64_t> field_count(std::string_view record) const override;
-  bool has_header() const override { return options_.header; }
   void set_header(std::string_view header, const std::string& file) override;
   void check_header(std::string_view header, const std::string& file) const override;
-  bool counts_lines() const override { return true; }
   // --debug: each key's field underlined as written (escapes included); a
   // NULL or a missing column is "^ no match for key".
-  bool can_debug() const override { return true; }
   void append_debug_view(std::string_view record, std::string& out) const override;
-  // Every key: NULL or missing fields, and values not read as its TYPE.
-  std::vector<KeyValueCounts> value_checks() const override;
-  void count_values(std::string_view record, const Prefix& prefix, std::uint64_t* counts) const override;
 
 private:
   // Field `column` of `row`: NULL, or its unescaped value (backed by `buf`
   // when it holds escapes).
-  FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const;
+  FieldValue field(std::string_view row, std::uint64_t column, std::string& buf) const override;
   // A field's value from its raw bytes: NULL, or unescaped (into `buf` where
   // it holds escapes).
   FieldValue value(std::string_view raw, std::string& buf) const;
@@ -75,7 +68,6 @@ private:
   std::vector<std::string> header_names(std::string_view header) const;
 
   PgTextOptions options_;
-  ColumnKeys keys_;
   TypedKey column_key_;  // rows without keys compare column by column with it
 };
 
