@@ -2,6 +2,7 @@
 #include "corank/sort.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,250 +37,14 @@
 #include "corank/text/time_inputs.hpp"
 #include "corank/text/typed_key.hpp"
 #include "corank/text_format_of.hpp"
+#include "corank/request_options.hpp"
+#include "corank/text/text_sort_plan.hpp"
 
 namespace corank {
 
+using namespace request;
+
 namespace {
-
-// Options that only mean something for text, named in the error for a binary format.
-void reject_text_options(const SortRequest& r) {
-  const std::pair<bool, std::string> text_only[] = {
-      {!r.ordering.empty(), "-" + r.ordering},
-      {r.stable, "-s"},
-      {r.field_separator.has_value(), "-t"},
-      {r.zero_terminated, "-z"},
-      {r.merge_only, "-m"},
-      {r.debug, "--debug"},
-      {!r.random_source.empty(), "--random-source"},
-      {r.batch_size != 0, "--batch-size"},
-      {!r.delimiter.empty(), "--delimiter"},
-      {r.header, "--header"},
-      {r.nulls_first, "--nulls"},
-      {r.null_string.has_value(), "--null"},
-      {r.time_year != 0, "--time-year"},
-      {!r.time_zone.empty(), "--time-zone"},
-      {!r.time_format.empty(), "--time-format"},
-      {r.multiline, "--multiline"},
-      {!r.collation.empty(), "--collation"},
-      {!r.rejects.empty(), "--rejects"}};
-  for (const auto& [set, name] : text_only)
-    if (set)
-      throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, pgtext, jsonl), not '" + r.format + "'");
-}
-
-// The seed of -R's order: the first 8 bytes of --random-source, or fresh ones.
-std::uint64_t random_salt(const SortRequest& r) {
-  if (r.random_source.empty()) {
-    std::random_device rd;
-    return (std::uint64_t{rd()} << 32) ^ rd();
-  }
-  io::IoOptions raw;
-  raw.input_codec = io::Codec::none;  // its bytes as they are, as GNU sort takes them
-  auto src = io::open_source(r.random_source, raw);
-  unsigned char bytes[8];
-  std::size_t got = 0;
-  while (got < sizeof bytes) {
-    const std::size_t n = src->read(bytes + got, sizeof bytes - got);
-    if (n == 0) throw InputError(r.random_source + ": end of file");
-    got += n;
-  }
-  std::uint64_t salt = 0;
-  for (unsigned char b : bytes) salt = salt << 8 | b;
-  return salt;
-}
-
-bool uses_random(const SortRequest& r) {
-  if (r.ordering.find('R') != std::string::npos) return true;
-  for (const auto& k : r.keys)
-    if (k.find('R') != std::string::npos) return true;  // a KEYDEF letter or a CSV :R type
-  return false;
-}
-
-// Whether a line key finds its time anywhere (parse_keydef's positionless T).
-bool has_time_search_key(const SortRequest& r) {
-  if (r.format != "lines") return false;
-  return r.multiline || std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
-    return !k.empty() && k[0] != '+' && !(k[0] >= '0' && k[0] <= '9') && k.find('T') != std::string::npos;
-  });
-}
-
-// Whether any key may be a time key (T among letters, or a :time type); a
-// CSV column named with a T only costs a look at the inputs' times.
-bool may_use_time(const SortRequest& r) {
-  if (r.ordering.find('T') != std::string::npos || r.multiline) return true;
-  return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
-    return k.find('T') != std::string::npos || k.find("time") != std::string::npos;
-  });
-}
-
-text::TimeSettings time_settings(const SortRequest& r) {
-  text::TimeSettings t;
-  t.zone = r.time_zone;
-  t.format = r.time_format;
-  t.year = r.time_year;
-  t.year_month = r.time_year_month;
-  return t;
-}
-
-// How time keys read timestamps; `read_inputs`: complete the rules with what
-// the input files say (their formats, their modification times).
-std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool read_inputs) {
-  if (r.time_year < 0 || r.time_year > 9999)
-    throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
-  if (r.time_year_month > 12 || (r.time_year_month && !r.time_year))
-    throw UsageError("invalid --time-year month '" + std::to_string(r.time_year_month) + "'");
-  return text::time_rules_for(time_settings(r), r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
-                              r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
-}
-
-text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs = false,
-                               std::shared_ptr<const text::TimeRules> rules = nullptr) {
-  text::KeyField g;
-  std::string letters = r.ordering;
-  if (r.reverse) letters += 'r';
-  if (text::apply_ordering_letters(letters, g, text::BlankSide::Both) != letters.size())
-    throw UsageError("invalid ordering letters '" + r.ordering + "'");
-  g.random_salt = salt;
-  g.time_rules = rules ? std::move(rules) : time_rules(r, read_inputs);
-  return g;
-}
-
-// The ICU collation the request names; null for none.
-std::shared_ptr<const text::Collation> collation(const SortRequest& r) {
-  return r.collation.empty() ? nullptr : text::icu_collation(r.collation);
-}
-
-text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, const text::KeyField& global) {
-  std::vector<text::KeyField> keys;
-  for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
-  const int tab = r.field_separator ? text::parse_tab(*r.field_separator) : text::kNoTab;
-  text::LineOrdering o = text::resolve_ordering(std::move(keys), global, tab, r.stable, r.unique,
-                                                r.zero_terminated ? '\0' : '\n');
-  text::seed_random_keys(o.keys, salt);
-  if ((r.locale != "C" && r.locale != "POSIX") || !r.collation.empty())
-    o.locale = text::LineLocale::load(r.locale, collation(r));
-  return o;
-}
-
-// `rules`: the time rules of lines, where the inputs were looked at already.
-std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt, bool read_inputs,
-                                                   std::shared_ptr<const text::TimeRules> rules = nullptr) {
-  if (r.format == "lines") {
-    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
-    if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
-    if (r.multiline && r.zero_terminated) throw UsageError("--multiline applies to lines ending in newlines, not -z");
-    const text::KeyField global = global_ordering(r, salt, read_inputs, std::move(rules));
-    if (r.multiline) return std::make_unique<text::MultilineFormat>(line_ordering(r, salt, global), global.time_rules);
-    return std::make_unique<text::LineFormat>(line_ordering(r, salt, global));
-  }
-  if (r.multiline) throw UsageError("--multiline applies to --format lines");
-  if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
-  if (r.zero_terminated) throw UsageError("-z applies to --format lines");
-  const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;
-  if (r.format == "jsonl") {
-    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
-    if (r.null_string) throw UsageError("--null applies to --format csv, tsv or pgtext (JSON has null)");
-    text::JsonlOptions o;
-    o.keys = r.keys;
-    o.global = global_ordering(r, salt, read_inputs);
-    o.unique = r.unique;
-    o.nulls = nulls;
-    return std::make_unique<text::JsonlFormat>(std::move(o));
-  }
-  if (r.format == "pgtext") {
-    text::PgTextOptions o;
-    if (!r.delimiter.empty()) {
-      // COPY's own rule: a byte that could start an escape or an octal or hex one cannot separate fields.
-      const char d = r.delimiter[0];
-      if (r.delimiter.size() != 1 || d == '\n' || d == '\r' || d == '\\' || d == '.' || (d >= 'a' && d <= 'z') ||
-          (d >= '0' && d <= '9'))
-        throw UsageError("invalid --delimiter '" + r.delimiter +
-                         "': one byte other than CR, LF, backslash, '.', a lower-case letter and a digit");
-      o.delimiter = d;
-    }
-    o.header = r.header;
-    o.keys = r.keys;
-    o.global = global_ordering(r, salt, read_inputs);
-    o.collation = collation(r);
-    o.unique = r.unique;
-    o.nulls = nulls;
-    if (r.null_string) o.null_string = *r.null_string;
-    return std::make_unique<text::PgTextFormat>(std::move(o));
-  }
-  text::CsvOptions o;
-  o.delimiter = r.format == "tsv" ? '\t' : ',';
-  if (!r.delimiter.empty()) {
-    if (r.delimiter.size() != 1 || r.delimiter[0] == '"' || r.delimiter[0] == '\n' || r.delimiter[0] == '\r')
-      throw UsageError("invalid --delimiter '" + r.delimiter + "': one byte other than quote, CR and LF");
-    o.delimiter = r.delimiter[0];
-  }
-  o.header = r.header;
-  o.keys = r.keys;
-  o.global = global_ordering(r, salt, read_inputs);
-  o.collation = collation(r);
-  o.stable = r.stable;
-  o.unique = r.unique;
-  o.nulls = nulls;
-  o.null_string = r.null_string;
-  return std::make_unique<text::CsvFormat>(std::move(o));
-}
-
-// The text format, with checks of the options that only some text formats take.
-std::unique_ptr<text::TextFormat> text_format(const SortRequest& r, std::shared_ptr<const text::TimeRules> rules = nullptr) {
-  if (r.verify) throw UsageError("--verify applies to binary formats");
-  auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0, true, std::move(rules));
-  if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines, csv, tsv, pgtext and jsonl");
-  return format;
-}
-
-// What the request says for every kind of record.
-CommonSortOptions common_options(const SortRequest& r) {
-  CommonSortOptions o;
-  o.inputs = r.inputs;
-  o.output = r.output;
-  o.memory_budget = r.memory_budget;
-  o.temp_dirs = r.temp_dirs;
-  o.threads = r.threads;
-  o.gpu = r.gpu;
-  o.gpu_memory = r.gpu_memory;
-  o.progress = r.progress;
-  o.verbose = r.verbose;
-  o.io = r.io;
-  if (!r.temp_dirs.empty()) o.io.staging_dir = r.temp_dirs.front();
-  return o;
-}
-
-SortOptions binary_options(const SortRequest& r) {
-  SortOptions o;
-  static_cast<CommonSortOptions&>(o) = common_options(r);
-  o.input_buffers = r.input_buffers;
-  o.format = parse_format(r.format, r.keys);
-  o.reverse = r.reverse;
-  o.unique = r.unique;
-  o.verify = r.verify;
-  return o;
-}
-
-text::TextSortOptions text_options(const SortRequest& r) {
-  text::TextSortOptions o;
-  static_cast<CommonSortOptions&>(o) = common_options(r);
-  o.batch_size = r.batch_size;
-  o.merge_only = r.merge_only;
-  o.debug = r.debug;
-  o.write_header = r.write_header;
-  o.rejects = r.rejects;
-  return o;
-}
-
-// Lines of several files with time keys: each file's own rules (its formats,
-// its modification time's year), one per input (time_inputs.hpp); empty where
-// one set of rules serves every input alike (the others: -m, whose inputs
-// were sorted by one rules, and --debug, which shows one format's marks).
-std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r) {
-  if (r.format != "lines" || r.merge_only || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
-  return text::time_rules_by_input(time_settings(r), r.inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n',
-                                   r.io, r.verbose);
-}
 
 // Sorts the inputs of each rules into a file of its own, without a name once
 // sorted (read through /proc/self/fd), then merges those files, each record
@@ -328,6 +93,57 @@ SortStats sort_time_groups(const SortRequest& r, const std::vector<std::shared_p
   return total;
 }
 
+// Whether records of inputs whose time rules differ can be sorted at once,
+// each getting its prefix by its own input's rules (TextSortOptions::
+// input_formats): the format compares instants only through prefixes when
+// its first key is its one time key, and -u, which compares keys again, is
+// not asked for.
+bool prefixes_hold_the_times(const SortRequest& r, const text::TextFormat& format) {
+  const text::LineComparator* lines = format.line_comparator();
+  if (r.unique || !lines) return false;
+  const auto& keys = lines->ordering().keys;
+  return !keys.empty() && keys.front().time &&
+         std::none_of(keys.begin() + 1, keys.end(), [](const text::KeyField& k) { return k.time; });
+}
+
+// Whether the inputs, regular files, likely fit one chunk of the sort: their
+// bytes at most half of it (the entries of lines of 72 bytes take the rest).
+bool likely_one_chunk(const SortRequest& r) {
+  std::uint64_t bytes = 0;
+  for (const auto& path : r.inputs) {
+    struct stat st {};
+    if (path == "-" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return false;
+    bytes += static_cast<std::uint64_t>(st.st_size);
+  }
+  return bytes <= text::plan_text_sort(text_options(r)).chunk_bytes / 2;
+}
+
+// Inputs whose time rules differ (rules_by_input): sorted at once where the
+// rules matter only to prefixes and the input is one chunk, each input's
+// records split and given their prefixes by its own rules; else group by group.
+SortStats sort_by_input_rules(const SortRequest& r, const std::vector<std::shared_ptr<const text::TimeRules>>& rules) {
+  const std::uint64_t salt = uses_random(r) ? random_salt(r) : 0;
+  std::vector<std::unique_ptr<text::TextFormat>> formats;  // one per rules, in the inputs' order
+  std::vector<const text::TimeRules*> of;                  // their rules
+  text::TextSortOptions o = text_options(r);
+  for (const auto& x : rules) {
+    const auto k = static_cast<std::size_t>(std::find(of.begin(), of.end(), x.get()) - of.begin());
+    if (k == of.size()) formats.push_back(make_text_format(r, salt, true, x)), of.push_back(x.get());
+    o.input_formats.push_back(formats[k].get());
+  }
+  if (prefixes_hold_the_times(r, *formats.front()) && likely_one_chunk(r)) {
+    try {
+      SortStats stats = text::sort_text(o, *formats.front());
+      note(r.verbose, r.io, "time: " + std::to_string(formats.size()) +
+                                " groups of inputs with rules of their own, each record's time read by its input's");
+      return stats;
+    } catch (const text::NotOneChunk&) {
+      note(r.verbose, r.io, "time: the input is more than one chunk: each group of inputs is sorted apart");
+    }
+  }
+  return sort_time_groups(r, rules);
+}
+
 }  // namespace
 
 std::unique_ptr<text::TextFormat> text_format_of(const SortRequest& r) {
@@ -362,7 +178,7 @@ SortStats sort(const SortRequest& r) {
     const Clock::time_point t0 = Clock::now();
     const auto rules = rules_by_input(r);
     if (std::any_of(rules.begin(), rules.end(), [&](const auto& x) { return x != rules.front(); })) {
-      SortStats stats = sort_time_groups(r, rules);
+      SortStats stats = sort_by_input_rules(r, rules);
       stats.seconds.total = seconds_since(t0);
       return stats;
     }

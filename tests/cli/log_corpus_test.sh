@@ -22,8 +22,17 @@ done
 single=()
 for f in "$work"/in/*.log; do [[ $f == */app-java.log ]] || single+=("$f"); done
 names=("${single[@]##*/}")
-"$corank" --time --time-zone Europe/Berlin -S 64K -T "$work" -o "$work/out" "${single[@]}"
-python3 "$gen" --check "$work/in" "$work/out" --files "${names[@]}"
+# The two syslog files' rules differ: in one sort where the input is one
+# chunk (each record's time read by its own file's rules, by one thread or
+# several), else each group of files sorted apart and merged.
+for opts in "" "--parallel 4" "-S 64K"; do
+  # shellcheck disable=SC2086
+  "$corank" --time --time-zone Europe/Berlin -v $opts -T "$work" -o "$work/out" "${single[@]}" 2> "$work/err"
+  python3 "$gen" --check "$work/in" "$work/out" --files "${names[@]}" || { echo "with '$opts'"; exit 1; }
+  if [[ $opts == -S* ]]; then want="groups of inputs with rules of their own, merged"
+  else want="each record's time read by its input's"; fi
+  grep -q "$want" "$work/err" || { echo "with '$opts': no note '$want'"; cat "$work/err"; exit 1; }
+done
 # Each syslog file dates its lines by its own modification time, also by an
 # explicit key, through spilled runs too.
 "$corank" -k1,3T -S 16K --time-zone Europe/Berlin -T "$work" -o "$work/out" "$work/in/syslog-2025.log" \

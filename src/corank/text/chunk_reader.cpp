@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <stdexcept>
 
 #include "corank/errors.hpp"
 #include "corank/parallel.hpp"
@@ -13,8 +14,8 @@ namespace corank::text {
 
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
                          unsigned threads, std::uint64_t map_at_most, RowCheck* rows)
-    : inputs_(std::move(inputs)), format_(format), rows_(rows && rows->active() ? rows : nullptr), io_(io),
-      threads_(std::max(1u, threads)) {
+    : inputs_(std::move(inputs)), format_(format), input_format_(&format), rows_(rows && rows->active() ? rows : nullptr),
+      io_(io), threads_(std::max(1u, threads)) {
   if (inputs_.empty()) inputs_.push_back("-");
   // Cached input is copied from the page cache by all threads (two cores
   // split records while they are in cache instead, see fill_records).
@@ -42,6 +43,12 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
   }
 }
 
+void ChunkReader::set_input_formats(std::vector<const TextFormat*> formats) {
+  if (formats.size() != inputs_.size() || next_input_ != 0 || mapped_)
+    throw std::logic_error("input prefixes: one format per input, before any is read, of inputs not mapped");
+  input_formats_ = std::move(formats);
+}
+
 bool ChunkReader::open_next() {
   if (source_) sources_[next_input_ - 1].reset();  // done with it: close it now
   source_ = nullptr;
@@ -49,6 +56,7 @@ bool ChunkReader::open_next() {
   source_name_ = inputs_[next_input_];
   if (!sources_[next_input_])  // reopened: read as much as when first opened
     sources_[next_input_] = io::open_source(source_name_, io_, snapshots_[next_input_]);
+  if (!input_formats_.empty()) input_format_ = input_formats_[next_input_];
   source_ = sources_[next_input_++].get();
   at_file_start_ = true;
   file_lines_ = 0;
@@ -68,15 +76,15 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
   // prefixes here, where all threads share the work (the parallel split gives
   // them as it goes); on two cores they are computed during the split, from cache.
   RecordEntry* r = chunk.records.data();
-  for (const auto& range : deferred_) {
-    // Plain variables, not structured bindings: lambdas capture these in every compiler.
-    const std::size_t lo = range.first, hi = std::min(range.second, chunk.records.size());
+  for (const Deferred& range : deferred_) {
+    const TextFormat& format = *range.format;
+    const std::size_t lo = range.begin, hi = std::min(range.end, chunk.records.size());
     if (lo >= hi) continue;
     const std::size_t n = hi - lo;
     const unsigned parts = static_cast<unsigned>(std::clamp<std::size_t>(n / 16384, 1, threads_));
     parallel_for(parts, [&](unsigned p) {
       for (std::size_t i = lo + n * p / parts, end = lo + n * (p + 1) / parts; i < end; ++i)
-        r[i].prefix = format_.prefix(chunk.record(r[i]));
+        r[i].prefix = format.prefix(chunk.record(r[i]));
     });
   }
   deferred_.clear();
@@ -84,10 +92,10 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
 }
 
 void ChunkReader::defer_prefix(std::size_t index) {
-  if (!deferred_.empty() && deferred_.back().second == index)
-    ++deferred_.back().second;
+  if (!deferred_.empty() && deferred_.back().end == index && deferred_.back().format == input_format_)
+    ++deferred_.back().end;
   else
-    deferred_.emplace_back(index, index + 1);
+    deferred_.push_back({index, index + 1, input_format_});
 }
 
 bool ChunkReader::splits_in_parallel() const noexcept {
@@ -205,7 +213,7 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
   }
   for (;;) {
     if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
-    const std::size_t n = format_.record_length(base + scan, base + chunk.used);
+    const std::size_t n = input_format_->record_length(base + scan, base + chunk.used);
     if (n == 0) return true;
     const std::uint64_t line = file_lines_ + 1;
     ending_.saw({base + scan, n - 1}, format_.terminator());
@@ -244,8 +252,9 @@ void ChunkReader::take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n
   }
   if (!rows_ && format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
   // The prefix now, while the record is in cache.
-  if (threads_ > 2) defer_prefix(chunk.records.size());
-  chunk.records.push_back({threads_ > 2 ? Prefix{} : format_.prefix({base + scan, n - 1}), scan, n - 1});
+  const bool defer = threads_ > 2 || (threads_ == 2 && format_.costly_prefix());
+  if (defer) defer_prefix(chunk.records.size());
+  chunk.records.push_back({defer ? Prefix{} : input_format_->prefix({base + scan, n - 1}), scan, n - 1});
   scan += n;
 }
 
@@ -316,7 +325,7 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
       const void* t = std::memchr(base + at, terminator, static_cast<std::size_t>(end - at));
       if (t == nullptr) break;
       const auto length = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) - at;
-      out.push_back({format_.prefix({base + at, static_cast<std::size_t>(length)}), at, length});
+      out.push_back({input_format_->prefix({base + at, static_cast<std::size_t>(length)}), at, length});
       at += length + 1;
     }
   });

@@ -71,6 +71,12 @@ public:
   static constexpr std::uint64_t kParallelPieceShare = 8;
   static constexpr std::uint64_t kParallelSplitBytes = std::uint64_t{1} << 20;
 
+  // Input i's records are split off (record_length: a multi-line record
+  // ends where a line with a time begins) and get their prefixes by
+  // formats[i], its own time rules (time_inputs.hpp), not by the format.
+  // Before the first fill, for inputs that are not mapped (more than one).
+  void set_input_formats(std::vector<const TextFormat*> formats);
+
   // Fills `chunk` with the next records while their bytes plus kRecordOverhead
   // each stay within `budget` (one record always fits: a chunk grows for it).
   // Returns false, with the chunk empty, when every input is exhausted.
@@ -109,6 +115,8 @@ private:
 
   std::vector<std::string> inputs_;
   TextFormat& format_;
+  const TextFormat* input_format_;  // splits the current input and gives prefixes: format_ or its input_formats_
+  std::vector<const TextFormat*> input_formats_;
   RowCheck* rows_;  // null: check_record
   io::IoOptions io_;
   unsigned threads_;
@@ -126,7 +134,11 @@ private:
   std::uint64_t file_lines_ = 0;  // newlines before the current position (for error messages)
   FileLineEnding ending_;         // the current file's, from its first record
   std::vector<char> carry_;       // the start of a record that did not fit the last chunk
-  std::vector<std::pair<std::size_t, std::size_t>> deferred_;  // records whose prefixes fill() computes
+  struct Deferred {  // records [begin, end) of the chunk, whose prefixes fill() computes
+    std::size_t begin, end;
+    const TextFormat* format;
+  };
+  std::vector<Deferred> deferred_;
   std::vector<std::vector<RecordEntry>> found_;  // each thread's records of a piece (split_in_parallel)
   bool done_ = false;
   std::string header_;

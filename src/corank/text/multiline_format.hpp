@@ -28,6 +28,7 @@ public:
   int compare(std::string_view a, std::string_view b) const override { return lines_.compare(a, b); }
   Prefix prefix(std::string_view record) const override { return lines_.prefix(record); }
   int compare_tied(std::string_view a, std::string_view b) const override { return lines_.compare_tied(a, b); }
+  bool costly_prefix() const override { return lines_.costly_prefix(); }
   std::size_t record_length(const char* p, const char* end) const override;
   bool last_record_runs_to_file_end() const override { return true; }
   std::vector<KeyValueCounts> value_checks() const override { return lines_.value_checks(); }

@@ -31,6 +31,11 @@ std::vector<KeyValueCounts> LineFormat::value_checks() const {
   return checks;
 }
 
+bool LineFormat::costly_prefix() const {
+  const auto& keys = cmp_.ordering().keys;
+  return !keys.empty() && keys.front().time;
+}
+
 void LineFormat::count_values(std::string_view line, const Prefix& prefix, std::uint64_t* counts) const {
   const LineOrdering& o = cmp_.ordering();
   std::size_t c = 0;

@@ -22,6 +22,10 @@ public:
   virtual int compare(std::string_view a, std::string_view b) const = 0;
   // compare(a, b) < 0 implies prefix(a) <= prefix(b).
   virtual Prefix prefix(std::string_view record) const = 0;
+  // Whether prefix() costs far more than finding the record (a time key's
+  // search for its timestamp): with two threads, prefixes are then computed
+  // by both once a chunk is full, not by the reading thread as it splits.
+  virtual bool costly_prefix() const { return false; }
   // compare(a, b) for records whose prefixes are equal, which may tell a
   // format that a key they hold whole is equal (a time key's instant).
   virtual int compare_tied(std::string_view a, std::string_view b) const { return compare(a, b); }
@@ -124,6 +128,7 @@ public:
   int compare(std::string_view a, std::string_view b) const override { return cmp_.compare(a, b); }
   Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
   int compare_tied(std::string_view a, std::string_view b) const override { return cmp_.compare_tied(a, b); }
+  bool costly_prefix() const override;
   std::size_t record_length(const char* p, const char* end) const override;
   bool every_terminator_ends_a_record() const override { return true; }
   bool can_debug() const override { return true; }

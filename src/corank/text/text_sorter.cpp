@@ -74,6 +74,7 @@ public:
     // reader so that it outlives the reader's requests (io/task_thread.hpp).
     io::TaskThread filler;
     ChunkReader reader(opt_.inputs, format_, io_, plan_.threads, plan_.budget, &rows_);
+    if (!opt_.input_formats.empty()) reader.set_input_formats(opt_.input_formats);
     io::OutputFile output(opt_.output, io_);
     filler_ = &filler;
     reader_ = &reader;
@@ -142,6 +143,7 @@ public:
     if (gpu_opened_.valid()) sorting_.use(gpu_opened_.get(), gpu_setup_seconds_);
     if (!got) return std::nullopt;
     const bool last = reader_->done();
+    if (!last && !opt_.input_formats.empty()) throw NotOneChunk();
     chunk_ = next_;
     next_ ^= 1;
     // The other chunk is written out or spilled by now.

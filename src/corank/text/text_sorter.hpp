@@ -9,6 +9,7 @@
 // Chunks are sorted by prefix on the GPU when one is usable (gpu_record_sort.hpp),
 // else on the CPU.
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,17 @@ struct TextSortOptions : CommonSortOptions {
   // with the output; "": such a record is an error.
   std::string rejects;
   // gpu and gpu_memory: chunks sorted by prefix on the GPU (see gpu_gate.hpp).
+  // Not empty: input i's records are split and get their prefixes by
+  // input_formats[i], its own time rules (ChunkReader::set_input_formats).
+  // The sort's format compares the instants only through the prefixes (a
+  // first key that is the one time key, no -u), which exist only in memory:
+  // an input of more than one chunk throws NotOneChunk before anything is
+  // written.
+  std::vector<const TextFormat*> input_formats;
+};
+
+struct NotOneChunk : std::exception {
+  const char* what() const noexcept override { return "the input is more than one chunk"; }
 };
 
 // Sorts (or with merge_only, merges) the inputs into options.output, which is

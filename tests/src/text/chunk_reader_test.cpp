@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "corank/text/record_reader.hpp"
+#include "corank/text/text_sorter.hpp"
 
 namespace corank::text {
 namespace {
@@ -186,6 +187,67 @@ TEST_F(ChunkReaderTest, ALastRecordGetsTheLineEndingOfItsFilesFirst) {
   };
   EXPECT_EQ(streamed("a\r\nb\nc"), (std::vector<std::string>{"a\r", "b", "c\r"}));
   EXPECT_EQ(streamed("a\nb\r\nc"), (std::vector<std::string>{"a", "b\r", "c"}));
+}
+
+// Input formats of their own (a sort of inputs with time rules of their
+// own): each record gets its prefix by its input's format, whichever chunk
+// it shares with the other input's records, split by one thread or several.
+TEST_F(ChunkReaderTest, EachInputsRecordsGetPrefixesByItsOwnFormat) {
+  auto plain = lines();
+  KeyField reverse;
+  reverse.reverse = true;
+  LineFormat reversed(resolve_ordering({}, reverse, kNoTab, false, false, '\n'));
+  std::string a_text, b_text;
+  for (int i = 0; i < 30000; ++i) (i % 3 ? a_text : b_text) += "record " + std::to_string(i * 7919 % 10007) + "\n";
+  const std::string a = file("a", a_text), b = file("b", b_text);
+  for (unsigned threads : {1u, 3u})
+    for (std::uint64_t budget : {std::uint64_t{64} << 10, std::uint64_t{16} << 20}) {
+      SCOPED_TRACE(std::to_string(threads) + " threads, budget " + std::to_string(budget));
+      ChunkReader reader({a, b, a}, plain, io::IoOptions{}, threads);
+      reader.set_input_formats({&plain, &reversed, &plain});
+      Chunk chunk;
+      std::size_t records = 0, mixed = 0;
+      while (reader.fill(chunk, budget)) {
+        bool saw[2] = {false, false};
+        for (const auto& e : chunk.records) {
+          // Input b's records are the ones the files' order puts at [n_a, n_a + n_b).
+          const std::size_t i = records++;
+          const bool in_b = i >= 20000 && i < 30000;
+          saw[in_b] = true;
+          EXPECT_TRUE(e.prefix == (in_b ? reversed : plain).prefix(chunk.record(e))) << i;
+        }
+        mixed += saw[0] && saw[1];
+      }
+      EXPECT_EQ(records, 50000u);
+      if (budget > (1 << 20)) EXPECT_EQ(mixed, 1u);  // one chunk holds both inputs
+    }
+}
+
+// A sort whose inputs have formats of their own is one chunk, or nothing:
+// an input larger than a chunk throws NotOneChunk before any output exists.
+TEST_F(ChunkReaderTest, ASortWithInputFormatsIsOneChunkOrNothing) {
+  auto fmt = lines();
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += std::to_string(i * 7919 % 20011) + "\n";
+  const std::string a = file("a", text), b = file("b", text);
+  TextSortOptions o;
+  o.inputs = {a, b};
+  o.output = (dir_ / "out").string();
+  o.temp_dirs = {dir_.string()};
+  o.input_formats = {&fmt, &fmt};
+  o.memory_budget = std::uint64_t{64} << 20;
+  sort_text(o, fmt);
+  std::ifstream f(o.output);
+  std::string line, last;
+  std::size_t n = 0;
+  for (; std::getline(f, line); ++n) EXPECT_LE(last, line), last = line;
+  EXPECT_EQ(n, 40000u);
+  fs::remove(o.output);
+  o.memory_budget = std::uint64_t{1} << 20;
+  EXPECT_THROW(sort_text(o, fmt), NotOneChunk);
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(dir_)) (void)entry, ++files;
+  EXPECT_EQ(files, 2u);  // the inputs alone: no output, no temporary file
 }
 
 }  // namespace

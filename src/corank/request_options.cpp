@@ -1,0 +1,255 @@
+#include "corank/request_options.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "corank/errors.hpp"
+#include "corank/format.hpp"
+#include "corank/io/source.hpp"
+#include "corank/text/csv_format.hpp"
+#include "corank/text/icu_collation.hpp"
+#include "corank/text/jsonl_format.hpp"
+#include "corank/text/key_spec.hpp"
+#include "corank/text/line_locale.hpp"
+#include "corank/text/multiline_format.hpp"
+#include "corank/text/pgtext_format.hpp"
+#include "corank/text/time_inputs.hpp"
+
+namespace corank::request {
+
+namespace {
+
+// Whether a line key finds its time anywhere (parse_keydef's positionless T).
+bool has_time_search_key(const SortRequest& r) {
+  if (r.format != "lines") return false;
+  return r.multiline || std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
+    return !k.empty() && k[0] != '+' && !(k[0] >= '0' && k[0] <= '9') && k.find('T') != std::string::npos;
+  });
+}
+
+// Whether any key may be a time key (T among letters, or a :time type); a
+// CSV column named with a T only costs a look at the inputs' times.
+bool may_use_time(const SortRequest& r) {
+  if (r.ordering.find('T') != std::string::npos || r.multiline) return true;
+  return std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
+    return k.find('T') != std::string::npos || k.find("time") != std::string::npos;
+  });
+}
+
+text::TimeSettings time_settings(const SortRequest& r) {
+  text::TimeSettings t;
+  t.zone = r.time_zone;
+  t.format = r.time_format;
+  t.year = r.time_year;
+  t.year_month = r.time_year_month;
+  return t;
+}
+
+// How time keys read timestamps; `read_inputs`: complete the rules with what
+// the input files say (their formats, their modification times).
+std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool read_inputs) {
+  if (r.time_year < 0 || r.time_year > 9999)
+    throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
+  if (r.time_year_month > 12 || (r.time_year_month && !r.time_year))
+    throw UsageError("invalid --time-year month '" + std::to_string(r.time_year_month) + "'");
+  return text::time_rules_for(time_settings(r), r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
+                              r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
+}
+
+// What the request says for every kind of record.
+CommonSortOptions common_options(const SortRequest& r) {
+  CommonSortOptions o;
+  o.inputs = r.inputs;
+  o.output = r.output;
+  o.memory_budget = r.memory_budget;
+  o.temp_dirs = r.temp_dirs;
+  o.threads = r.threads;
+  o.gpu = r.gpu;
+  o.gpu_memory = r.gpu_memory;
+  o.progress = r.progress;
+  o.verbose = r.verbose;
+  o.io = r.io;
+  if (!r.temp_dirs.empty()) o.io.staging_dir = r.temp_dirs.front();
+  return o;
+}
+
+}  // namespace
+
+void reject_text_options(const SortRequest& r) {
+  const std::pair<bool, std::string> text_only[] = {
+      {!r.ordering.empty(), "-" + r.ordering},
+      {r.stable, "-s"},
+      {r.field_separator.has_value(), "-t"},
+      {r.zero_terminated, "-z"},
+      {r.merge_only, "-m"},
+      {r.debug, "--debug"},
+      {!r.random_source.empty(), "--random-source"},
+      {r.batch_size != 0, "--batch-size"},
+      {!r.delimiter.empty(), "--delimiter"},
+      {r.header, "--header"},
+      {r.nulls_first, "--nulls"},
+      {r.null_string.has_value(), "--null"},
+      {r.time_year != 0, "--time-year"},
+      {!r.time_zone.empty(), "--time-zone"},
+      {!r.time_format.empty(), "--time-format"},
+      {r.multiline, "--multiline"},
+      {!r.collation.empty(), "--collation"},
+      {!r.rejects.empty(), "--rejects"}};
+  for (const auto& [set, name] : text_only)
+    if (set)
+      throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, pgtext, jsonl), not '" + r.format + "'");
+}
+
+std::uint64_t random_salt(const SortRequest& r) {
+  if (r.random_source.empty()) {
+    std::random_device rd;
+    return (std::uint64_t{rd()} << 32) ^ rd();
+  }
+  io::IoOptions raw;
+  raw.input_codec = io::Codec::none;  // its bytes as they are, as GNU sort takes them
+  auto src = io::open_source(r.random_source, raw);
+  unsigned char bytes[8];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const std::size_t n = src->read(bytes + got, sizeof bytes - got);
+    if (n == 0) throw InputError(r.random_source + ": end of file");
+    got += n;
+  }
+  std::uint64_t salt = 0;
+  for (unsigned char b : bytes) salt = salt << 8 | b;
+  return salt;
+}
+
+bool uses_random(const SortRequest& r) {
+  if (r.ordering.find('R') != std::string::npos) return true;
+  for (const auto& k : r.keys)
+    if (k.find('R') != std::string::npos) return true;  // a KEYDEF letter or a CSV :R type
+  return false;
+}
+
+text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool read_inputs,
+                               std::shared_ptr<const text::TimeRules> rules) {
+  text::KeyField g;
+  std::string letters = r.ordering;
+  if (r.reverse) letters += 'r';
+  if (text::apply_ordering_letters(letters, g, text::BlankSide::Both) != letters.size())
+    throw UsageError("invalid ordering letters '" + r.ordering + "'");
+  g.random_salt = salt;
+  g.time_rules = rules ? std::move(rules) : time_rules(r, read_inputs);
+  return g;
+}
+
+std::shared_ptr<const text::Collation> collation(const SortRequest& r) {
+  return r.collation.empty() ? nullptr : text::icu_collation(r.collation);
+}
+
+text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, const text::KeyField& global) {
+  std::vector<text::KeyField> keys;
+  for (const auto& k : r.keys) keys.push_back(k.starts_with('+') ? text::parse_obsolete_key(k) : text::parse_keydef(k));
+  const int tab = r.field_separator ? text::parse_tab(*r.field_separator) : text::kNoTab;
+  text::LineOrdering o = text::resolve_ordering(std::move(keys), global, tab, r.stable, r.unique,
+                                                r.zero_terminated ? '\0' : '\n');
+  text::seed_random_keys(o.keys, salt);
+  if ((r.locale != "C" && r.locale != "POSIX") || !r.collation.empty())
+    o.locale = text::LineLocale::load(r.locale, collation(r));
+  return o;
+}
+
+std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt, bool read_inputs,
+                                                   std::shared_ptr<const text::TimeRules> rules) {
+  if (r.format == "lines") {
+    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
+    if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
+    if (r.multiline && r.zero_terminated) throw UsageError("--multiline applies to lines ending in newlines, not -z");
+    const text::KeyField global = global_ordering(r, salt, read_inputs, std::move(rules));
+    if (r.multiline) return std::make_unique<text::MultilineFormat>(line_ordering(r, salt, global), global.time_rules);
+    return std::make_unique<text::LineFormat>(line_ordering(r, salt, global));
+  }
+  if (r.multiline) throw UsageError("--multiline applies to --format lines");
+  if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
+  if (r.zero_terminated) throw UsageError("-z applies to --format lines");
+  const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;
+  if (r.format == "jsonl") {
+    if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
+    if (r.null_string) throw UsageError("--null applies to --format csv, tsv or pgtext (JSON has null)");
+    text::JsonlOptions o;
+    o.keys = r.keys;
+    o.global = global_ordering(r, salt, read_inputs);
+    o.unique = r.unique;
+    o.nulls = nulls;
+    return std::make_unique<text::JsonlFormat>(std::move(o));
+  }
+  if (r.format == "pgtext") {
+    text::PgTextOptions o;
+    if (!r.delimiter.empty()) {
+      // COPY's own rule: a byte that could start an escape or an octal or hex one cannot separate fields.
+      const char d = r.delimiter[0];
+      if (r.delimiter.size() != 1 || d == '\n' || d == '\r' || d == '\\' || d == '.' || (d >= 'a' && d <= 'z') ||
+          (d >= '0' && d <= '9'))
+        throw UsageError("invalid --delimiter '" + r.delimiter +
+                         "': one byte other than CR, LF, backslash, '.', a lower-case letter and a digit");
+      o.delimiter = d;
+    }
+    o.header = r.header;
+    o.keys = r.keys;
+    o.global = global_ordering(r, salt, read_inputs);
+    o.collation = collation(r);
+    o.unique = r.unique;
+    o.nulls = nulls;
+    if (r.null_string) o.null_string = *r.null_string;
+    return std::make_unique<text::PgTextFormat>(std::move(o));
+  }
+  text::CsvOptions o;
+  o.delimiter = r.format == "tsv" ? '\t' : ',';
+  if (!r.delimiter.empty()) {
+    if (r.delimiter.size() != 1 || r.delimiter[0] == '"' || r.delimiter[0] == '\n' || r.delimiter[0] == '\r')
+      throw UsageError("invalid --delimiter '" + r.delimiter + "': one byte other than quote, CR and LF");
+    o.delimiter = r.delimiter[0];
+  }
+  o.header = r.header;
+  o.keys = r.keys;
+  o.global = global_ordering(r, salt, read_inputs);
+  o.collation = collation(r);
+  o.stable = r.stable;
+  o.unique = r.unique;
+  o.nulls = nulls;
+  o.null_string = r.null_string;
+  return std::make_unique<text::CsvFormat>(std::move(o));
+}
+
+std::unique_ptr<text::TextFormat> text_format(const SortRequest& r, std::shared_ptr<const text::TimeRules> rules) {
+  if (r.verify) throw UsageError("--verify applies to binary formats");
+  auto format = make_text_format(r, uses_random(r) ? random_salt(r) : 0, true, std::move(rules));
+  if (r.debug && !format->can_debug()) throw UsageError("--debug applies to --format lines, csv, tsv, pgtext and jsonl");
+  return format;
+}
+
+SortOptions binary_options(const SortRequest& r) {
+  SortOptions o;
+  static_cast<CommonSortOptions&>(o) = common_options(r);
+  o.input_buffers = r.input_buffers;
+  o.format = parse_format(r.format, r.keys);
+  o.reverse = r.reverse;
+  o.unique = r.unique;
+  o.verify = r.verify;
+  return o;
+}
+
+text::TextSortOptions text_options(const SortRequest& r) {
+  text::TextSortOptions o;
+  static_cast<CommonSortOptions&>(o) = common_options(r);
+  o.batch_size = r.batch_size;
+  o.merge_only = r.merge_only;
+  o.debug = r.debug;
+  o.write_header = r.write_header;
+  o.rejects = r.rejects;
+  return o;
+}
+
+std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r) {
+  if (r.format != "lines" || r.merge_only || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
+  return text::time_rules_by_input(time_settings(r), r.inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n',
+                                   r.io, r.verbose);
+}
+
+}  // namespace corank::request

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Issue 31's speed bars on a log corpus (tools/logcorpus.py): corank --time
+# against corank -k1,1 and GNU sort -k1,1 on the same files, alternating for
+# ROUNDS rounds, wall seconds of each run; corank's -k1,1 output is compared
+# with GNU's byte for byte, and --time's -v notes are kept.
+#   tools/bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR
+# Environment: ROUNDS (default 3), ZONE (default Europe/Berlin), S (corank's
+# -S, default: corank's own default), GNU_S (GNU sort's -S, default 50%),
+# THREADS (default: the CPUs), TMP (default OUT_DIR/tmp).
+set -u
+bin=$(cd "${1:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}" && pwd)
+corpus=${2:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}
+OUT=${3:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}
+rounds=${ROUNDS:-3} zone=${ZONE:-Europe/Berlin} threads=${THREADS:-$(nproc)}
+tmp=${TMP:-$OUT/tmp}
+mkdir -p "$OUT" "$tmp"
+files=("$corpus"/*.log)
+budget=()
+[[ -n ${S:-} ]] && budget=(-S "$S")
+S_=$OUT/summary.txt
+
+wall() {  # name, command...: appends "name: SECONDS rc=RC" to the summary
+  local name=$1 s e rc
+  shift
+  s=$(date +%s.%N)
+  "$@" > /dev/null 2>> "$OUT/stderr.log"
+  rc=$?
+  e=$(date +%s.%N)
+  awk -v n="$name" -v a="$s" -v b="$e" -v r="$rc" 'BEGIN{printf "%s: %.3f rc=%d\n", n, b - a, r}' >> "$S_"
+}
+
+export LC_ALL=C
+{
+  echo "date: $(date -u +%F)  cpus: $(nproc)  corank: $bin"
+  echo "corpus: ${#files[@]} files, $(cat "${files[@]}" | wc -c) bytes, $(cat "${files[@]}" | wc -l) lines"
+  echo "corank ${budget[*]:-(default -S)} --parallel $threads; GNU sort -S ${GNU_S:-50%} --parallel=$threads"
+} >> "$S_"
+for ((round = 1; round <= rounds; round++)); do
+  wall "round $round corank --time" "$bin/src/corank" --time --time-zone "$zone" "${budget[@]}" --parallel "$threads" \
+    -v -T "$tmp" -o "$OUT/time.out" "${files[@]}"
+  wall "round $round corank -k1,1" "$bin/src/corank" -k1,1 "${budget[@]}" --parallel "$threads" -T "$tmp" \
+    -o "$OUT/k1.out" "${files[@]}"
+  wall "round $round GNU sort -k1,1" sort -k1,1 -S "${GNU_S:-50%}" --parallel="$threads" -T "$tmp" \
+    -o "$OUT/gnu.out" "${files[@]}"
+done
+cmp -s "$OUT/k1.out" "$OUT/gnu.out" && echo "corank -k1,1 output: identical to GNU's" >> "$S_" ||
+  echo "corank -k1,1 output: DIFFERS from GNU's" >> "$S_"
+grep -h "time:" "$OUT/stderr.log" | sort -u | sed 's/^/--time -v: /' >> "$S_"
+rm -rf "$OUT"/*.out "$tmp"
+cat "$S_"
