@@ -21,12 +21,14 @@
 //    merged into longer runs first.
 //  - input that comes sorted (a table dumped in key order, a file sorted
 //    before) streams: while every record read is at or above the one before
-//    (checked as staging fills, by all threads), each sorted chunk goes
-//    straight to the output, one run, nothing spilled or merged. The first
-//    record out of order ends the stream: what was streamed becomes a run
-//    of its own and the sort goes on as above (sorted_stream.hpp, the CPU
-//    path's rule). A first chunk out of order ends the watching at once, so
-//    random input pays nothing.
+//    (checked as staging fills, by all threads), it goes straight to the
+//    output, one run, nothing spilled or merged: the first chunk through the
+//    device, the rest in pieces as large as the staging, past it (-u drops
+//    equal keys on the host). The first record out of order ends the stream:
+//    its piece starts the next chunk, what was streamed becomes a run of its
+//    own, and the sort goes on as above (sorted_stream.hpp, the CPU path's
+//    rule). A first chunk out of order ends the watching at once, so random
+//    input pays nothing.
 // The control flow is drive_sort's (sort_driver.hpp), of which this is a model.
 // Positions break ties (a record's run base + its index), so the output is
 // the stable order of the input, and -u keeps the first of equal keys.
