@@ -12,33 +12,24 @@
 #include <memory>
 #include <new>
 #include <system_error>
-#include <random>
 
 #include "corank/check.hpp"
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
-#include "corank/io/source.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 #include "corank/process_limits.hpp"
-#include "corank/text/csv_format.hpp"
+#include "corank/request_options.hpp"
 #include "corank/text/debug_view.hpp"
-#include "corank/text/icu_collation.hpp"
-#include "corank/text/jsonl_format.hpp"
-#include "corank/text/multiline_format.hpp"
 #include "corank/text/key_spec.hpp"
-#include "corank/text/pgtext_format.hpp"
-#include "corank/text/line_locale.hpp"
 #include "corank/text/text_format.hpp"
+#include "corank/text/text_sort_plan.hpp"
 #include "corank/text/text_sorter.hpp"
 #include "corank/text/time_group_merge.hpp"
-#include "corank/text/time_inputs.hpp"
 #include "corank/text/typed_key.hpp"
 #include "corank/text_format_of.hpp"
-#include "corank/request_options.hpp"
-#include "corank/text/text_sort_plan.hpp"
 
 namespace corank {
 
@@ -107,7 +98,8 @@ bool prefixes_hold_the_times(const SortRequest& r, const text::TextFormat& forma
 }
 
 // Whether the inputs, regular files, likely fit one chunk of the sort: their
-// bytes at most half of it (the entries of lines of 72 bytes take the rest).
+// bytes at most half of it, the other half for their records' entries
+// (ChunkReader::kRecordOverhead each: lines of 72 bytes or more fit).
 bool likely_one_chunk(const SortRequest& r) {
   std::uint64_t bytes = 0;
   for (const auto& path : r.inputs) {

@@ -15,7 +15,8 @@ namespace corank::text {
 ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, const io::IoOptions& io,
                          unsigned threads, std::uint64_t map_at_most, RowCheck* rows)
     : inputs_(std::move(inputs)), format_(format), input_format_(&format), rows_(rows && rows->active() ? rows : nullptr),
-      io_(io), threads_(std::max(1u, threads)) {
+      io_(io), threads_(std::max(1u, threads)),
+      defer_prefixes_(threads_ > 2 || (threads_ == 2 && format.costly_prefix())) {
   if (inputs_.empty()) inputs_.push_back("-");
   // Cached input is copied from the page cache by all threads (two cores
   // split records while they are in cache instead, see fill_records).
@@ -45,7 +46,7 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
 
 void ChunkReader::set_input_formats(std::vector<const TextFormat*> formats) {
   if (formats.size() != inputs_.size() || next_input_ != 0 || mapped_)
-    throw std::logic_error("input prefixes: one format per input, before any is read, of inputs not mapped");
+    throw std::logic_error("input formats: one per input, before any is read, of inputs not mapped");
   input_formats_ = std::move(formats);
 }
 
@@ -72,9 +73,9 @@ bool ChunkReader::open_next_or_finish() {
 
 bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
   const bool got = fill_records(chunk, budget);
-  // Records split off one at a time with more than two threads get their
-  // prefixes here, where all threads share the work (the parallel split gives
-  // them as it goes); on two cores they are computed during the split, from cache.
+  // Records split off one at a time get their prefixes here where they are
+  // deferred (defer_prefixes_), all threads sharing the work (the parallel
+  // split gives them as it goes).
   RecordEntry* r = chunk.records.data();
   for (const Deferred& range : deferred_) {
     const TextFormat& format = *range.format;
@@ -252,9 +253,8 @@ void ChunkReader::take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n
   }
   if (!rows_ && format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
   // The prefix now, while the record is in cache.
-  const bool defer = threads_ > 2 || (threads_ == 2 && format_.costly_prefix());
-  if (defer) defer_prefix(chunk.records.size());
-  chunk.records.push_back({defer ? Prefix{} : input_format_->prefix({base + scan, n - 1}), scan, n - 1});
+  if (defer_prefixes_) defer_prefix(chunk.records.size());
+  chunk.records.push_back({defer_prefixes_ ? Prefix{} : input_format_->prefix({base + scan, n - 1}), scan, n - 1});
   scan += n;
 }
 

@@ -49,8 +49,9 @@ struct Chunk {
 
 class ChunkReader {
 public:
-  // Records get their prefixes as they are split off, while in cache, or with
-  // `threads` > 2 once a chunk is full, by all threads; a header goes to
+  // Records get their prefixes as they are split off, while in cache, or
+  // once a chunk is full, by all threads (with `threads` > 2, or 2 where the
+  // format's prefixes are costly: TextFormat::costly_prefix); a header goes to
   // format.set_header first. One input already in memory is mapped where it
   // is at most `map_at_most` bytes (a sort's budget: a larger mapping would
   // take address space that ulimit -v counts), else read.
@@ -120,6 +121,7 @@ private:
   RowCheck* rows_;  // null: check_record
   io::IoOptions io_;
   unsigned threads_;
+  bool defer_prefixes_;  // records split off one at a time get their prefixes in fill()
   std::size_t next_input_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
   std::vector<std::optional<std::uint64_t>> snapshots_;   // their file_size() then
