@@ -8,8 +8,11 @@
 #     --stats); the build before (OLD_BIN_DIR) and GNU sort (LC_ALL=C, the
 #     same -S and -T) for the record;
 #  2. already sorted gensort records (corank-gen --dist sorted): the same;
-#  3. random log lines: this build against OLD_BIN_DIR's, through
-#     tools/ab-bench.sh (CASES lines:SIZE, the same -S).
+#     and gensort records each at most DISPLACEMENT records from their place
+#     (--dist nearly-sorted), for the record;
+#  3. random log lines and random gensort records: this build against
+#     OLD_BIN_DIR's, through tools/ab-bench.sh (CASES "lines:SIZE
+#     gensort:RECORDS", the same -S).
 # Each output of 1 and 2 is checked: GNU sort -c for lines, corank-validate
 # for gensort.
 #   tools/nearly-sorted-bench.sh NEW_BIN_DIR OLD_BIN_DIR OUT_DIR
@@ -18,15 +21,18 @@
 # tools/validate/corank-validate); OLD_BIN_DIR needs only src/corank.
 # Environment: WORK (default /tmp/corank-nearly: on disk, as the bars are),
 # SIZE (default 10G), RECORDS (default 100M), BUDGET (default 1G), LATE
-# (seconds, default 5), REPS (default 3), GPU ("off", default, or "off on"),
-# SKIP (any of "logs gensort random gnu old" to leave out; "old": the build
-# before is not run, OLD_BIN_DIR is then any directory).
+# (seconds, default 5), DISPLACEMENT (records, default 100000), REPS (default
+# 3), GPU ("off", default, or "off on"; AB_GPU for the random cases),
+# RANDOM_CASES (ab-bench's CASES), SKIP (any of "logs gensort nearly
+# random gnu old" to leave out; "old": the build before is not run,
+# OLD_BIN_DIR is then any directory).
 set -u
 new=$(cd "${1:?usage: nearly-sorted-bench.sh NEW_BIN_DIR OLD_BIN_DIR OUT_DIR}" && pwd)
 old=$(cd "${2:?usage: nearly-sorted-bench.sh NEW_BIN_DIR OLD_BIN_DIR OUT_DIR}" && pwd)
 OUT=${3:?usage: nearly-sorted-bench.sh NEW_BIN_DIR OLD_BIN_DIR OUT_DIR}
 work=${WORK:-/tmp/corank-nearly}
 size=${SIZE:-10G} records=${RECORDS:-100M} budget=${BUDGET:-1G} late=${LATE:-5} reps=${REPS:-3}
+displacement=${DISPLACEMENT:-100000}
 mkdir -p "$OUT" "$work/tmp"
 S=$OUT/summary.txt
 trap 'rm -rf "$work"' EXIT
@@ -93,8 +99,15 @@ if ! skip gensort; then
   bars "gensort:$records sorted" "$work/gensort" --format gensort
   rm -f "$work/gensort"
 fi
+if ! skip nearly; then
+  "$new/tools/gen/corank-gen" --format gensort --dist nearly-sorted --displacement "$displacement" -n "$records" \
+    -o "$work/gensort"
+  bars "gensort:$records displaced <= $displacement" "$work/gensort" --format gensort
+  rm -f "$work/gensort"
+fi
 if ! skip random; then
-  WORK=$work/ab REPS=$reps GPU=${GPU:-off} CASES="lines:$size" EXTRA="-S $budget -T $work/tmp" \
+  WORK=$work/ab REPS=$reps GPU=${AB_GPU:-${GPU:-off}} CASES=${RANDOM_CASES:-"lines:$size gensort:$records"} \
+    EXTRA="-S $budget -T $work/tmp" \
     "$(dirname "$0")/ab-bench.sh" "$new" "$old" "$OUT/ab" > /dev/null
   sed 's/^/random /' "$OUT/ab/summary.txt" >> "$S"
 fi

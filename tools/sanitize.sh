@@ -25,9 +25,15 @@ cc=${cxx/clang++/clang}
 # Release-like speed with line numbers in reports; the tests need the tools.
 CC=$cc CXX=$cxx cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCORANK_ENABLE_CUDA=OFF \
   -DCORANK_BUILD_FUZZERS=ON >/dev/null
+start=$SECONDS
 cmake --build "$build" -j"$(nproc)"
+echo "sanitize: build took $((SECONDS - start)) s" >&2
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export CORANK_TEST_SWEEP=${CORANK_TEST_SWEEP:-rotate}
+start=$SECONDS
 ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 1500 --label-exclude repeat
+echo "sanitize: tests took $((SECONDS - start)) s" >&2
+start=$SECONDS
 tools/fuzz-smoke.sh "$build" "$secs"
+echo "sanitize: fuzzing took $((SECONDS - start)) s" >&2

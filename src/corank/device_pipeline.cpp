@@ -51,6 +51,7 @@ public:
     job_.stats.one_pass = streaming_;
     // drive_sort counts a streamed run beside the runs; one that left the output is among them.
     if (!streaming_ && streamed_ > 0) job_.stats.runs--;
+    if (streaming_ || streamed_ > 0) note(job_.options.verbose, job_.options.io, adaptive_summary(job_.stats));
     job_.stats.seconds.read = read_s_;
     job_.stats.seconds.write = write_s_;
     job_.stats.records_in = job_.input.records_read();

@@ -90,9 +90,8 @@ public:
     // before it ends with the sorter (io_engine.hpp); commit finishes it again.
     writer_.finish(job_.output.sink());
     if (writes_.mapped()) job_.output.set_mapped_size(writes_.mapped_bytes());
-    job_.stats.one_pass = stream_.active();
-    // drive_sort counts a streamed run beside the runs; one that left the output is among them.
-    if (!stream_.active() && stream_.records() > 0) job_.stats.runs--;
+    job_.stats.one_pass = window_.started() && job_.stats.spilled_runs == 0;
+    if (window_.started()) note(job_.options.verbose, job_.options.io, adaptive_summary(job_.stats));
     job_.stats.seconds.write += writer_.seconds();
     job_.stats.seconds.read += read_seconds_;
   }
@@ -118,11 +117,12 @@ public:
     if (!in_[0]) {
       const auto total = job_.input.total_records();
       job_.progress.phase("sort", total ? *total * R_ : 0);
-      in_[0] = allocate<std::byte>(run * R_);
-      in_[1] = allocate<std::byte>(run * R_);
+      for (auto& b : in_) b = allocate<std::byte>(run * R_);
       entries_ = allocate<E>(run);
       scratch_ = allocate<E>(run);
-      following_ = reader_.run([this, run] { return read_records(in_[0].data(), run); }).get();
+      if (job_.output.can_reserve_range() && job_.output.can_read_back())  // it can take a stream
+        window_ = RecordWindow<W>(run, entries_.data());
+      following_ = read_chunk(0, 0).get();  // whole: an input of one chunk goes straight out
     }
     // Each chunk is read while the one before is sorted, and a chunk is the
     // last when the read after it finds nothing: a pipe's full chunk can be
@@ -133,56 +133,100 @@ public:
     next_ ^= 1;
     // The other buffer's chunk is written out or gathered into its run by now.
     std::future<std::uint64_t> next;
-    if (count_ == run) next = reader_.run([this, run, dst = in_[next_].data()] { return read_records(dst, run); });
-    sort_run<W>(job_.norm, in_[chunk_].data(), R_, count_, 0, entries_.data(), scratch_.data(), threads_);
+    if (count_ == run - at_[chunk_])
+      next = read_chunk(next_, first_chunk_ || window_.active() ? window_.capacity() : 0);
+    // Entry pos: the record's place in the buffer (after the window's, streaming).
+    sort_run<W>(job_.norm, in_[chunk_].data() + at_[chunk_] * R_, R_, count_, at_[chunk_], entries_.data(),
+                scratch_.data(), threads_);
     following_ = next.valid() ? next.get() : 0;
-    // A first chunk, not the last, that came in order starts streaming into
-    // an output that can be read back as a run (sorted_stream.hpp).
-    if (base_ == 0 && following_ != 0 && job_.output.can_reserve_range() && job_.output.can_read_back() &&
-        SortedStream<W>::in_input_order(entries_.data(), count_)) {
-      stream_.start();
-      note(job_.options.verbose, job_.options.io, "adaptive run formation: the input starts sorted, streaming it into the output");
+    // A first chunk, not the last, that looks nearly sorted starts streaming
+    // into the output (sorted_stream.hpp).
+    if (first_chunk_ && following_ != 0 && window_.starts_stream(entries_.data(), count_, at_[chunk_])) {
+      window_.start();
+      run_base_ = kAfterStreamPositions;
+      note(job_.options.verbose, job_.options.io,
+           io::format_line("adaptive run formation: the input starts nearly sorted, streaming it into the output "
+                           "(a window of %llu records)", static_cast<unsigned long long>(window_.capacity())));
     }
+    first_chunk_ = false;
     return following_ == 0;
   }
 
   void write_chunk() {
     if (job_.plan.mode == SortPlan::Mode::InMemory) return merge_in_memory();
-    emit_chunk();
+    emit_stream(entries_.data(), count_, in_[chunk_].data());
     writer_.wait();
   }
 
   // --- adaptive run formation (sorted_stream.hpp; sort_driver.hpp's streams) ---
-  bool streams() const { return stream_.active(); }
-  void end_stream() {}
-  std::vector<Run> stream_chunk(bool) {
-    if (!stream_.continues(entries_.data(), count_)) return leave_stream();
-    emit_chunk();
-    base_ += count_;
-    return {};
+  bool streams() const { return window_.active(); }
+  // A chunk is known to be the last when it is read: its stream_chunk emptied the window.
+  void end_stream() {
+    if (window_.held()) throw std::logic_error("records left in the window after the input");
   }
-  // The records streamed are a run among `runs` by now (leave_stream).
-  void merge_stream_into_output(std::span<Run> runs) { merge_into_output(runs); }
+  std::vector<Run> stream_chunk(bool last) {
+    E* const chunk = entries_.data();
+    const std::byte* const src = in_[chunk_].data();
+    std::vector<Run> left;
+    const std::uint64_t late = window_.late(chunk, count_);
+    if (!last && late * 2 > count_) {  // mostly late: the window and the chunk a run, one a chunk from here on
+      left.push_back(spill_entries(scratch_.data(), window_.merge({chunk, count_}, scratch_.data(), threads_), src));
+      window_.stop();
+      note(job_.options.verbose, job_.options.io,
+           "adaptive run formation: most of a chunk came late, one run per chunk from here on");
+      return left;
+    }
+    if (late) left.push_back(spill_entries(chunk, late, src));
+    job_.stats.side_records += late;
+    const std::uint64_t n = window_.merge({chunk + late, count_ - late}, scratch_.data(), threads_);
+    const std::uint64_t keep = last ? 0 : std::min(window_.capacity(), n);
+    emit_stream(scratch_.data(), n - keep, src);
+    // The largest records stay, copied to just before where the next chunk is being read.
+    const std::span<const E> kept(scratch_.data() + (n - keep), keep);
+    if (keep > at_[next_]) throw std::logic_error("no room for the window before the next chunk");
+    gather_records(src, R_, kept, 0, in_[next_].data() + (at_[next_] - keep) * R_, threads_);
+    window_.keep(kept, at_[next_]);
+    return left;
+  }
+  // The output's run, copied out into a run of its own, is merged first with
+  // `runs` into the output (it holds the earliest of equal records).
+  void merge_stream_into_output(std::span<Run> runs) {
+    writer_.finish(job_.output.sink());
+    if (max_runs_ == 0) plan_runs_held();
+    const std::uint64_t streamed = window_.records();
+    std::vector<Run> all;
+    {
+      auto buffer = allocate<std::byte>(std::clamp<std::uint64_t>(streamed, 1, job_.plan.slab_records) * R_);
+      all.push_back(take_streamed_run<E>(job_.output, streamed, R_, temps_, run_io_, threads_, job_.norm,
+                                         streamed_ ? 0 : stride_, std::span(buffer.data(), buffer.size())));
+    }
+    writes_.restart();
+    job_.stats.records_out -= streamed;  // written again by the merge
+    job_.stats.spill_bytes += streamed * R_;
+    for (Run& r : runs) all.push_back(std::move(r));
+    merge_into_output(all);
+  }
 
-  // Gathers the sorted chunk into a run file, written behind, and keeps every
-  // stride-th key.
-  Run spill_chunk() {
+  Run spill_chunk() { return spill_entries(entries_.data(), count_, in_[chunk_].data()); }
+
+  // Gathers sorted entries' records (pos: their place in src) into a run
+  // file, written behind, and keeps every stride-th key.
+  Run spill_entries(const E* entries, std::uint64_t count, const std::byte* src) {
     if (max_runs_ == 0) plan_runs_held();
     const std::uint64_t stride = stride_;
-    Run run{SortedRun(count_, base_, R_, spill_store(run_io_), temps_), {}};
-    if (!streamed_) run.samples.reserve((count_ + stride - 1) / stride);
-    for (std::uint64_t i = 0; i < count_ && !streamed_; i += stride) {
-      run.samples.push_back(entries_[i]);
-      run.samples.back().pos = base_ + i;
+    Run run{SortedRun(count, run_base_, R_, spill_store(run_io_), temps_), {}};
+    if (!streamed_) {
+      run.samples.reserve((count + stride - 1) / stride);
+      sample_entries(run, entries, 0, count, stride);
     }
     // The sinks of the last two runs: one write is in flight at a time, so
     // once a run's write has started the run before it is written and
     // finished, and its sink (an engine, a descriptor) can go.
     auto& sink = run_sinks_[spilled_ & 1];
     sink = run.records.sink(run_io_, threads_);
-    writes_.to_run(entries_.data(), count_, in_[chunk_].data(), *sink, /*last=*/true);
-    job_.stats.spill_bytes += count_ * R_;
-    base_ += count_;
+    writes_.to_run(entries, count, src, *sink, /*last=*/true);
+    job_.stats.spill_bytes += count * R_;
+    run_base_ += count;
     ++spilled_;
     return run;
   }
@@ -256,11 +300,7 @@ public:
     const io::WriteBehind::Drain drain(writer_);  // the merge's writes use `sink`
     std::uint64_t written = 0;
     merge_runs(group, [&](const E* merged, std::uint64_t n, const std::byte* records) {
-      // Every stride-th record of the new run, with its position in it.
-      for (std::uint64_t i = (stride - written % stride) % stride; i < n && !streamed_; i += stride) {
-        out.samples.push_back(merged[i]);
-        out.samples.back().pos = base + written + i;
-      }
+      if (!streamed_) sample_entries(out, merged, written, n, stride);
       writes_.to_run(merged, n, records, *sink, /*last=*/false);
       written += n;
     });
@@ -278,7 +318,7 @@ public:
     for (const auto& r : runs) n += r.records.count();
     job_.progress.phase("merge", n * R_);
     merge_runs(runs, [&](E* merged, std::uint64_t count, const std::byte* records) {
-      emit(merged, count, records, 0);
+      emit(merged, count, records);
       job_.progress.advance(count * R_);
     });
     writer_.wait();
@@ -293,6 +333,14 @@ public:
   }
 
 private:
+  // Starts reading a chunk into buffer b after `at` records (room for a window while the input may stream).
+  std::future<std::uint64_t> read_chunk(int b, std::uint64_t at) {
+    at_[b] = at;
+    return reader_.run([this, dst = in_[b].data() + at_[b] * R_, n = job_.plan.run_records - at_[b]] {
+      return read_records(dst, n);
+    });
+  }
+
   // Reads up to n records into dst, timing the read and checksumming for --verify.
   std::uint64_t read_records(std::byte* dst, std::uint64_t n) {
     auto t0 = Clock::now();
@@ -303,68 +351,35 @@ private:
     return got;
   }
 
-  // Sends merged entries to the output; returns the records kept (fewer under -u).
-  std::uint64_t emit(E* entries, std::uint64_t n, const std::byte* src, std::uint64_t pos_base) {
-    const std::uint64_t kept = writes_.to_output(entries, n, src, pos_base);
+  // Sends merged entries (pos: their place in src) to the output; returns the
+  // records kept (fewer under -u).
+  std::uint64_t emit(E* entries, std::uint64_t n, const std::byte* src) {
+    const std::uint64_t kept = writes_.to_output(entries, n, src, 0);
     job_.stats.records_out += kept;
     return kept;
   }
 
-  // The sorted chunk to the output, slab by slab (while streaming, its last key noted).
-  void emit_chunk() {
-    for (std::uint64_t r0 = 0; r0 < count_; r0 += job_.plan.slab_records) {
-      E* slab = entries_.data() + r0;
-      const std::uint64_t kept = emit(slab, std::min(job_.plan.slab_records, count_ - r0), in_[chunk_].data(), 0);
-      if (stream_.active()) stream_.took(slab, kept);
+  // Sorted entries (pos: their place in src) to the output, slab by slab;
+  // while streaming, the window notes the last.
+  void emit_stream(E* entries, std::uint64_t n, const std::byte* src) {
+    for (std::uint64_t r0 = 0; r0 < n; r0 += job_.plan.slab_records) {
+      E* slab = entries + r0;
+      const std::uint64_t kept = emit(slab, std::min(job_.plan.slab_records, n - r0), src);
+      if (window_.active()) window_.took(slab, kept);
       job_.stats.merge_slabs++;
     }
   }
 
-  // The sorted chunk starts below the records streamed: they are copied out
-  // of the output, which starts over, into a run, and the chunk is spilled
-  // after it; the sort goes on as if they had been spilled so.
-  std::vector<Run> leave_stream() {
-    stream_.stop();
-    writer_.finish(job_.output.sink());
-    note(job_.options.verbose, job_.options.io, "adaptive run formation: a chunk starts below the records streamed");
-    if (max_runs_ == 0) plan_runs_held();
-    std::vector<Run> left;
-    const std::span<std::byte> buffer(reinterpret_cast<std::byte*>(scratch_.data()), job_.plan.run_records * sizeof(E));
-    left.push_back(take_streamed_run<E>(job_.output, stream_.records(), R_, temps_, run_io_, threads_, job_.norm,
-                                        streamed_ ? 0 : stride_, buffer));
-    writes_.restart();
-    job_.stats.records_out -= stream_.records();  // written again by the merge
-    job_.stats.spill_bytes += left.back().records.bytes();
-    left.push_back(spill_chunk());
-    return left;
-  }
-
-  // The in-memory plan's merge: slab by slab, each cut across the runs by
-  // co-rank and merged on all threads.
+  // The in-memory plan's merge (in_memory_runs.hpp).
   void merge_in_memory() {
     const std::uint64_t n = *job_.input.total_records();
     job_.stats.runs = memory_.runs.size();
     job_.progress.phase("merge", n * R_);
-    const std::uint64_t slab = job_.plan.slab_records;
-    const auto& runs = memory_.runs;
-    io::HugeVector<E> merged;
-    std::vector<std::span<const E>> part(runs.size());
-    std::vector<std::uint64_t> lo(runs.size(), 0);
-    for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
-      const std::uint64_t r1 = std::min(n, r0 + slab);
-      if (runs.size() == 1) {
-        emit(memory_.entries.data() + r0, r1 - r0, memory_.records, 0);
-      } else {
-        auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
-        for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
-        lo = std::move(hi);
-        if (!merged) merged = allocate<E>(std::min(n, slab));
-        merge_kway_parallel(std::span<const std::span<const E>>(part), merged.data(), threads_);
-        emit(merged.data(), r1 - r0, memory_.records, 0);
-      }
+    merge_runs_in_memory(memory_, n, job_.plan.slab_records, threads_, [&](E* merged, std::uint64_t count) {
+      emit(merged, count, memory_.records);
       job_.stats.merge_slabs++;
-      job_.progress.advance((r1 - r0) * R_);
-    }
+      job_.progress.advance(count * R_);
+    });
     writer_.wait();
   }
 
@@ -394,8 +409,10 @@ private:
   io::HugeVector<std::byte> in_[2];
   io::HugeVector<E> entries_, scratch_;
   int chunk_ = 0, next_ = 0;  // the buffer of the sorted chunk, and of the next
+  std::uint64_t at_[2] = {0, 0};  // where each buffer's chunk was read: after room for a window
   std::uint64_t count_ = 0;   // records in the sorted chunk
-  std::uint64_t base_ = 0;    // records in the runs so far
+  std::uint64_t run_base_ = 0;  // the merge position of the next run spilled
+  bool first_chunk_ = true;
   std::uint64_t spilled_ = 0;
   const std::uint64_t stride_ = job_.plan.sample_stride;  // of the runs' sparse index
   bool streamed_ = job_.plan.streamed_merge;  // runs keep no index, and merge record by record
@@ -405,7 +422,7 @@ private:
   io::IoOptions run_io_ = job_.options.io;  // for runs: without engines where descriptors are few
   std::unique_ptr<io::ByteSink> run_sinks_[2];
   InMemoryRuns<W> memory_;  // the in-memory plan's records, entries and runs
-  SortedStream<W> stream_;  // adaptive run formation: the chunks streamed into the output
+  RecordWindow<W> window_;  // adaptive run formation: the chunks streamed into the output
   // After the run sinks: a write in flight uses them, so the writer drains first.
   GatheredWrites<W> writes_{job_.output, R_, threads_, job_.options.unique};
   io::WriteBehind& writer_ = writes_.writer();

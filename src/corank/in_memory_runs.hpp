@@ -6,6 +6,7 @@
 // runs of plan.run_records are sorted into their entries, and the caller
 // merges them by co-rank; under plan.single_sort the entries are made in
 // position order and one radix sort makes them one run.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <future>
@@ -18,6 +19,8 @@
 #include "corank/io/huge_vector.hpp"
 #include "corank/io/task_thread.hpp"
 #include "corank/key_entry.hpp"
+#include "corank/kway_co_rank.hpp"
+#include "corank/kway_merge.hpp"
 #include "corank/notes.hpp"
 #include "corank/planner.hpp"
 #include "corank/run_sort.hpp"
@@ -84,6 +87,32 @@ InMemoryRuns<W> form_runs_in_memory(const CpuSortJob& job, const SortPlan& plan,
     m.runs.assign(1, std::span<const E>(m.entries.data(), n));
   }
   return m;
+}
+
+// Merges the runs slab by slab, each cut across them by co-rank and merged
+// on all threads: deliver(entries, count) gets each slab's merged entries
+// (pos indexing m.records).
+template <unsigned W, class Deliver>
+void merge_runs_in_memory(InMemoryRuns<W>& m, std::uint64_t n, std::uint64_t slab, unsigned threads,
+                          Deliver&& deliver) {
+  using E = KeyEntry<W>;
+  const auto& runs = m.runs;
+  io::HugeVector<E> merged;
+  std::vector<std::span<const E>> part(runs.size());
+  std::vector<std::uint64_t> lo(runs.size(), 0);
+  for (std::uint64_t r0 = 0; r0 < n; r0 += slab) {
+    const std::uint64_t r1 = std::min(n, r0 + slab);
+    if (runs.size() == 1) {
+      deliver(m.entries.data() + r0, r1 - r0);
+      continue;
+    }
+    auto hi = kway_co_rank(std::span<const std::span<const E>>(runs), r1);
+    for (std::size_t i = 0; i < runs.size(); ++i) part[i] = runs[i].subspan(lo[i], hi[i] - lo[i]);
+    lo = std::move(hi);
+    if (!merged) merged = io::HugeVector<E>(std::min(n, slab));
+    merge_kway_parallel(std::span<const std::span<const E>>(part), merged.data(), threads);
+    deliver(merged.data(), r1 - r0);
+  }
 }
 
 }  // namespace corank

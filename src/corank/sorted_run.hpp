@@ -176,6 +176,16 @@ void sample_records(IndexedRun<E>& run, const KeyNormalizer& norm, const std::by
   }
 }
 
+// Keeps every stride-th of the sorted entries that become records [first,
+// first + n) of `run`, with their merge positions.
+template <class E>
+void sample_entries(IndexedRun<E>& run, const E* entries, std::uint64_t first, std::uint64_t n, std::uint64_t stride) {
+  for (std::uint64_t i = (stride - first % stride) % stride; i < n; i += stride) {
+    run.samples.push_back(entries[i]);
+    run.samples.back().pos = run.records.base() + first + i;
+  }
+}
+
 // The records of `run` below v in (key, merge position) order, at least lo
 // (the split at the previous boundary): the index narrows it to a stretch of
 // fewer than `stride` records, which `reader` reads and which is searched.

@@ -7,7 +7,8 @@
 // the records by their key bytes, written here), and without options or with
 // -u corank's in-memory sort, byte for byte; --stats must show one run written in one pass, nothing
 // spilled, where the input is sorted, and -v must say nothing streamed where
-// the first chunk is not.
+// the first chunk is not. Records displaced below, at and above the window
+// (a quarter of a chunk buffer) join the output's run or go to side runs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -134,17 +135,46 @@ std::string reference(const Format& f, bool u64, std::vector<std::string> r, boo
   return out;
 }
 
-class SortedRecords : public corank::test::CorankTest {};
+// The formats every test sorts: gensort, fixed-size records with two keys, u64.
+struct Case {
+  const Format* format;
+  bool u64;
+  std::string options() const { return u64 ? "--format u64" : format->options; }
+};
+const Case kCases[] = {{&kGensort, false}, {&kFixed, false}, {&kGensort, true}};
+
+class SortedRecords : public corank::test::CorankTest {
+protected:
+  // Sorts path("in") (records `in` of `c`) with `format`, the options `o` and
+  // `budget`, -v and --stats: the output must equal the stable reference, and
+  // without options or with -u the in-memory sort too; no temporary file may
+  // remain. Returns corank's stderr, *stats the --stats file.
+  std::string sort_and_check(const Format& c, bool u64, const std::vector<std::string>& in, const std::string& format,
+                             const std::string& o, const std::string& budget, std::string* stats) {
+    const bool reverse = o.find("-r") != std::string::npos, unique = o.find("-u") != std::string::npos;
+    std::string err;
+    EXPECT_EQ(corank(format + " " + o + " -v " + budget + " -T " + path("tmp") + " --stats " + path("stats.json") +
+                         " -o " + path("out") + " " + path("in"),
+                     &err),
+              0)
+        << err;
+    const std::string got = read_file(path("out"));
+    EXPECT_TRUE(got == reference(c, u64, in, reverse, unique));
+    if (o.empty() || o == "-u") {
+      EXPECT_EQ(corank(format + " " + o + " -S 64M -o " + path("memory") + " " + path("in")), 0);
+      EXPECT_TRUE(read_file(path("memory")) == got);
+    }
+    EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
+    *stats = read_file(path("stats.json"));
+    return err;
+  }
+};
 
 TEST_F(SortedRecords, StreamIntoTheOutputOrEndAndMatchAStableSort) {
   const std::uint64_t n = 9000;
-  struct Case {
-    const Format* format;
-    bool u64;
-  };
   corank::test::Sweep sweep;
-  for (const Case& c : {Case{&kGensort, false}, Case{&kFixed, false}, Case{&kGensort, true}}) {
-    const std::string format = c.u64 ? "--format u64" : c.format->options;
+  for (const Case& c : kCases) {
+    const std::string format = c.options();
     for (Shape shape : {Shape::sorted, Shape::equal, Shape::random_tail, Shape::sorted_twice, Shape::nearly,
                         Shape::reverse, Shape::random}) {
       const auto in = in_order(shape, records(*c.format, c.u64, n, 7), 11);
@@ -157,21 +187,9 @@ TEST_F(SortedRecords, StreamIntoTheOutputOrEndAndMatchAStableSort) {
         const char* opts = options[k];
         SCOPED_TRACE(format + " " + name_of(shape) + " " + opts);
         const std::string o(opts);
-        const bool reverse = o.find("-r") != std::string::npos, unique = o.find("-u") != std::string::npos;
-        std::string err;
-        ASSERT_EQ(corank(format + " " + o + " -v -S 128K -T " + path("tmp") + " --stats " + path("stats.json") +
-                             " -o " + path("out") + " " + path("in"),
-                         &err),
-                  0)
-            << err;
-        const std::string got = read_file(path("out"));
-        EXPECT_TRUE(got == reference(*c.format, c.u64, in, reverse, unique));
-        if (o.empty() || o == "-u") {
-          ASSERT_EQ(corank(format + " " + o + " -S 64M -o " + path("memory") + " " + path("in")), 0);
-          EXPECT_TRUE(read_file(path("memory")) == got);
-        }
-        EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
-        const std::string stats = read_file(path("stats.json"));
+        const bool reverse = o.find("-r") != std::string::npos;
+        std::string stats;
+        const std::string err = sort_and_check(*c.format, c.u64, in, format, o, "-S 128K", &stats);
         const bool streamed = err.find("streaming it into the output") != std::string::npos;
         const bool one_pass = stats.find("\"one_pass\": true") != std::string::npos;
         // Sorted under -r means descending: these inputs are sorted for -r only when all equal.
@@ -186,6 +204,74 @@ TEST_F(SortedRecords, StreamIntoTheOutputOrEndAndMatchAStableSort) {
         }
         if (shape == Shape::random || (shape == Shape::reverse && !reverse)) EXPECT_FALSE(streamed) << err;
         if (shape == Shape::reverse && reverse) EXPECT_TRUE(one_pass) << err;
+      }
+      sweep.next();
+    }
+  }
+}
+
+// Records displaced less than the window, as much as it, and more: -v names
+// the window's capacity N (a quarter of a chunk buffer); a shuffle within
+// blocks of d + 1 records moves each at most d from its place. With d <= N
+// every record joins the run in the output: one pass, no side record. With
+// d = 4N the first chunk does not look nearly sorted (or comes late): runs
+// as before. One record in 50 held back 5N records lands in side runs,
+// merged with the output's run at the end. Every output equals the stable
+// reference, and the in-memory sort where the options allow.
+TEST_F(SortedRecords, AWindowTakesRecordsDisplacedLessThanIt) {
+  const std::uint64_t n = 9000;
+  corank::test::Sweep sweep;
+  for (const Case& c : kCases) {
+    const std::string format = c.options();
+    const auto sorted = records(*c.format, c.u64, n, 13);
+    std::string bytes;
+    for (const auto& r : sorted) bytes += r;
+    write_file(path("in"), bytes);
+    std::string err;
+    ASSERT_EQ(corank(format + " -v -S 256K -o " + path("out") + " " + path("in"), &err), 0) << err;
+    const auto at = err.find("a window of ");
+    ASSERT_NE(at, std::string::npos) << err;
+    const std::uint64_t window = std::stoull(err.substr(at + 12));
+    ASSERT_GE(window, 8u) << err;
+    for (int shape = 0; shape < 4; ++shape) {
+      const std::uint64_t d = shape == 0 ? window / 2 : shape == 1 ? window : 4 * window;
+      std::vector<std::string> in = sorted;
+      std::mt19937_64 rng(shape + 1);
+      if (shape < 3) {
+        for (std::uint64_t b = 0; b < n; b += d + 1)
+          std::shuffle(in.begin() + static_cast<std::ptrdiff_t>(b),
+                       in.begin() + static_cast<std::ptrdiff_t>(std::min(n, b + d + 1)), rng);
+      } else {
+        for (std::uint64_t i = 0; i + 5 * window < n; i += 50)
+          std::rotate(in.begin() + static_cast<std::ptrdiff_t>(i), in.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                      in.begin() + static_cast<std::ptrdiff_t>(i + 5 * window + 1));
+      }
+      bytes.clear();
+      for (const auto& r : in) bytes += r;
+      write_file(path("in"), bytes);
+      const char* const options[] = {"", "-u", "-r", "--compress-temp", "--parallel 1 -u"};
+      for (std::size_t k = 0; k < std::size(options); ++k) {
+        if (!sweep.takes(k, std::size(options))) continue;
+        const std::string o(options[k]);
+        SCOPED_TRACE(format + " displaced " + std::to_string(d) + " of a window of " + std::to_string(window) +
+                     (shape == 3 ? " (one in 50 held back)" : "") + " " + o);
+        std::string stats;
+        err = sort_and_check(*c.format, c.u64, in, format, o, "-S 256K", &stats);
+        if (o.find("-r") != std::string::npos) continue;  // descending: the input is far from sorted
+        const bool streamed = err.find("streaming it into the output") != std::string::npos;
+        if (shape < 2) {
+          EXPECT_TRUE(streamed) << err;
+          EXPECT_NE(stats.find("\"one_pass\": true"), std::string::npos) << stats;
+          EXPECT_NE(stats.find("\"spilled_runs\": 0,"), std::string::npos) << stats;
+          EXPECT_NE(stats.find("\"side_records\": 0,"), std::string::npos) << stats;
+        } else {
+          EXPECT_NE(stats.find("\"one_pass\": false"), std::string::npos) << stats;
+        }
+        if (shape == 3) {
+          EXPECT_TRUE(streamed) << err;
+          EXPECT_EQ(stats.find("\"side_records\": 0,"), std::string::npos) << stats;
+          EXPECT_NE(err.find("merged with the runs left besides"), std::string::npos) << err;
+        }
       }
       sweep.next();
     }

@@ -142,11 +142,4 @@ Chunk chunk_part(const Chunk& chunk, std::size_t first, std::size_t last) {
   return c;
 }
 
-std::string adaptive_summary(const SortStats& s) {
-  return io::format_line("adaptive run formation: %s, %llu records in side runs",
-                         s.one_pass ? "one run, written straight to the output, in one pass"
-                                    : "the output's run merged with the runs left besides",
-                         static_cast<unsigned long long>(s.side_records));
-}
-
 }  // namespace corank::text

@@ -94,7 +94,4 @@ bool looks_nearly_sorted(const Chunk& sorted, std::uint64_t window);
 // A chunk of records [first, last) of `chunk`, lying where they lie there.
 Chunk chunk_part(const Chunk& chunk, std::size_t first, std::size_t last);
 
-// The line -v prints after a sort that streamed chunks into the output.
-std::string adaptive_summary(const SortStats& stats);
-
 }  // namespace corank::text
