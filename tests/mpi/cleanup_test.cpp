@@ -1,7 +1,9 @@
 // What a killed rank leaves: names carry the host and the process id, the
 // next run removes those of processes that are gone (and nothing else), and
-// SIGTERM removes what is registered and ends the process by the signal, at
-// once, or after a hold when one is in force.
+// SIGTERM, taken as corank-mpi takes it (cli/program_signals.hpp), removes
+// what is registered and ends the process by the signal: at once, or after a
+// section when one is open, and while the main thread is inside a call that
+// takes no signal.
 #include "corank/mpi/cleanup.hpp"
 
 #include <fcntl.h>
@@ -15,7 +17,9 @@
 #include <set>
 #include <string>
 
+#include "corank/cli/program_signals.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/io/termination.hpp"
 #include "test_files.hpp"
 
 namespace corank::mpi {
@@ -77,20 +81,24 @@ TEST(MpiCleanup, SweepRemovesWhatDeadJobsOfThisHostLeft) {
   EXPECT_EQ(left, (std::set<std::string>{live, other, "out"}));
 }
 
-// In a child: registers `file` (and `dir`, with a file in it), then raises
-// SIGTERM, under a hold when `hold`; `marker` is written when the process
-// lives on after the raise. Returns the child's wait status.
-int child_raises_sigterm(const std::string& file, const std::string& dir, bool hold, const std::string& marker) {
+// In a child that takes signals as corank-mpi does: registers `file` (and
+// `dir`, with a file in it), then sends itself SIGTERM, inside a section when
+// `section`, and writes `marker` before the section ends. Returns the child's
+// wait status.
+int child_gets_sigterm(const std::string& file, const std::string& dir, bool section, const std::string& marker) {
   const pid_t pid = ::fork();
   if (pid == 0) {
-    install_cleanup_handlers();
+    cli::take_program_signals(&remove_registered_paths);
     CleanupPath f(file, false), d(dir, true);
     {
-      std::unique_ptr<SignalHold> h = hold ? std::make_unique<SignalHold>() : nullptr;
-      ::raise(SIGTERM);
-      if (const int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT, 0600); fd >= 0) ::close(fd);
+      std::unique_ptr<io::DeferTermination> open = section ? std::make_unique<io::DeferTermination>() : nullptr;
+      ::kill(::getpid(), SIGTERM);
+      if (section) {
+        ::usleep(200000);  // time for the signal's thread to take it and wait for the section
+        if (const int fd = ::open(marker.c_str(), O_WRONLY | O_CREAT, 0600); fd >= 0) ::close(fd);
+      }
     }
-    ::_exit(0);
+    for (;;) ::pause();  // until the signal's thread ends the process
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
@@ -102,10 +110,46 @@ TEST(MpiCleanup, SigtermRemovesRegisteredPathsAndEndsTheProcess) {
   write_file(dir / "temp", "x");
   fs::create_directory(dir / "scratch");
   write_file(dir / "scratch/a", "y");
-  const int status = child_raises_sigterm(dir / "temp", dir / "scratch", false, dir / "lived-on");
+  const int status = child_gets_sigterm(dir / "temp", dir / "scratch", false, dir / "lived-on");
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGTERM);
   EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+// A rank's main thread may be inside a call that takes a signal only when it
+// returns (fsync() on a slow disk), while mpirun sends SIGKILL a second after
+// its SIGTERM. The signal's own thread removes the registered paths while
+// the main thread is still inside: here it waits in vfork() for a child that
+// waits for the test's word.
+TEST(MpiCleanup, SigtermIsTakenWhileTheMainThreadCannotTakeIt) {
+  TestDir dir;
+  write_file(dir / "temp", "x");
+  int go[2], ready[2];
+  ASSERT_EQ(::pipe(go), 0);
+  ASSERT_EQ(::pipe(ready), 0);
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    cli::take_program_signals(&remove_registered_paths);
+    CleanupPath f(dir / "temp", false);
+    if (::vfork() == 0) {
+      char c;
+      if (::write(ready[1], "r", 1) == 1 && ::read(go[0], &c, 1) >= 0) ::_exit(0);
+      ::_exit(1);
+    }
+    for (;;) ::pause();
+  }
+  char c;
+  ASSERT_EQ(::read(ready[0], &c, 1), 1);  // the child's main thread is inside vfork() now
+  ::kill(pid, SIGTERM);
+  bool gone = false;
+  for (int i = 0; i < 6000 && !(gone = !fs::exists(dir / "temp")); ++i) ::usleep(10000);
+  EXPECT_EQ(::write(go[1], "g", 1), 1);  // lets the main thread out, if it still lives
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  for (int fd : {go[0], go[1], ready[0], ready[1]}) ::close(fd);
+  EXPECT_TRUE(gone) << "the registered file was still there a minute after SIGTERM";
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_EQ(WTERMSIG(status), SIGTERM);
 }
 
 // A mapped input that shrinks ends the process from the library's SIGBUS
@@ -124,13 +168,13 @@ TEST(MpiCleanup, FilesAreRemovedByTheLibrarysDyingPathToo) {
   EXPECT_TRUE(fs::exists(dir / "temp"));
 }
 
-TEST(MpiCleanup, SigtermUnderAHoldWaitsForItsEnd) {
+TEST(MpiCleanup, SigtermInASectionWaitsForItsEnd) {
   TestDir dir;
   write_file(dir / "temp", "x");
-  const int status = child_raises_sigterm(dir / "temp", dir / "none", true, dir / "lived-on");
+  const int status = child_gets_sigterm(dir / "temp", dir / "none", true, dir / "lived-on");
   ASSERT_TRUE(WIFSIGNALED(status));
   EXPECT_EQ(WTERMSIG(status), SIGTERM);
-  EXPECT_TRUE(fs::exists(dir / "lived-on"));  // the held step finished
+  EXPECT_TRUE(fs::exists(dir / "lived-on"));  // the section finished
   EXPECT_FALSE(fs::exists(dir / "temp"));
 }
 

@@ -111,7 +111,10 @@ for round in $(seq "$rounds"); do
         rm -f out/other
         left=$(leftovers)
       fi
-      [ -z "$left" ] || fail "$label: left $(echo $left)"
+      if [ -n "$left" ]; then
+        fail "$label: left $(echo $left)"
+        sed 's/^/  mpirun said: /' err | tail -5
+      fi
       echo "$label: exit $rc, target $(case $sorted in yes) echo sorted ;; no) echo unchanged ;; *) echo "$sorted" ;; esac)"
     done
   done

@@ -1,8 +1,6 @@
 // corank: the command-line tool. Parses the command line (args.hpp), hands the
 // request to the library (sort.hpp), and turns every failure into one line on
 // stderr and a GNU exit status.
-#include <pthread.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,10 +10,10 @@
 #include <new>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <vector>
 
 #include "corank/cli/args.hpp"
+#include "corank/cli/program_signals.hpp"
 #include "corank/cli/startup_checks.hpp"
 #include "corank/cli/unread_keys.hpp"
 #include "corank/errors.hpp"
@@ -23,7 +21,6 @@
 #include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/temp_files.hpp"
-#include "corank/io/termination.hpp"
 #include "corank/sort.hpp"
 #include "corank/version.hpp"
 
@@ -46,50 +43,6 @@ private:
     std::fprintf(stderr, "corank: %.*s\n", static_cast<int>(line.size()), line.data());
   }
 };
-
-// What signals do to corank; the library installs no handler and leaves this
-// to the program (io/termination.hpp states the rule).
-//  - SIGINT, SIGTERM, SIGHUP are blocked here, before any thread starts, so
-//    that every thread inherits the mask, and taken by one thread with
-//    sigwait(). It waits for a section that must not be cut in half (the copy
-//    into a hard-linked target) to end, unlinks the named temporary files of
-//    file systems without unnamed ones, and dies by the same signal, so the
-//    parent sees what killed it. Every other temporary file has no name and
-//    vanishes with the process. A signal ignored when corank started (nohup)
-//    stays ignored.
-//  - SIGXFSZ is ignored: a write past `ulimit -f` then fails with EFBIG, an
-//    error like a full disk (one line naming the file, exit 2), where the
-//    signal's default would kill corank without a word.
-//  - SIGPIPE keeps its default: `corank ... | head` ends quietly, as GNU sort
-//    does; nothing named is left to remove.
-// Child processes (--compress-program) start with neither the mask nor the
-// ignored SIGXFSZ (io/program_codec.cpp).
-void take_signals() {
-  ::signal(SIGXFSZ, SIG_IGN);
-  sigset_t fatal;
-  sigemptyset(&fatal);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    struct sigaction old {};
-    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-    sigaddset(&fatal, sig);
-  }
-  if (sigisemptyset(&fatal)) return;
-  ::pthread_sigmask(SIG_BLOCK, &fatal, nullptr);
-  std::thread([fatal] {
-    int sig = 0;
-    while (::sigwait(&fatal, &sig) != 0) {
-    }
-    io::await_termination();
-    io::unlink_registered_files();
-    ::signal(sig, SIG_DFL);
-    sigset_t one;
-    sigemptyset(&one);
-    sigaddset(&one, sig);
-    ::pthread_sigmask(SIG_UNBLOCK, &one, nullptr);
-    ::raise(sig);
-    ::_exit(128 + sig);  // not reached: the default action of sig ends the process
-  }).detach();
-}
 
 // The --stats target is checked before sorting, so that a sort never ends in
 // an error it could have found first; "-" is standard output, which must then
@@ -185,7 +138,9 @@ int run(Invocation& inv) {
 int main(int argc, char** argv) {
   using namespace corank::cli;
   try {
-    take_signals();
+    // Signals first, before any thread starts (program_signals.hpp); the
+    // named temporary files of file systems without unnamed ones are removed.
+    take_program_signals(&corank::io::unlink_registered_files);
     Invocation inv;
     try {
       inv = parse_args(argc, argv);

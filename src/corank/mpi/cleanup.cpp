@@ -2,6 +2,7 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -9,7 +10,6 @@
 #include <array>
 #include <atomic>
 #include <cerrno>
-#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -22,7 +22,9 @@ namespace corank::mpi {
 
 namespace {
 
-// The handlers touch only this fixed table, lock-free: no allocation, no lock.
+// remove_registered_paths() reads this table without a lock, on the thread
+// that takes signals while others may still register: a fixed table of
+// atomic flags, no allocation.
 constexpr int kSlots = 64;
 constexpr std::size_t kPathMax = 4096;
 struct Slot {
@@ -32,8 +34,6 @@ struct Slot {
 };
 Slot g_slots[kSlots];
 std::mutex g_register_mutex;
-std::atomic<int> g_holds{0};
-std::atomic<int> g_pending{0};
 
 // getdents64's record (the C library declares none).
 struct Dirent64 {
@@ -46,9 +46,9 @@ struct Dirent64 {
 
 bool dot_or_dotdot(const char* n) { return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')); }
 
-// The files in `dir`, then `dir`; async-signal-safe (raw getdents64, no
-// opendir, which allocates). Entries are unlinked while the directory is
-// read, so it is read again until a pass finds none.
+// The files in `dir`, then `dir`; no allocation (raw getdents64, not
+// opendir). Entries are unlinked while the directory is read, so it is read
+// again until a pass finds none.
 void remove_directory(const char* dir) noexcept {
   const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) {
@@ -66,31 +66,6 @@ void remove_directory(const char* dir) noexcept {
     ::close(fd);
   }
   ::rmdir(dir);
-}
-
-void remove_registered() noexcept {
-  for (int pass = 0; pass < 2; ++pass)  // files first: a directory may hold some
-    for (auto& s : g_slots)
-      if (s.used.load(std::memory_order_acquire) && s.directory == (pass == 1)) {
-        if (s.directory)
-          remove_directory(s.path.data());
-        else
-          ::unlink(s.path.data());
-      }
-}
-
-void end_by(int sig) noexcept {
-  remove_registered();
-  ::signal(sig, SIG_DFL);
-  ::raise(sig);
-}
-
-extern "C" void on_signal(int sig) {
-  if (g_holds.load() > 0) {
-    g_pending.store(sig);
-    return;
-  }
-  end_by(sig);
 }
 
 std::string host_name() {
@@ -187,17 +162,16 @@ void sweep_dead_jobs(const std::string& dir) {
   ::closedir(d);
 }
 
-void install_cleanup_handlers() {
-  struct sigaction sa {};
-  sa.sa_handler = on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&sa.sa_mask, sig);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    struct sigaction old {};
-    // A signal the parent asked us to ignore (nohup) stays ignored.
-    if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-    ::sigaction(sig, &sa, nullptr);
-  }
+void remove_registered_paths() noexcept {
+  io::unlink_registered_files();  // the library's named temporaries, and most of this table's files
+  for (int pass = 0; pass < 2; ++pass)  // files first: a directory may hold some
+    for (auto& s : g_slots)
+      if (s.used.load(std::memory_order_acquire) && s.directory == (pass == 1)) {
+        if (s.directory)
+          remove_directory(s.path.data());
+        else
+          ::unlink(s.path.data());
+      }
 }
 
 CleanupPath::CleanupPath(const std::string& path, bool directory) {
@@ -238,13 +212,6 @@ void CleanupPath::release() noexcept {
   if (io_slot_ >= 0) io::unregister_cleanup(io_slot_);
   slot_ = -1;
   io_slot_ = -1;
-}
-
-SignalHold::SignalHold() { g_holds.fetch_add(1); }
-
-SignalHold::~SignalHold() {
-  if (g_holds.fetch_sub(1) == 1)
-    if (const int sig = g_pending.exchange(0)) end_by(sig);
 }
 
 }  // namespace corank::mpi

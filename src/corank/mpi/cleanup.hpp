@@ -13,9 +13,11 @@
 // Such names are removed
 //  - on every exit path of the rank that made them (destructors);
 //  - on SIGINT, SIGTERM and SIGHUP (what mpirun sends its ranks when it is
-//    interrupted or killed), by the handlers the program installs
-//    (install_cleanup_handlers; the library installs none), which then end
-//    the process by the same signal;
+//    interrupted or killed), by remove_registered_paths(), which the thread
+//    that takes these signals calls before the process ends by the same
+//    signal (cli/program_signals.hpp; the library takes none). Names are
+//    made inside an io::DeferTermination section, so that none is made
+//    after that thread has removed what was registered;
 //  - after SIGKILL, by the next corank-mpi on the same host that looks in
 //    that directory: sweep_dead_jobs removes the names whose process is gone.
 #include <string>
@@ -40,12 +42,13 @@ bool parse_job_mark(const std::string& name, JobMark& mark);
 // Whether the process a mark of this host names is still running.
 bool alive(const JobMark& mark);
 
-// For corank-mpi's main, after MPI_Init: SIGINT, SIGTERM and SIGHUP (unless
-// ignored) remove every registered path, then end the process by the signal.
-void install_cleanup_handlers();
+// Removes every registered path (files first, then directories with the
+// files in them) and the library's named temporaries; for the thread that
+// takes SIGINT, SIGTERM and SIGHUP, once no section is open.
+void remove_registered_paths() noexcept;
 
-// A path the handlers remove while this object lives: a file, or a directory
-// (the files in it first). Unregistered when destroyed or released; the
+// A path that remove_registered_paths() removes while this object lives: a
+// file, or a directory (the files in it first). Unregistered when destroyed or released; the
 // owner removes the path itself on ordinary exit paths.
 class CleanupPath {
 public:
@@ -61,18 +64,6 @@ public:
 private:
   int slot_ = -1;
   int io_slot_ = -1;  // a file's slot among the library's (io/temp_files.hpp)
-};
-
-// While one lives, a signal the handlers catch waits: it is acted on (the
-// registered paths removed, the process ended) when the last hold ends. For
-// steps that must not stop half-way: a commit's renames, a copy over a
-// target's old content.
-class SignalHold {
-public:
-  SignalHold();
-  ~SignalHold();
-  SignalHold(const SignalHold&) = delete;
-  SignalHold& operator=(const SignalHold&) = delete;
 };
 
 }  // namespace corank::mpi

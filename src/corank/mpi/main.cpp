@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "corank/cli/args.hpp"
+#include "corank/cli/program_signals.hpp"
 #include "corank/io/diagnostics.hpp"
 #include "corank/mpi/cleanup.hpp"
 #include "corank/mpi/distributed_sort.hpp"
@@ -91,6 +92,11 @@ void pick_device() {
 
 int main(int argc, char** argv) {
   using namespace corank;
+  // First, before MPI_Init and CUDA start threads of their own, which inherit
+  // the mask (cli/program_signals.hpp): mpirun, interrupted or killed, sends
+  // its ranks SIGTERM; the thread that takes it waits for a commit under way,
+  // removes what the rank named (cleanup.hpp) and ends it by the signal.
+  cli::take_program_signals(&mpi::remove_registered_paths);
   // --part-files is ours; the rest is corank's command line.
   bool part_files = false;
   std::vector<char*> args;
@@ -120,10 +126,6 @@ int main(int argc, char** argv) {
   if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) pick_device();
 
   MPI_Init(&argc, &argv);
-  // After MPI_Init, so that these are the handlers: mpirun, interrupted or
-  // killed, sends its ranks SIGTERM; each then removes what it made
-  // (cleanup.hpp) and ends by the signal.
-  mpi::install_cleanup_handlers();
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   int status = 2;

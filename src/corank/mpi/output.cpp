@@ -12,6 +12,7 @@
 
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/termination.hpp"
 #include "corank/mpi/agreement.hpp"
 #include "corank/parallel.hpp"
 
@@ -40,12 +41,14 @@ void SharedOutput::create(Communicator& c, const std::string& out, std::uint64_t
     if (c.rank() != 0) return;
     // A new file gets 0666 less the umask from the kernel (the piece was
     // made so too): no umask juggling, which would race with other threads.
+    // Named in a section, so that the signal thread never removes what was
+    // registered while the name is being made (cleanup.hpp).
+    const io::DeferTermination naming;
     int fd = -1;
     for (unsigned n = 0; fd < 0; ++n) {
       name_ = dir_of(out) + "/." + base_of(out) + "." + job_mark() + "." + std::to_string(n);
-      // Registered before it exists, so that no signal falls between its
-      // creation and its registration; a name with this process's mark is
-      // this process's to remove.
+      // Registered before it exists; a name with this process's mark is this
+      // process's to remove.
       cleanup_ = CleanupPath(name_, /*directory=*/false);
       if (piece) {
         // Rank 0's piece on the target's file system becomes the output.
@@ -96,7 +99,7 @@ void SharedOutput::commit(const std::string& target, bool sync, unsigned threads
 }
 
 void fill_in_place(const std::string& from, const std::string& target, bool sync, unsigned threads) {
-  const SignalHold hold;
+  const io::DeferTermination copying;
   io::FileDesc out = io::FileDesc::open(target, O_WRONLY);
   const std::uint64_t size = file_size(from);
   // The space first, the target's size and bytes untouched (KEEP_SIZE).

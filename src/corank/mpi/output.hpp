@@ -56,8 +56,8 @@ private:
 // Copies the complete output `from` over the old content of `target`, in
 // place. Not atomic, as GNU sort's output never is, but as safe as a copy
 // can be: the space is reserved first, so a full file system fails with the
-// old content whole, and signals are held during the copy, so SIGINT and
-// SIGTERM never leave half of each; only SIGKILL or a power cut during the
+// old content whole, and the copy is an io::DeferTermination section, so
+// SIGINT and SIGTERM never leave half of each; only SIGKILL or a power cut during the
 // copy can.
 void fill_in_place(const std::string& from, const std::string& target, bool sync, unsigned threads);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "corank/io/error.hpp"
+#include "corank/io/termination.hpp"
 #include "corank/mpi/agreement.hpp"
 
 namespace corank::mpi {
@@ -27,9 +28,10 @@ PartFile::PartFile(const std::string& target, unsigned rank) : name_(part_name(t
     file_ = ScratchFile(std::move(fd), "");
     return;
   }
+  const io::DeferTermination naming;  // registered as it is made (cleanup.hpp)
+  cleanup_ = CleanupPath(staged_, /*directory=*/false);
   file_ = ScratchFile(io::FileDesc::open(staged_, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666), "");
   staged_here_ = true;
-  cleanup_ = CleanupPath(staged_, /*directory=*/false);
 }
 
 PartFile::~PartFile() {
@@ -38,6 +40,7 @@ PartFile::~PartFile() {
 
 void PartFile::stage() {
   if (staged_here_) return;  // named from the start
+  const io::DeferTermination naming;  // registered as it is made (cleanup.hpp)
   ::unlink(staged_.c_str());   // a dead run's (the same host and process id)
   cleanup_ = CleanupPath(staged_, /*directory=*/false);
   if (::linkat(AT_FDCWD, file_.path().c_str(), AT_FDCWD, staged_.c_str(), AT_SYMLINK_FOLLOW) != 0)
@@ -86,7 +89,7 @@ struct KeptFiles {
 }  // namespace
 
 void commit_parts(Communicator& c, const std::string& target, PartFile& mine) {
-  const SignalHold hold;
+  const io::DeferTermination committing;
   KeptFiles kept;
   phase(c, [&] {
     kept.all.push_back(keep_old(mine.name()));

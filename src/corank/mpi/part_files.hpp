@@ -48,8 +48,8 @@ private:
 //  3. if any rank failed to, every rank puts back what was there (the kept
 //     link renamed back onto the name, or the new part removed), the staged
 //     parts are removed and all exit 2; else the kept links are removed.
-// Signals are held from step 1 to the end, so SIGINT and SIGTERM never stop
-// a commit half-way on a rank: what they meet is acted on after it. Only a
+// Steps 1 to 3 are one io::DeferTermination section, so SIGINT and SIGTERM
+// never stop a commit half-way on a rank: what they meet is acted on after it. Only a
 // rank killed outright (SIGKILL, a power cut) during step 2 can leave some
 // parts new and others old (each part whole, never a mix within one); the
 // kept links then remain under their .old names (cleanup.hpp: the next

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "corank/io/error.hpp"
+#include "corank/io/termination.hpp"
 
 namespace corank::mpi {
 
@@ -62,6 +63,7 @@ ScratchSpace::~ScratchSpace() {
 
 ScratchFile ScratchSpace::create(const std::string& name, unsigned mode) {
   if (io::FileDesc fd = open_anonymous(root_, mode); fd.valid()) return ScratchFile(std::move(fd), "");
+  const io::DeferTermination naming;  // registered as they are made (cleanup.hpp)
   if (dir_.empty()) {
     std::string templ = root_ + "/" + job_mark() + ".XXXXXX";
     if (!::mkdtemp(templ.data())) throw io::IoError("cannot create temporary directory", templ, errno);
