@@ -2,7 +2,9 @@
 # Issue 31's speed bars on a log corpus (tools/logcorpus.py): corank --time
 # against corank -k1,1 and GNU sort -k1,1 on the same files, alternating for
 # ROUNDS rounds, wall seconds of each run; corank's -k1,1 output is compared
-# with GNU's byte for byte, and --time's -v notes are kept.
+# with GNU's byte for byte, and --time's -v notes are kept. Each round also
+# times `cat` of the inputs into one file in the same directory: reading and
+# writing every byte once, what any sort of them costs at least.
 #   tools/bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR
 # Environment: ROUNDS (default 3), ZONE (default Europe/Berlin), S (corank's
 # -S, default: corank's own default), GNU_S (GNU sort's -S, default 50%),
@@ -42,6 +44,7 @@ for ((round = 1; round <= rounds; round++)); do
     -o "$OUT/k1.out" "${files[@]}"
   wall "round $round GNU sort -k1,1" sort -k1,1 -S "${GNU_S:-50%}" --parallel="$threads" -T "$tmp" \
     -o "$OUT/gnu.out" "${files[@]}"
+  wall "round $round cat (a copy)" sh -c 'cat "$@" > "$0"' "$OUT/cat.out" "${files[@]}"
 done
 cmp -s "$OUT/k1.out" "$OUT/gnu.out" && echo "corank -k1,1 output: identical to GNU's" >> "$S_" ||
   echo "corank -k1,1 output: DIFFERS from GNU's" >> "$S_"
