@@ -57,8 +57,8 @@ private:
 // place. Not atomic, as GNU sort's output never is, but as safe as a copy
 // can be: the space is reserved first, so a full file system fails with the
 // old content whole, and the copy is an io::DeferTermination section, so
-// SIGINT and SIGTERM never leave half of each; only SIGKILL or a power cut during the
-// copy can.
+// SIGINT and SIGTERM never leave half of each; only SIGKILL or a power cut
+// during the copy can.
 void fill_in_place(const std::string& from, const std::string& target, bool sync, unsigned threads);
 
 // Copies file `from` to offset `at` of the open descriptor `to` with

@@ -49,12 +49,12 @@ private:
 //     link renamed back onto the name, or the new part removed), the staged
 //     parts are removed and all exit 2; else the kept links are removed.
 // Steps 1 to 3 are one io::DeferTermination section, so SIGINT and SIGTERM
-// never stop a commit half-way on a rank: what they meet is acted on after it. Only a
-// rank killed outright (SIGKILL, a power cut) during step 2 can leave some
-// parts new and others old (each part whole, never a mix within one); the
-// kept links then remain under their .old names (cleanup.hpp: the next
-// corank-mpi on the host removes them as a dead job's), as do the staged
-// parts not yet renamed.
+// never stop a commit half-way on a rank: what they meet is acted on after
+// it. Only a rank killed outright (SIGKILL, a power cut) during step 2 can
+// leave some parts new and others old (each part whole, never a mix within
+// one); the kept links then remain under their .old names (cleanup.hpp: the
+// next corank-mpi on the host removes them as a dead job's), as do the
+// staged parts not yet renamed.
 void commit_parts(Communicator& c, const std::string& target, PartFile& mine);
 
 }  // namespace corank::mpi
