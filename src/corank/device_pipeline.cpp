@@ -12,12 +12,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "corank/device_slab_merge.hpp"
+#include "corank/device_window.hpp"
 #include "corank/errors.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/output_writer.hpp"
 #include "corank/planner.hpp"
-#include "corank/slab_split.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
 #include "corank/sorted_stream.hpp"
@@ -40,7 +41,9 @@ public:
         temps_(job.options.temp_dirs),
         plan_(plan_device_merge(C_, job.input.total_records())),
         stride_(plan_.stride),
-        fan_in_(plan_.fan_in) {}
+        fan_in_(plan_.fan_in),
+        order_(job.norm, R_),
+        window_(job.norm, R_, C_, job.host_budget, job.options.unique) {}
 
   void run() {
     const auto total = job_.input.total_records();
@@ -48,9 +51,9 @@ public:
     out_ = &out;
     drive_sort(*this, job_.stats);
     out.finish();
-    job_.stats.one_pass = streaming_;
-    // drive_sort counts a streamed run beside the runs; one that left the output is among them.
-    if (!streaming_ && streamed_ > 0) job_.stats.runs--;
+    job_.stats.one_pass = streaming_ && !merged_stream_;
+    // drive_sort counts a streamed run beside the runs; one taken back is among them.
+    if (taken_back_) job_.stats.runs--;
     if (streaming_ || streamed_ > 0) note(job_.options.verbose, job_.options.io, adaptive_summary(job_.stats));
     job_.stats.seconds.read = read_s_;
     job_.stats.seconds.write = write_s_;
@@ -63,34 +66,49 @@ public:
   using Run = IndexedRun<E>;
 
   // Reads the next C records straight into the device's staging and sorts
-  // them there. While the input streams, records in order go from the input
+  // them there. While the input streams in order, records go from the input
   // to the output in pieces without the device; a piece out of order starts
-  // the next chunk, sorted on the device.
+  // the next chunk, sorted on the device. While a window streams, its records
+  // begin each chunk (device_window.hpp).
   std::optional<bool> next_chunk() {
     const auto total = job_.input.total_records();
     if (!started_) {
       job_.progress.phase("sort", total ? *total * R_ : 0);
       started_ = true;
     }
-    std::uint64_t held = 0;  // records of piece_ that begin the chunk
-    if (streaming_) {
+    std::uint64_t held = 0;  // records of piece_ or the window that begin the chunk
+    const std::byte* ahead = nullptr;
+    if (window_.active()) {
+      held = window_.held();
+      ahead = window_.held_records();
+    } else if (streaming_) {
       held = stream_pieces();
       if (held == 0) return std::nullopt;
+      ahead = piece_.data();
     }
+    late_ = 0;
     const std::uint64_t n = job_.device.upload(0, C_, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) {
-      if (first >= held) return fill_from_input(dst, first, max);
-      const std::uint64_t k = std::min(max, held - first);
-      std::memcpy(dst, piece_.data() + first * R_, k * R_);
-      return k == max ? k : k + fill_from_input(dst + k * R_, first + k, max - k);
+      const std::uint64_t k = first < held ? std::min(max, held - first) : 0;
+      if (k) std::memcpy(dst, ahead + first * R_, k * R_);
+      const std::uint64_t got = k == max ? k : k + fill_from_input(dst + k * R_, first + k, max - k);
+      // While streaming, the records below the output are counted (the window's never are).
+      const std::uint64_t skip = window_.active() ? k : 0;
+      if (streaming_) late_ += window_.below_output(dst + skip * R_, got - skip, job_.pool);
+      return got;
     });
     if (n == 0) return std::nullopt;
+    fresh_ = n - (window_.active() ? held : 0);
     const bool last = n < C_ || (total && job_.input.records_read() == *total);
-    kept_ = job_.device.sort(n, {}, keep(false));
-    if (base_ == 0 && !streaming_ && !last && in_order_ && can_stream()) {
-      streaming_ = true;
-      note(job_.options.verbose, job_.options.io, "adaptive run formation: the input starts sorted, streaming it into the output");
+    kept_ = job_.device.sort(n, {}, keep());
+    if (first_chunk_) {
+      first_chunk_ = false;
+      if (!last && can_stream() && (order_.in_order() || window_.nearly_sorted())) {
+        streaming_ = true;
+        if (!order_.in_order()) start_window();
+        else note(job_.options.verbose, job_.options.io, "adaptive run formation: the input starts sorted, streaming it into the output");
+      }
     }
-    if (!streaming_) watching_ = false;
+    if (!streaming_ || window_.active()) order_.stop();
     return last;
   }
 
@@ -146,16 +164,34 @@ public:
 
   // --- adaptive run formation (sort_driver.hpp's streams) ---
   bool streams() const { return streaming_; }
-  void end_stream() {}
-  std::vector<Run> stream_chunk(bool) {
-    if (!in_order_) return leave_stream();
+  void end_stream() {
+    if (window_.held()) throw std::logic_error("records left in the window after the input");
+  }
+  std::vector<Run> stream_chunk(bool last) {
+    if (window_.active()) return window_chunk(last);
+    if (!order_.in_order()) {
+      if (window_.capacity() == 0) return leave_stream();
+      // What was streamed stays the output's start; a window takes it on from here.
+      piece_ = {};
+      start_window();
+      return window_chunk(last);
+    }
     write_chunk();  // the first chunk
     base_ += kept_;
     streamed_ += kept_;
     return {};
   }
-  // The records streamed are a run among `runs` by now (leave_stream).
-  void merge_stream_into_output(std::span<Run> runs) { merge_into_output(runs); }
+  // The output's records become the first run (unless leave_stream made them
+  // one already), merged with `runs` into a new output.
+  void merge_stream_into_output(std::span<Run> runs) {
+    if (taken_back_) return merge_into_output(runs);
+    merged_stream_ = true;
+    std::vector<Run> all;
+    all.push_back(take_back_stream());
+    for (Run& r : runs) all.push_back(std::move(r));
+    total_ += all.front().records.count();
+    merge_into_output(all);
+  }
 
   void merge_into_output(std::span<Run> runs) {
     job_.progress.phase("merge", total_ * R_);
@@ -164,35 +200,13 @@ public:
   }
 
 private:
-  KeepEqual keep(bool continuing) const {
-    if (!job_.options.unique) return KeepEqual::all;
-    return continuing ? KeepEqual::continued : KeepEqual::first;
-  }
+  KeepEqual keep() const { return job_.options.unique ? KeepEqual::first : KeepEqual::all; }
 
   // --- run formation ---
 
   // An output that a stream can be taken back from (OutputFile::restart).
   bool can_stream() const {
     return job_.output.can_reserve_range() && job_.output.can_read_back() && !out_->mapped();
-  }
-
-  // Clears in_order_ at the first of records [first, first + n) of the
-  // transfer (at src) that is below the record before it.
-  void watch_order(const std::byte* src, std::uint64_t first, std::uint64_t n) {
-    if (!watching_ || n == 0) return;
-    if (first != 0 && first != watched_) throw std::logic_error("staging filled out of order");
-    std::atomic<bool> ordered = last_.empty() || job_.norm.compare(last_.data(), src) <= 0;
-    job_.pool.for_ranges(n, std::uint64_t{1} << 16, 1, [&](std::uint64_t b, std::uint64_t e) {
-      for (std::uint64_t i = std::max<std::uint64_t>(b, 1); i < e && ordered.load(std::memory_order_relaxed); ++i)
-        if (job_.norm.compare(src + (i - 1) * R_, src + i * R_) > 0) ordered = false;
-    });
-    if (!ordered) {
-      in_order_ = watching_ = false;
-      last_ = {};
-      return;
-    }
-    last_.assign(src + (n - 1) * R_, src + n * R_);
-    watched_ = first + n;
   }
 
   // Streams pieces of the input that come in order into the output (under
@@ -206,9 +220,9 @@ private:
     const std::uint64_t most = piece_.size() / R_;
     std::vector<std::byte> before;
     for (;;) {
-      if (job_.options.unique) before = last_;
+      if (job_.options.unique) before = order_.last();
       const std::uint64_t n = fill_from_input(piece_.data(), 0, most);
-      if (n == 0 || !in_order_) return n;
+      if (n == 0 || !order_.in_order()) return n;
       const std::byte* p = piece_.data();
       if (!job_.options.unique) {
         write_out(p, n);
@@ -235,15 +249,78 @@ private:
     streaming_ = false;
     piece_ = {};  // its records are on the device by now
     note(job_.options.verbose, job_.options.io, "adaptive run formation: a chunk starts below the records streamed");
+    std::vector<Run> left;
+    left.push_back(take_back_stream());
+    taken_back_ = true;
+    left.push_back(spill_chunk());
+    return left;
+  }
+
+  // The records streamed into the output, copied into a run at positions
+  // [0, streamed_); the output starts over, empty.
+  Run take_back_stream() {
     job_.output.sink().finish();
     std::vector<std::byte> buffer(std::clamp<std::uint64_t>(streamed_, 1, (std::uint64_t{16} << 20) / R_ + 1) * R_);
-    std::vector<Run> left;
-    left.push_back(take_streamed_run<E>(job_.output, streamed_, R_, temps_, job_.options.io, job_.pool.size(), job_.norm,
-                                        stride_, buffer));
+    Run run = take_streamed_run<E>(job_.output, streamed_, R_, temps_, job_.options.io, job_.pool.size(), job_.norm,
+                                   stride_, buffer);
     job_.stats.records_out -= streamed_;  // written again by the merge
     job_.stats.spilled_runs++;
-    job_.stats.spill_bytes += left.back().records.bytes();
-    left.push_back(spill_chunk());
+    job_.stats.spill_bytes += run.records.bytes();
+    return run;
+  }
+
+  // --- the window (device_window.hpp) ---
+
+  void start_window() {
+    window_.start();
+    memory_in_use_ += window_.bytes();
+    base_ = kAfterStreamPositions;  // runs left besides come after the output's among equal keys
+    note(job_.options.verbose, job_.options.io,
+         io::format_line("adaptive run formation: the input %s nearly sorted, streaming it into the output "
+                         "(a window of %llu records)",
+                         streamed_ ? "goes on" : "starts", static_cast<unsigned long long>(window_.capacity())));
+  }
+
+  // The sorted chunk (the window's records among it) goes to the output but
+  // for the window's worth, which stays; its records below the output go to
+  // a side run. A chunk that came mostly late ends the window: it becomes a
+  // run, and so does every chunk after it.
+  std::vector<Run> window_chunk(bool last) {
+    std::vector<Run> left;
+    if (!last && late_ * 2 > fresh_) {
+      streaming_ = false;
+      memory_in_use_ -= window_.bytes();
+      window_.stop();
+      note(job_.options.verbose, job_.options.io,
+           "adaptive run formation: most of a chunk came late, one run per chunk from here on");
+      left.push_back(spill_chunk());
+      return left;
+    }
+    std::optional<Run> side;
+    std::optional<SortedRun::Writer> writer;
+    if (late_) {
+      side.emplace(Run{new_run(late_, base_), {}});
+      writer.emplace(side->records, job_.options.io, job_.pool);
+    }
+    window_.begin_chunk(kept_, last ? 0 : std::min(window_.capacity(), kept_));
+    job_.device.download(kept_, [&](const std::byte* src, std::uint64_t first, std::uint64_t count) {
+      window_.route(
+          src, first, count,
+          [&](const std::byte* p, std::uint64_t k) {
+            sample_records(*side, job_.norm, p, writer->appended(), k, stride_);
+            writer->append(p, k);
+          },
+          [&](const std::byte* p, std::uint64_t k) {
+            write_out(p, k);
+            streamed_ += k;
+          });
+    });
+    if (side) {
+      writer->finish();
+      job_.stats.side_records += writer->appended();
+      base_ += writer->appended();
+      left.push_back(std::move(*side));
+    }
     return left;
   }
 
@@ -251,7 +328,8 @@ private:
   std::uint64_t fill_from_input(std::byte* dst, std::uint64_t first, std::uint64_t max) {
     const auto t0 = Clock::now();
     const std::uint64_t got = job_.input.read(dst, max, job_.pool);
-    watch_order(dst, first, got);
+    order_.watch(dst, first, got, job_.pool);
+    if (first_chunk_) window_.sample(dst, first, got);
     if (job_.input_checksum) {
       std::mutex m;
       job_.pool.for_ranges(got, 1 << 16, 1, [&](std::uint64_t b, std::uint64_t e) {
@@ -267,7 +345,9 @@ private:
   }
 
   void write_out(const std::byte* src, std::uint64_t count) {
+    if (count == 0) return;
     const auto t0 = Clock::now();
+    if (streaming_) window_.emitted(src + (count - 1) * R_);
     out_->write(src, count * R_);
     job_.stats.records_out += count;
     write_s_ += seconds_since(t0);
@@ -302,74 +382,15 @@ private:
 
   // --- merge ---
 
-  // Merges `runs` slab by slab on the device; every merged slab goes to
-  // sink(src, count).
+  // Merges `runs` slab by slab on the device (device_slab_merge.hpp).
   template <class Sink>
   void merge_group(std::span<const Run> runs, Sink&& sink) {
-    const std::size_t k = runs.size();
-    // Slabs of at most C records (slab_split.hpp).
-    std::vector<std::uint64_t> counts;
-    std::vector<SortedRun::Reader> readers;
-    readers.reserve(k);
-    for (const Run& r : runs) {
-      counts.push_back(r.records.count());
-      readers.emplace_back(r.records, job_.options.io);
-    }
-    SlabCut<E> cut(slab_boundaries<E>(runs, [](const Run& r) -> const std::vector<E>& { return r.samples; },
-                                      slab_records(runs), stride_),
-                   std::move(counts));
-    auto split = [&](std::size_t i, const E& v, std::uint64_t lo) {
-      return split_run(runs[i], readers[i], v, lo, stride_, job_.norm);
-    };
-
-    // The runs split, and compressed runs decompress, at once: one thread each.
-    auto each_run = [&](std::size_t runs, auto&& f) {
-      job_.pool.run(static_cast<unsigned>(runs), [&](unsigned i) { f(i); });
-    };
-
-    std::vector<std::uint64_t> ends;
-    bool continuing = false;
-    while (!cut.done()) {
-      const auto t0 = Clock::now();
-      const std::uint64_t n = cut.next(split, each_run);
-      if (n > C_) throw std::logic_error("merge slab over the device's capacity");
-      if (n == 0) continue;
-      each_run(k, [&](std::size_t i) { readers[i].prefetch(cut.hi()[i]); });
-      ends.clear();
-      std::uint64_t at = 0;
-      for (std::size_t i = 0; i < k; ++i) {
-        const std::uint64_t from = cut.lo()[i], len = cut.hi()[i] - from;
-        if (len == 0) continue;
-        SortedRun::Reader& reader = readers[i];
-        job_.device.upload(at, len, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) {
-          if (from + first != reader.taken()) throw std::logic_error("a slab's segment uploaded out of order");
-          reader.take(from + first + max, dst, &job_.pool);
-          return max;
-        });
-        at += len;
-        ends.push_back(at);
-      }
-      read_s_ += seconds_since(t0);
-      const std::uint64_t kept = job_.device.sort(n, ends, keep(continuing));
-      continuing = true;
-      job_.device.download(kept, [&](const std::byte* src, std::uint64_t, std::uint64_t count) { sink(src, count); });
+    const DeviceSlabMerge m{job_.device, job_.options.io, job_.pool, job_.norm,
+                            stride_,     job_.host_budget, job_.options.unique};
+    read_s_ += merge_slabs_on_device<E>(m, runs, sink, [&](std::uint64_t n) {
       job_.stats.merge_slabs++;
       job_.progress.advance(n * R_);
-    }
-  }
-
-  // Records a merge slab aims at: the device's capacity, unless a run is
-  // compressed. A compressed run is read front to back, so its segment of a
-  // slab waits in host memory (its reader's buffer) from the slab's cut until
-  // its upload: slabs then aim at a quarter of the host budget, 16 MiB to
-  // 256 MiB, rather than at the device's gigabytes.
-  std::uint64_t slab_records(std::span<const Run> runs) const {
-    const bool compressed = std::any_of(runs.begin(), runs.end(),
-                                        [](const Run& r) { return r.records.store() == RunStore::compressed; });
-    if (!compressed) return C_;
-    const std::uint64_t bytes = std::clamp<std::uint64_t>(job_.host_budget / 4, std::uint64_t{16} << 20,
-                                                          std::uint64_t{256} << 20);
-    return std::clamp<std::uint64_t>(bytes / R_, 1, C_);
+    });
   }
 
   void release(Run& run) {
@@ -395,16 +416,19 @@ private:
   std::uint64_t memory_in_use_ = 0;
   std::uint64_t memory_runs_ = 0;  // runs held in host memory
   double read_s_ = 0, write_s_ = 0;
-  // Adaptive run formation: whether the records read are still checked for
-  // key order, whether all of them came in it, the last one read while
-  // checking (and the transfer's records checked), whether sorted chunks
-  // stream into the output, and how many records they put there.
-  bool watching_ = true, in_order_ = true;
-  std::vector<std::byte> last_;
-  std::uint64_t watched_ = 0;
+  // Adaptive run formation: whether the records read came in key order,
+  // whether sorted chunks stream into the output, and how many records they
+  // put there.
+  OrderWatch order_;
   bool streaming_ = false;
   std::uint64_t streamed_ = 0;
   std::vector<std::byte> piece_;  // what the stream reads into, as much as staging holds
+  bool first_chunk_ = true;
+  bool taken_back_ = false;     // the records streamed became a run (leave_stream)
+  bool merged_stream_ = false;  // the output's run was merged with runs left besides
+  DeviceWindow window_;
+  std::uint64_t late_ = 0;   // records of the chunk below the output (at most)
+  std::uint64_t fresh_ = 0;  // records of the chunk not from the window
 };
 
 }  // namespace

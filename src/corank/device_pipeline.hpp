@@ -24,11 +24,18 @@
 //    (checked as staging fills, by all threads), it goes straight to the
 //    output, one run, nothing spilled or merged: the first chunk through the
 //    device, the rest in pieces as large as the staging, past it (-u drops
-//    equal keys on the host). The first record out of order ends the stream:
-//    its piece starts the next chunk, what was streamed becomes a run of its
-//    own, and the sort goes on as above (sorted_stream.hpp, the CPU path's
-//    rule). A first chunk out of order ends the watching at once, so random
-//    input pays nothing.
+//    equal keys on the host). The first record out of order ends that: its
+//    piece starts the next chunk, and a window takes the stream on.
+//  - input that comes nearly sorted (a first chunk whose sampled records lie
+//    mostly within the window of their places) streams through a window
+//    (device_window.hpp): each chunk is sorted on the device together with
+//    the window, the largest records of the chunk before, uploaded again
+//    ahead of it; the output takes all but the window's worth, and records
+//    below what it holds go to side runs, merged with the output's run at
+//    the end. A chunk that comes mostly late ends the stream, and runs form
+//    as above. Without host memory for a window, what was streamed becomes
+//    a run of its own instead. Random input pays for a sample of its first
+//    chunk.
 // The control flow is drive_sort's (sort_driver.hpp), of which this is a model.
 // Positions break ties (a record's run base + its index), so the output is
 // the stable order of the input, and -u keeps the first of equal keys.

@@ -146,9 +146,12 @@ TEST_F(DevicePipeline, EveryPlanEqualsAStableSort) {
 // Input that comes sorted streams into the output: one run, nothing spilled
 // or merged, and after the first chunk nothing goes to the device (-S 0:
 // pieces of one record). A record out of order ends the stream wherever
-// it comes (in the first chunk: no stream at all; at a chunk's start; at the
-// input's end), and the output is still the stable sort; -u drops equal keys
-// across the chunks streamed.
+// it comes (in the first chunk; at a chunk's start; at the input's end), and
+// the output is still the stable sort; -u drops equal keys across the chunks
+// streamed. With no host memory for a window (-S 0), what was streamed then
+// becomes a run (none at all for a first chunk out of order); with a window,
+// the first chunk streams through it, and a later record out of order goes
+// to a side run, merged with the output's run at the end.
 TEST_F(DevicePipeline, SortedInputStreamsIntoTheOutput) {
   {
     const io::FileDesc tmp(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -188,15 +191,85 @@ TEST_F(DevicePipeline, SortedInputStreamsIntoTheOutput) {
       SCOPED_TRACE("out of order at " + std::to_string(at) + " budget " + std::to_string(budget));
       Outcome o = sort(format, {path("in")}, capacity, 64, budget, false);
       EXPECT_TRUE(read_file(path("out")) == sorted);
-      EXPECT_FALSE(o.stats.one_pass);
-      // What was streamed before the record out of order is one run.
-      const std::uint64_t chunks = (n + capacity - 1) / capacity;
-      if (at < capacity) EXPECT_EQ(o.stats.runs, chunks);
-      else EXPECT_TRUE(o.stats.runs >= 2 && o.stats.runs <= chunks) << o.stats.runs;
-      EXPECT_GT(o.device.merges_, 0u);
       EXPECT_EQ(o.stats.records_out, n);
-      EXPECT_EQ(o.stats.spilled_runs > 0, at >= capacity || budget == 0);  // the streamed run is spilled
       EXPECT_TRUE(fs::is_empty(path("tmp")));
+      const std::uint64_t chunks = (n + capacity - 1) / capacity;
+      if (budget != 0 && at < capacity) {  // the window takes the first chunk: one pass
+        EXPECT_TRUE(o.stats.one_pass);
+        EXPECT_EQ(o.stats.runs, 1u);
+        EXPECT_EQ(o.device.merges_, 0u);
+        EXPECT_EQ(o.stats.side_records, 0u);
+        continue;
+      }
+      EXPECT_FALSE(o.stats.one_pass);
+      EXPECT_GT(o.device.merges_, 0u);
+      if (budget != 0) {  // the record out of order is a side run of its own
+        EXPECT_EQ(o.stats.runs, 2u);
+        EXPECT_EQ(o.stats.side_records, 1u);
+      } else if (at < capacity) {
+        EXPECT_EQ(o.stats.runs, chunks);
+      } else {  // what was streamed before the record out of order is one run
+        EXPECT_TRUE(o.stats.runs >= 2 && o.stats.runs <= chunks) << o.stats.runs;
+        EXPECT_GT(o.stats.spilled_runs, 0u);
+      }
+    }
+  }
+}
+
+// Records displaced less than the window (a quarter of the device's
+// capacity here), as much as it, far more, and one in 50 held back five
+// windows: below and at the window, one pass, nothing merged; held back, the
+// late records go to side runs merged with the output's run; far displaced,
+// the first chunk does not look nearly sorted and runs form as before. A
+// sorted start followed by random records: the window takes over where the
+// order breaks, and gives up when most of a chunk comes late. Every output is
+// the stable sort, with and without -u, with few distinct keys too.
+TEST_F(DevicePipeline, AWindowTakesRecordsDisplacedLessThanIt) {
+  {
+    const io::FileDesc tmp(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (io::on_memory_file_system(tmp.get())) GTEST_SKIP() << "an output on a memory file system is mapped, not streamed";
+  }
+  const RecordFormat format = parse_format("gensort", {});
+  const std::uint32_t R = format.record_size;
+  const std::uint64_t n = 6000, capacity = 800, window = capacity / 4;
+  for (bool dups : {false, true}) {
+    const auto sorted = test::reference_sort(format, records(R, n, dups, 61), false);
+    for (int shape = 0; shape < 5; ++shape) {
+      std::vector<std::byte> in = sorted;
+      std::mt19937_64 rng(shape + 3);
+      auto rec = [&](std::uint64_t i) { return in.begin() + static_cast<std::ptrdiff_t>(i * R); };
+      const std::uint64_t d = shape == 0 ? window / 2 : shape == 1 ? window : 4 * capacity;
+      if (shape < 3) {  // shuffled within blocks of d + 1 records: each at most d from its place
+        for (std::uint64_t b = 0; b < n; b += d + 1)
+          for (std::uint64_t i = std::min(n, b + d + 1) - 1; i > b; --i)
+            std::swap_ranges(rec(i), rec(i + 1), rec(b + rng() % (i - b + 1)));
+      } else if (shape == 3) {
+        for (std::uint64_t i = 0; i + 5 * window < n; i += 50) std::rotate(rec(i), rec(i + 1), rec(i + 5 * window + 1));
+      } else {  // sorted, then random from 1500 on
+        for (std::uint64_t i = n - 1; i > 1500; --i) std::swap_ranges(rec(i), rec(i + 1), rec(1500 + rng() % (i - 1500 + 1)));
+      }
+      std::ofstream(path("in"), std::ios::binary).write(reinterpret_cast<const char*>(in.data()), in.size());
+      for (bool unique : {false, true}) {
+        SCOPED_TRACE("dups " + std::to_string(dups) + " shape " + std::to_string(shape) + " -u " +
+                     std::to_string(unique));
+        Outcome o = sort(format, {path("in")}, capacity, 64, std::uint64_t{1} << 30, unique);
+        EXPECT_TRUE(read_file(path("out")) == test::reference_sort(format, in, unique));
+        EXPECT_EQ(o.stats.records_in, n);
+        EXPECT_EQ(o.sum.records, n);
+        EXPECT_TRUE(fs::is_empty(path("tmp")));
+        if (dups && unique) continue;  // five keys: -u keeps five records, whatever the order
+        if (shape < 2) {
+          EXPECT_TRUE(o.stats.one_pass);
+          EXPECT_EQ(o.stats.runs, 1u);
+          EXPECT_EQ(o.stats.side_records, 0u);
+          EXPECT_EQ(o.device.merges_, 0u);
+        } else {
+          EXPECT_FALSE(o.stats.one_pass);
+          EXPECT_GT(o.device.merges_, 0u);
+        }
+        if (shape == 2) EXPECT_EQ(o.stats.runs, (n + capacity - 1) / capacity);  // no window
+        if (shape == 3) EXPECT_GT(o.stats.side_records, 0u);
+      }
     }
   }
 }
