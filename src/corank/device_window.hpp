@@ -119,6 +119,7 @@ public:
   void stop() noexcept {
     active_ = false;
     held_ = 0;
+    std::vector<std::byte>().swap(buffer_);
   }
   bool active() const noexcept { return active_; }
 

@@ -266,37 +266,58 @@ TEST_F(GpuCli, SortedInputStreamsPastTheDevice) {
     }
 }
 
-// Records displaced by less than the device path's window (-v names it)
-// stream through it: one run, written once, nothing spilled; records held
-// back far beyond it go to side runs, merged on the GPU with the output's
-// run. Each output is the CPU's, with and without -u.
+// Records displaced by less than the device path's window (-v names it), or
+// by as much, stream through it: one run, written once, nothing spilled;
+// records held back far beyond it go to side runs, merged on the GPU with the
+// output's run. Records displaced by more than a chunk, reverse-sorted and
+// random input form runs as before; all-equal keys stream past the device.
+// Each output is the CPU's (its in-memory sort), with and without -u.
 TEST_F(GpuCli, DisplacedRecordsStreamThroughAWindow) {
   struct statfs fs_info {};
   ASSERT_EQ(::statfs(dir_.c_str(), &fs_info), 0);
   if (fs_info.f_type == TMPFS_MAGIC) GTEST_SKIP() << "an output on tmpfs is mapped, not streamed";
+  enum Shape { by2, half, at, held_back, beyond, reverse, equal, random };
+  const char* const names[] = {"displaced by 2", "displaced by half the window", "displaced by the window",
+                               "one in 50 held back", "displaced by two chunks", "reverse-sorted", "all equal",
+                               "random"};
   for (const auto& c : kCases) {
     const std::uint64_t n = 200000;
     const std::size_t R = c.record_size;
     write_input(c.record_size, n, false);
     ASSERT_EQ(run(std::string(c.format) + " --gpu=off -o " + path("sorted") + " " + path("in"), path("err")), 0);
     const auto sorted = read_file(path("sorted"));
-    const std::string args = std::string(c.format) + " -S 8M --gpu-memory 1M -T " + path("tmp");
+    // The window lives in host memory: -S leaves room for it beside the staging
+    // and what the CUDA runtime keeps resident.
+    const std::string args = std::string(c.format) + " -S 1G --gpu-memory 1M -T " + path("tmp");
     std::uint64_t window = 0;
-    for (int shape = 0; shape < 3; ++shape) {  // displaced by 2, by half the window, one in 50 held back
+    for (const Shape shape : {by2, half, at, held_back, beyond, reverse, equal, random}) {
       std::vector<char> v = sorted;
       std::mt19937_64 rng(shape + 7);
       auto rec = [&](std::uint64_t i) { return v.begin() + static_cast<std::ptrdiff_t>(i * R); };
-      const std::uint64_t d = shape == 0 ? 2 : window / 2;
-      if (shape < 2) {
+      auto shuffle_blocks = [&](std::uint64_t d) {  // each record at most d from its place
         for (std::uint64_t b = 0; b < n; b += d + 1)
           for (std::uint64_t i = std::min(n, b + d + 1) - 1; i > b; --i)
             std::swap_ranges(rec(i), rec(i + 1), rec(b + rng() % (i - b + 1)));
-      } else {
-        for (std::uint64_t i = 0; i + 3 * window < n; i += 50) std::rotate(rec(i), rec(i + 1), rec(i + 3 * window + 1));
+      };
+      switch (shape) {
+        case by2: shuffle_blocks(2); break;
+        case half: shuffle_blocks(window / 2); break;
+        case at: shuffle_blocks(window); break;
+        case held_back:
+          for (std::uint64_t i = 0; i + 3 * window < n; i += 50) std::rotate(rec(i), rec(i + 1), rec(i + 3 * window + 1));
+          break;
+        case beyond: shuffle_blocks(8 * window); break;  // the window is a quarter of a chunk
+        case reverse:
+          for (std::uint64_t i = 0; i < n / 2; ++i) std::swap_ranges(rec(i), rec(i + 1), rec(n - 1 - i));
+          break;
+        case equal:
+          for (std::uint64_t i = 1; i < n; ++i) std::copy(rec(0), rec(1), rec(i));
+          break;
+        case random: shuffle_blocks(n); break;
       }
       std::ofstream(path("in"), std::ios::binary).write(v.data(), static_cast<std::streamsize>(v.size()));
       for (const char* extra : {"", " -u"}) {
-        SCOPED_TRACE(args + extra + " shape " + std::to_string(shape));
+        SCOPED_TRACE(args + extra + ", " + names[shape]);
         const std::string common = args + extra + " " + path("in");
         ASSERT_EQ(run("--gpu=off -o " + path("cpu") + " " + common, path("err")), 0) << read_err();
         ASSERT_EQ(run("--gpu=on -v --stats " + path("stats") + " -o " + path("gpu") + " " + common, path("err")), 0)
@@ -304,19 +325,22 @@ TEST_F(GpuCli, DisplacedRecordsStreamThroughAWindow) {
         const std::string err = read_err();
         EXPECT_NE(stats_json().find("\"backend\": \"gpu\""), std::string::npos) << stats_json();
         EXPECT_TRUE(read_file(path("cpu")) == read_file(path("gpu"))) << "outputs differ";
-        const auto at = err.find("a window of ");
-        ASSERT_NE(at, std::string::npos) << err;
-        window = std::stoull(err.substr(at + 12));
-        ASSERT_GE(window, 16u) << err;
-        if (shape < 2) {
-          EXPECT_NE(stats_json().find("\"one_pass\": true"), std::string::npos) << stats_json();
+        const auto window_at = err.find("a window of ");
+        if (shape == by2) {
+          ASSERT_NE(window_at, std::string::npos) << err;
+          window = std::stoull(err.substr(window_at + 12));
+          ASSERT_GE(window, 16u) << err;
+        }
+        const bool one_pass = shape == by2 || shape == half || shape == at || shape == equal;
+        EXPECT_NE(stats_json().find(one_pass ? "\"one_pass\": true" : "\"one_pass\": false"), std::string::npos)
+            << stats_json();
+        if (one_pass) {
           EXPECT_EQ(stat("\"runs\": "), 1.0) << stats_json();
           EXPECT_EQ(stat("\"spill_bytes\": "), 0.0) << stats_json();
           EXPECT_EQ(stat("\"side_records\": "), 0.0) << stats_json();
-        } else {
-          EXPECT_NE(stats_json().find("\"one_pass\": false"), std::string::npos) << stats_json();
-          EXPECT_GT(stat("\"side_records\": "), 0.0) << stats_json();
         }
+        if (shape == held_back) EXPECT_GT(stat("\"side_records\": "), 0.0) << stats_json();
+        if (shape == beyond || shape == reverse || shape == random) EXPECT_EQ(window_at, std::string::npos) << err;
       }
     }
   }
