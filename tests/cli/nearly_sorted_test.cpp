@@ -5,11 +5,14 @@
 // sort in the C locale; for CSV and JSON lines a stable sort of the generated
 // keys) and corank's in-memory sort byte for byte; --stats must show one run
 // and nothing spilled where the displacement is below the window, and
-// today's runs for random and reverse-sorted input.
+// today's runs for random and reverse-sorted input. With CORANK_NEARLY_GPU=1
+// (tools/gpu-pipeline-tests.sh on a CUDA machine) every sort runs with
+// --gpu=on, its chunks sorted on the GPU, and --stats must say so.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
 #include <numeric>
 #include <random>
@@ -70,19 +73,25 @@ std::uint64_t json_number(const std::string& s, const std::string& key) {
   return std::stoull(m[1]);
 }
 
+bool on_gpu() {
+  const char* v = std::getenv("CORANK_NEARLY_GPU");
+  return v && std::string(v) == "1";
+}
+
 class NearlySorted : public corank::test::CorankTest {
 protected:
   // Sorts `in` with `args` under `budget` into "out", and returns its --stats.
   Stats sort(const std::string& args, const std::string& budget, const std::string& in = "in",
              const std::string& out = "out") {
     std::string err;
-    EXPECT_EQ(corank(args + " -v " + budget + " -T " + path("tmp") + " --stats " + path("stats.json") + " -o " +
-                         path(out) + " " + path(in),
+    EXPECT_EQ(corank(args + gpu_arg() + " -v " + budget + " -T " + path("tmp") + " --stats " + path("stats.json") +
+                         " -o " + path(out) + " " + path(in),
                      &err),
               0)
         << err;
     EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
     const std::string s = read_file(path("stats.json"));
+    if (on_gpu()) EXPECT_NE(s.find("\"backend\": \"gpu\""), std::string::npos) << s;
     return Stats{json_number(s, "runs"), json_number(s, "spilled_runs"), json_number(s, "side_records"),
                  s.find("\"one_pass\": true") != std::string::npos,
                  err.find("streaming one run into the output") != std::string::npos};
@@ -92,7 +101,8 @@ protected:
   // (a window holds a record's bytes and about 72 bytes of entries).
   std::uint64_t window_records(const std::string& args, const std::string& budget, std::uint64_t record_bytes) {
     std::string err;
-    EXPECT_EQ(corank(args + " -v " + budget + " -o " + path("probe.out") + " " + path("in"), &err), 0) << err;
+    EXPECT_EQ(corank(args + gpu_arg() + " -v " + budget + " -o " + path("probe.out") + " " + path("in"), &err), 0)
+        << err;
     std::smatch m;
     if (!std::regex_search(err, m, std::regex("a window of ([0-9]+) bytes"))) {
       ADD_FAILURE() << "no window in: " << err;
@@ -100,6 +110,8 @@ protected:
     }
     return std::max<std::uint64_t>(1, std::stoull(m[1]) / (record_bytes + 72));
   }
+
+  static std::string gpu_arg() { return on_gpu() ? " --gpu=on" : ""; }
 
   // What each shape must give: the reference and the in-memory sort's bytes,
   // and for the shapes within the window one run, nothing spilled.
