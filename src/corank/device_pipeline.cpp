@@ -1,7 +1,6 @@
 #include "corank/device_pipeline.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>

@@ -45,6 +45,12 @@ protected:
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& n) const { return (dir_ / n).string(); }
+  // Whether outputs here are written through a shared mapping (tmpfs), which
+  // nothing streams into.
+  bool output_is_mapped() const {
+    const io::FileDesc d(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    return io::on_memory_file_system(d.get());
+  }
 
   static std::vector<std::byte> read_file(const std::string& p) {
     std::ifstream f(p, std::ios::binary);
@@ -153,10 +159,7 @@ TEST_F(DevicePipeline, EveryPlanEqualsAStableSort) {
 // the first chunk streams through it, and a later record out of order goes
 // to a side run, merged with the output's run at the end.
 TEST_F(DevicePipeline, SortedInputStreamsIntoTheOutput) {
-  {
-    const io::FileDesc tmp(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (io::on_memory_file_system(tmp.get())) GTEST_SKIP() << "an output on a memory file system is mapped, not streamed";
-  }
+  if (output_is_mapped()) GTEST_SKIP() << "an output on a memory file system is mapped, not streamed";
   const RecordFormat format = parse_format("gensort", {});
   const std::uint32_t R = format.record_size;
   const std::uint64_t n = 3000, capacity = 700;
@@ -225,10 +228,7 @@ TEST_F(DevicePipeline, SortedInputStreamsIntoTheOutput) {
 // order breaks, and gives up when most of a chunk comes late. Every output is
 // the stable sort, with and without -u, with few distinct keys too.
 TEST_F(DevicePipeline, AWindowTakesRecordsDisplacedLessThanIt) {
-  {
-    const io::FileDesc tmp(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (io::on_memory_file_system(tmp.get())) GTEST_SKIP() << "an output on a memory file system is mapped, not streamed";
-  }
+  if (output_is_mapped()) GTEST_SKIP() << "an output on a memory file system is mapped, not streamed";
   const RecordFormat format = parse_format("gensort", {});
   const std::uint32_t R = format.record_size;
   const std::uint64_t n = 6000, capacity = 800, window = capacity / 4;
