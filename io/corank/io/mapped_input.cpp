@@ -29,7 +29,7 @@ namespace {
 // file's descriptor and size when mapped, and the lines to print when a page
 // of it has gone: the file shrank (the start of the line: the size now
 // follows), or the page could not be read.
-constexpr int kSlots = 16;
+constexpr int kSlots = 64;  // a sort maps each of its inputs: a glob of logs
 constexpr std::size_t kLineMax = 4096 + 256;
 struct Line {
   std::array<char, kLineMax> text{};
@@ -123,10 +123,21 @@ int register_range(const std::byte* p, std::uint64_t n, int fd, const std::strin
   return -1;
 }
 
+// Unmaps a mapping; one placed in a caller's reserved range becomes reserved
+// pages again instead, so that no other mapping can take its addresses before
+// the range's owner unmaps the whole range.
+void release(const std::byte* p, std::uint64_t n, bool placed) noexcept {
+  void* addr = const_cast<std::byte*>(p);
+  if (placed)
+    ::mmap(addr, static_cast<std::size_t>(n), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+  else
+    ::munmap(addr, static_cast<std::size_t>(n));
+}
+
 }  // namespace
 
 std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& path, const IoOptions& opt,
-                                                           std::uint64_t size) {
+                                                           std::uint64_t size, std::byte* at) {
   if (size == 0 || !PositionalInput::suits({path}, opt)) return nullptr;
   FileDesc fd = FileDesc::open(path, O_RDONLY);
   struct stat st {};
@@ -139,18 +150,18 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   // faults in (with read-ahead). Not all: a cached file's pages leave the
   // cache a few at a time under memory pressure.
   if (!on_memory_file_system(fd.get()) && cached_share(fd.get(), 0, size) < 7.0 / 8) return nullptr;
-  void* m = ::mmap(nullptr, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED, fd.get(), 0);
+  void* m = ::mmap(at, static_cast<std::size_t>(size), PROT_READ, MAP_SHARED | (at ? MAP_FIXED : 0), fd.get(), 0);
   if (m == MAP_FAILED) return nullptr;
   auto* p = static_cast<const std::byte*>(m);
   const int slot = register_range(p, size, fd.get(), path);
   if (slot < 0) {
-    ::munmap(m, static_cast<std::size_t>(size));
+    release(p, size, at != nullptr);
     return nullptr;
   }
   install_sigbus_handler();
   // The sort reads the records front to back, then gathers them in key order.
   ::madvise(m, static_cast<std::size_t>(size), MADV_WILLNEED);
-  return std::unique_ptr<MappedInput>(new MappedInput(p, size, slot, std::move(fd)));
+  return std::unique_ptr<MappedInput>(new MappedInput(p, size, at != nullptr, slot, std::move(fd)));
 }
 
 void MappedInput::drop(std::uint64_t offset, std::uint64_t n) const noexcept {
@@ -164,7 +175,7 @@ MappedInput::~MappedInput() {
     std::lock_guard lock(g_slots_mutex);
     g_slots[static_cast<std::size_t>(slot_)].end.store(0, std::memory_order_release);
   }
-  ::munmap(const_cast<std::byte*>(data_), static_cast<std::size_t>(size_));
+  release(data_, size_, placed_);
 }
 
 }  // namespace corank::io

@@ -36,8 +36,11 @@ public:
   // not in memory (estimated from a sample: direct_fd.hpp's cached_share), or
   // no file there (reading reports that too). Counts as one read request for
   // a read fault point (fault_injection.hpp).
+  // With `at` (page-aligned, inside a range the caller reserved: see
+  // mapped_inputs.hpp), the file is mapped there, and left as inaccessible
+  // reserved pages when this is destroyed, for the range's owner to unmap.
   static std::unique_ptr<MappedInput> map_if_resident(const std::string& path, const IoOptions& opt,
-                                                      std::uint64_t size);
+                                                      std::uint64_t size, std::byte* at = nullptr);
   ~MappedInput();
   MappedInput(const MappedInput&) = delete;
   MappedInput& operator=(const MappedInput&) = delete;
@@ -51,10 +54,11 @@ public:
   void drop(std::uint64_t offset, std::uint64_t n) const noexcept;
 
 private:
-  MappedInput(const std::byte* data, std::uint64_t size, int slot, FileDesc fd)
-      : data_(data), size_(size), slot_(slot), fd_(std::move(fd)) {}
+  MappedInput(const std::byte* data, std::uint64_t size, bool placed, int slot, FileDesc fd)
+      : data_(data), size_(size), placed_(placed), slot_(slot), fd_(std::move(fd)) {}
   const std::byte* data_;
   std::uint64_t size_;
+  bool placed_;  // mapped at the caller's address: its pages go back to being reserved
   int slot_;     // this mapping's entry in the SIGBUS handler's table
   FileDesc fd_;  // kept open for the handler, which asks the file's size now
 };

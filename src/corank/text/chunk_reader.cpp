@@ -36,17 +36,33 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
     if (sources_.size() > kept_open && path != "-") sources_.back().reset();
   }
   if (known) total_size_ = total;
-  if (inputs_.size() == 1 && total_size_ && *total_size_ <= map_at_most && !format_.has_header()) {
-    mapped_ = io::MappedInput::map_if_resident(inputs_[0], io_, *total_size_);
-    if (mapped_ && static_cast<char>(mapped_->data()[mapped_->size() - 1]) != format_.terminator())
-      mapped_.reset();  // a last record that needs its terminator supplied: read
-    if (mapped_) sources_.clear();  // never read
+  // A mapped file keeps a descriptor open (for the SIGBUS handler,
+  // mapped_input.hpp): no more are mapped than are kept open to be read.
+  if (total_size_ && *total_size_ <= map_at_most && !format_.has_header() && inputs_.size() <= kept_open)
+    map_inputs(map_at_most);
+}
+
+void ChunkReader::map_inputs(std::uint64_t at_most) {
+  std::vector<std::uint64_t> sizes;
+  for (std::size_t i = 0; i < inputs_.size(); ++i) {
+    if (!snapshots_[i]) return;  // not a regular file read as it is
+    sizes.push_back(*snapshots_[i]);
   }
+  mapped_ = io::MappedInputs::map_if_resident(inputs_, io_, sizes, at_most);
+  if (!mapped_) return;
+  for (std::size_t i = 0; i < mapped_->files(); ++i) {
+    if (mapped_->end(i) > mapped_->begin(i) &&
+        static_cast<char>(mapped_->data()[mapped_->end(i) - 1]) != format_.terminator()) {
+      mapped_.reset();  // a last record that needs its terminator supplied: read
+      return;
+    }
+  }
+  sources_.clear();  // never read
 }
 
 void ChunkReader::set_input_formats(std::vector<const TextFormat*> formats) {
-  if (formats.size() != inputs_.size() || next_input_ != 0 || mapped_)
-    throw std::logic_error("input formats: one per input, before any is read, of inputs not mapped");
+  if (formats.size() != inputs_.size() || next_input_ != 0)
+    throw std::logic_error("input formats: one per input, before any is read");
   input_formats_ = std::move(formats);
 }
 
@@ -54,15 +70,19 @@ bool ChunkReader::open_next() {
   if (source_) sources_[next_input_ - 1].reset();  // done with it: close it now
   source_ = nullptr;
   if (next_input_ == inputs_.size()) return false;
-  source_name_ = inputs_[next_input_];
   if (!sources_[next_input_])  // reopened: read as much as when first opened
-    sources_[next_input_] = io::open_source(source_name_, io_, snapshots_[next_input_]);
-  if (!input_formats_.empty()) input_format_ = input_formats_[next_input_];
-  source_ = sources_[next_input_++].get();
+    sources_[next_input_] = io::open_source(inputs_[next_input_], io_, snapshots_[next_input_]);
+  source_ = sources_[next_input_].get();
+  start_file(next_input_++);
+  return true;
+}
+
+void ChunkReader::start_file(std::size_t i) {
+  source_name_ = inputs_[i];
+  if (!input_formats_.empty()) input_format_ = input_formats_[i];
   at_file_start_ = true;
   file_lines_ = 0;
   ending_.reset();
-  return true;
 }
 
 bool ChunkReader::open_next_or_finish() {
@@ -100,7 +120,7 @@ void ChunkReader::defer_prefix(std::size_t index) {
 }
 
 bool ChunkReader::splits_in_parallel() const noexcept {
-  return threads_ > 2 && format_.every_terminator_ends_a_record();
+  return (threads_ > 2 || (threads_ == 2 && mapped_)) && format_.every_terminator_ends_a_record();
 }
 
 // Pieces of 256 KiB are split into records while they are still in cache;
@@ -259,40 +279,60 @@ void ChunkReader::take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n
 }
 
 bool ChunkReader::fill_from_mapping(Chunk& chunk, std::uint64_t budget) {
-  if (next_input_ == 0) {  // the one input, as open_next would start it
-    source_name_ = inputs_[0];
-    next_input_ = 1;
-    at_file_start_ = true;
-    file_lines_ = 0;
-    ending_.reset();
-  }
+  if (next_input_ == 0) start_file(next_input_++);  // the first input, as open_next would start it
   // The window grows piece by piece, as reads would fill the chunk, until the
   // budget is spent: the threads' lists of a piece's records stay bounded.
-  const std::uint64_t avail = mapped_->size() - mapped_next_;
+  // Offsets below are the window's; file f's bytes lie at [begin(f), end(f))
+  // of the mapping.
+  const std::uint64_t window = mapped_next_;
   const std::uint64_t piece = piece_bytes(budget);
-  chunk.mapped = reinterpret_cast<const char*>(mapped_->data()) + mapped_next_;
+  chunk.mapped = reinterpret_cast<const char*>(mapped_->data()) + window;
   // Bytes at most, as a chunk's buffer holds: more only for one record larger than that.
   std::uint64_t capacity = budget;
   std::uint64_t scan = 0;
   bool full = false;
-  while (!full && chunk.used < avail) {
-    if (chunk.used == capacity && chunk.records.empty()) capacity *= 2;
-    chunk.used = std::min(avail, chunk.used + std::min(capacity - chunk.used, piece));
-    full = !split(chunk, scan, budget) || (chunk.used == capacity && !chunk.records.empty() && chunk.used < avail);
-  }
-  if (!full && scan < avail && format_.last_record_runs_to_file_end()) {
-    take_record(chunk, scan, avail - scan);
-  } else if (!full && scan < avail) {
-    // The file ends with a terminator, yet its tail is no whole record (a
-    // CSV quote left open, say): the error the read path gives it.
-    format_.check_unterminated(std::string_view(chunk.data() + scan, avail - scan), source_name_, file_lines_ + 1);
-    throw InputError(source_name_ + ": malformed last record");
+  while (!full) {
+    std::size_t file = next_input_ - 1;
+    if (window + scan == mapped_->end(file)) {  // this file is done: on to the next that fits
+      if (next_input_ == mapped_->files()) {
+        done_ = true;
+        break;
+      }
+      const std::uint64_t next = mapped_->begin(next_input_) - window;
+      if (next >= capacity && !chunk.records.empty()) break;
+      start_file(next_input_++);
+      ++file;
+      chunk.used = scan = next;
+    }
+    const std::uint64_t file_end = mapped_->end(file) - window;
+    while (!full && chunk.used < file_end) {
+      if (chunk.used >= capacity && chunk.records.empty()) capacity = std::max(capacity * 2, chunk.used + piece);
+      chunk.used = std::min(file_end, chunk.used + std::min(capacity - std::min(capacity, chunk.used), piece));
+      full = !split(chunk, scan, budget) ||
+             (chunk.used >= capacity && !chunk.records.empty() && chunk.used < file_end);
+    }
+    if (!full && scan < file_end) finish_mapped_file(chunk, scan, file_end);
   }
   chunk.used = scan;
-  mapped_next_ += scan;
-  bytes_read_ += scan;
-  if (mapped_next_ == mapped_->size()) done_ = true;
+  mapped_next_ = window + scan;
+  bytes_read_ = mapped_->file_bytes_before(mapped_next_);
+  if (next_input_ == mapped_->files() && mapped_next_ == mapped_->end(next_input_ - 1)) done_ = true;
+  if (chunk.records.empty()) {  // as a read chunk would be: empty
+    chunk.used = 0;
+    chunk.mapped = nullptr;
+  }
   return !chunk.records.empty();
+}
+
+void ChunkReader::finish_mapped_file(Chunk& chunk, std::uint64_t& scan, std::uint64_t file_end) {
+  if (format_.last_record_runs_to_file_end()) {
+    take_record(chunk, scan, file_end - scan);
+    return;
+  }
+  // The file ends with a terminator, yet its tail is no whole record (a
+  // CSV quote left open, say): the error the read path gives it.
+  format_.check_unterminated(std::string_view(chunk.data() + scan, file_end - scan), source_name_, file_lines_ + 1);
+  throw InputError(source_name_ + ": malformed last record");
 }
 
 // Record starts are `scan` and every byte after a terminator. Part p of

@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "corank/io/mapped_input.hpp"
+#include "corank/io/mapped_inputs.hpp"
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/huge_vector.hpp"
@@ -52,9 +52,10 @@ public:
   // Records get their prefixes as they are split off, while in cache, or
   // once a chunk is full, by all threads (with `threads` > 2, or 2 where the
   // format's prefixes are costly: TextFormat::costly_prefix); a header goes to
-  // format.set_header first. One input already in memory is mapped where it
-  // is at most `map_at_most` bytes (a sort's budget: a larger mapping would
-  // take address space that ulimit -v counts), else read.
+  // format.set_header first. Inputs already in memory, each ending with a
+  // terminator, are mapped where they lie where together they take at most
+  // `map_at_most` bytes (a sort's budget: a larger mapping would take address
+  // space that ulimit -v counts), else read.
   // Records pass `rows` (row_check.hpp) where given and active, else the
   // format's check_record; every later input's header must be the first's
   // (TextFormat::check_header).
@@ -75,7 +76,7 @@ public:
   // Input i's records are split off (record_length: a multi-line record
   // ends where a line with a time begins) and get their prefixes by
   // formats[i], its own time rules (time_inputs.hpp), not by the format.
-  // Before the first fill, for inputs that are not mapped (more than one).
+  // Before the first fill.
   void set_input_formats(std::vector<const TextFormat*> formats);
 
   // Fills `chunk` with the next records while their bytes plus kRecordOverhead
@@ -83,7 +84,7 @@ public:
   // Returns false, with the chunk empty, when every input is exhausted.
   bool fill(Chunk& chunk, std::uint64_t budget);
   bool done() const noexcept { return done_; }
-  // Whether the input is mapped and split where it lies, not read.
+  // Whether the inputs are mapped and split where they lie, not read.
   bool mapped() const noexcept { return mapped_ != nullptr; }
   // The first input's header, when the format has headers (read with the first chunk).
   const std::string& header() const noexcept { return header_; }
@@ -107,9 +108,17 @@ private:
   // is filled with at a time before they are split.
   bool splits_in_parallel() const noexcept;
   std::uint64_t piece_bytes(std::uint64_t budget) const noexcept;
-  // fill_records for a mapped input: the chunk is the next window of the mapping.
+  // fill_records for mapped inputs: the chunk is the next window of the
+  // mapping, across as many files as fit it.
   bool fill_from_mapping(Chunk& chunk, std::uint64_t budget);
+  // The current mapped file's tail, once split up to its end: a last record
+  // without a terminator (formats whose last record runs to the end), or an error.
+  void finish_mapped_file(Chunk& chunk, std::uint64_t& scan, std::uint64_t file_end);
+  // Starts the per-file state (name, line count, line ending, format) of input i.
+  void start_file(std::size_t i);
   bool split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget);
+  // Maps the inputs where every one is a regular file in memory (see the constructor).
+  void map_inputs(std::uint64_t at_most);
   bool open_next();
   bool open_next_or_finish();
   void defer_prefix(std::size_t index);
@@ -125,9 +134,9 @@ private:
   std::size_t next_input_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
   std::vector<std::optional<std::uint64_t>> snapshots_;   // their file_size() then
-  // One input already in memory (mapped_input.hpp), ending with a terminator
-  // and without a header: chunks are windows of it, nothing is copied.
-  std::unique_ptr<io::MappedInput> mapped_;
+  // Inputs already in memory (mapped_inputs.hpp), each ending with a
+  // terminator, without headers: chunks are windows of them, nothing is copied.
+  std::unique_ptr<io::MappedInputs> mapped_;
   std::uint64_t mapped_next_ = 0;  // the start of the first record not yet in a chunk
   std::uint64_t dropped_to_ = 0;   // the mapping's pages before this are out of the process
   io::ByteSource* source_ = nullptr;                       // the one being read
