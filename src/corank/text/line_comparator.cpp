@@ -234,11 +234,20 @@ Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view afte
 
 namespace {
 
+// Whether a text key's bytes begin every line, as they are (-k1 without b,
+// -f, -d or -i): lines whose keys tie then share their first bytes, and the
+// last resort's comparison is that of the lines' bytes after their keys.
+bool starts_lines(const KeyField& key) noexcept {
+  return (key.sword == 0 || key.sword == kNoPosition) && key.schar == 0 && !key.skip_start_blanks && !key.fold &&
+         !key.ignore;
+}
+
 // The prefix of a line sorted by one key and then, as the last resort, by its
 // bytes (the C locale, neither -s nor -u): p[0, code) holds the key's code
 // (inverted here where the key is reversed), and the line's first bytes
-// follow it (inverted where the last resort is), so that lines whose keys tie
-// (log lines of one second, one month name, one host) seldom tie in their
+// follow it (inverted where the last resort is; those after the key where the
+// key starts every line: starts_lines), so that lines whose keys tie (log
+// lines of one second, one month name, one host) seldom tie in their
 // prefixes and need compare().
 Prefix key_then_line(unsigned char* p, std::size_t code, bool key_reverse, std::string_view line, bool reverse) {
   code = std::min(code, kPrefixBytes);
@@ -265,7 +274,8 @@ Prefix LineComparator::prefix(std::string_view line) const {
         return key_then_line(p, kTimeCodeBytes, key.reverse, line, o_.reverse);
       }
       if (!transforms_first(key))  // a text key: its bytes, each NUL as 00 FF, then 00 00
-        return key_then_line(p, text_key_bytes(key, k, p, /*escape_nul=*/true) + 2, key.reverse, line, o_.reverse);
+        return key_then_line(p, text_key_bytes(key, k, p, /*escape_nul=*/true) + 2, key.reverse,
+                             starts_lines(key) ? rest(line, span) : line, o_.reverse);
     }
     if (locale_ && !key.time) return key_prefix_in_locale(key, k, *locale_);
     return key_prefix(key, k, rest(line, span));
@@ -274,6 +284,51 @@ Prefix LineComparator::prefix(std::string_view line) const {
   unsigned char p[kPrefixBytes] = {};
   if (!line.empty()) std::memcpy(p, line.data(), std::min(line.size(), kPrefixBytes));  // an empty view may have no data
   return prefix_from_bytes(p, o_.reverse);
+}
+
+bool LineComparator::orders_by_bytes() const noexcept {
+  if (locale_) return false;
+  if (o_.keys.empty()) return true;
+  if (o_.keys.size() != 1 || o_.unique || o_.stable) return false;
+  const KeyField& key = o_.keys.front();
+  return key.time || (!transforms_first(key) && !key.fold && !key.ignore);
+}
+
+// The byte string, as prefix() and key_then_line lay it out: a time key's
+// code (kTimeCodeBytes) or a text key's bytes and 00 00 (inverted where the
+// key is reversed), then the line (after the key, where it starts_lines;
+// inverted under -r), then zeros (inverted under -r). Without keys, the line
+// alone.
+bool LineComparator::prefix_at(std::string_view line, std::size_t depth, Prefix& out, std::size_t& length) const {
+  unsigned char p[kPrefixBytes] = {};
+  const std::size_t end = depth + kPrefixBytes;
+  // Copies the segment that takes bytes [at, at + n) of the string.
+  auto put = [&](const char* s, std::size_t n, std::size_t at, bool invert) {
+    for (std::size_t i = std::max(at, depth); i < std::min(at + n, end); ++i)
+      p[i - depth] = static_cast<unsigned char>(invert ? ~s[i - at] : s[i - at]);
+  };
+  std::size_t at = 0;
+  if (!o_.keys.empty()) {
+    const KeyField& key = o_.keys.front();
+    if (key.time) {
+      at = kTimeCodeBytes;  // within the first prefix, which the lines share
+    } else {
+      const KeySpan span = find_key(line, key, o_.tab);
+      const std::size_t n = span.size();
+      if (n > 0 && std::memchr(span.begin, 0, n)) return false;
+      static constexpr char kEnd[2] = {0, 0};
+      put(span.begin, n, 0, key.reverse);
+      put(kEnd, 2, n, key.reverse);
+      at = n + 2;
+      if (starts_lines(key)) line = rest(line, span);
+    }
+  }
+  put(line.data(), line.size(), at, o_.reverse);
+  length = at + line.size();
+  if (o_.reverse)
+    for (std::size_t i = std::max(length, depth); i < end; ++i) p[i - depth] = 0xFF;
+  out = prefix_from_bytes(p, false);
+  return true;
 }
 
 }  // namespace corank::text

@@ -68,6 +68,18 @@ public:
   int compare_across(std::string_view a, const LineComparator& other, std::string_view b, bool tied = false) const;
   Prefix prefix(std::string_view line) const;
 
+  // Whether compare() is the memcmp order of a byte string of each line (the
+  // C locale; no key, or one text key with neither -f, -d, -i nor a numeric
+  // kind, or one time key; neither -s nor -u): the key's code, then the
+  // line, of which prefix() holds the first kPrefixBytes. Lines whose
+  // prefixes tie are then sorted by the next bytes of it (tied_records.hpp).
+  bool orders_by_bytes() const noexcept;
+  // Where orders_by_bytes(): bytes [depth, depth + kPrefixBytes) of the
+  // line's byte string (depth at least kPrefixBytes), zeros past its end
+  // (inverted, as the line's bytes are, under -r), and its length in
+  // `length`. False for a key with a NUL byte, whose code is escaped.
+  bool prefix_at(std::string_view line, std::size_t depth, Prefix& out, std::size_t& length) const;
+
   const LineOrdering& ordering() const noexcept { return o_; }
 
 private:

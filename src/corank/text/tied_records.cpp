@@ -96,10 +96,97 @@ void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, 
   std::copy(out.begin(), out.end(), first);
 }
 
+// A tied record with the next bytes of its order (LineComparator::prefix_at)
+// and whether its byte string ends within them.
+struct Refreshed {
+  Prefix prefix;
+  RecordEntry entry;
+  bool ends;
+};
+
+struct RefreshedLess {
+  bool operator()(const Refreshed& a, const Refreshed& b) const {
+    return a.prefix == b.prefix ? a.entry.offset < b.entry.offset : a.prefix < b.prefix;
+  }
+};
+
+// Beyond this many bytes of tied order, the full comparison decides.
+constexpr std::size_t kMaxRefreshDepth = 4096;
+
+// Gives r[0, n) their bytes [depth, depth + kPrefixBytes); false where a
+// record has none (a key with a NUL byte).
+bool refresh(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines, const char* base) {
+  constexpr std::ptrdiff_t kAhead = 8;  // each record's text is a cache miss: fetched ahead
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) __builtin_prefetch(base + r[i + kAhead].entry.offset);
+    std::size_t length = 0;
+    if (!lines.prefix_at(text_of(r[i].entry, base), depth, r[i].prefix, length)) return false;
+    r[i].ends = length <= depth + Prefix::kBytes;
+  }
+  return true;
+}
+
+// r[0, n) tie in their order's first `depth` bytes and have their next ones:
+// sorted by them, and each run that ties again by the bytes after, until the
+// records' byte strings end. Records whose strings end tied are the same
+// line where their lengths agree (the input order then decides), else (a
+// line ending in NUL bytes against a shorter one) the full comparison does.
+void sort_refreshed(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines,
+                    const EntryLess& less, bool sorted = false) {
+  if (!sorted) std::sort(r, r + n, RefreshedLess{});
+  for (std::ptrdiff_t i = 0; i < n;) {
+    std::ptrdiff_t j = i + 1;
+    bool ended = r[i].ends, same_length = true;
+    for (; j < n && r[j].prefix == r[i].prefix; ++j) {
+      ended = ended && r[j].ends;
+      same_length = same_length && r[j].entry.length == r[i].entry.length;
+    }
+    if (j - i > 1 && !(ended && same_length)) {
+      const std::size_t next = depth + Prefix::kBytes;
+      if (ended || next >= kMaxRefreshDepth) {
+        std::sort(r + i, r + j, [&](const Refreshed& a, const Refreshed& b) { return less(a.entry, b.entry); });
+      } else {
+        refresh(r + i, j - i, next, lines, less.base);
+        sort_refreshed(r + i, j - i, next, lines, less);
+      }
+    }
+    i = j;
+  }
+}
+
+// The tied run sorted by the bytes of its order after the prefix, where the
+// order has them (LineComparator::orders_by_bytes): each record's next bytes
+// are found once, where the full comparison would find its key again in every
+// comparison, each a cache miss. False, with the run untouched, where it has not.
+bool sort_by_refreshed_prefixes(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
+  const LineComparator* lines = less.format->line_comparator();
+  if (lines == nullptr || !lines->orders_by_bytes()) return false;
+  std::vector<Refreshed> r(static_cast<std::size_t>(n));
+  for (std::ptrdiff_t i = 0; i < n; ++i) r[static_cast<std::size_t>(i)].entry = first[i];
+  const unsigned parts =
+      static_cast<unsigned>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(n) / kManyTied, 1, threads));
+  std::vector<char> ok(parts, 1);
+  parallel_for(parts, [&](unsigned p) {
+    const std::ptrdiff_t lo = n * p / parts, hi = n * (p + 1) / parts;
+    ok[p] = refresh(r.data() + lo, hi - lo, Prefix::kBytes, *lines, less.base);
+  });
+  if (std::find(ok.begin(), ok.end(), 0) != ok.end()) return false;
+  if (parts > 1) {  // the first level on all threads; the runs it leaves are short
+    std::vector<Refreshed> scratch;
+    parallel_sort(r, scratch, RefreshedLess{}, parts);
+  }
+  sort_refreshed(r.data(), n, Prefix::kBytes, *lines, less, parts > 1);
+  for (std::ptrdiff_t i = 0; i < n; ++i) first[i] = r[static_cast<std::size_t>(i)].entry;
+  return true;
+}
+
 }  // namespace
 
 void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, unsigned threads) {
   const std::ptrdiff_t n = last - first;
+  // A few records (a line and its copy, say) are compared in full at once:
+  // their next bytes, found level by level to their ends, would cost more.
+  if (n < 2 || (n >= kFewTied && sort_by_refreshed_prefixes(first, n, less, threads))) return;
   if (n >= kFewTied && mostly_repeated(first, n, less.base)) sort_by_texts(first, n, less, threads);
   else sort_range(first, n, less, threads);
 }

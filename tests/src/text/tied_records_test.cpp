@@ -100,5 +100,64 @@ TEST(TiedRecords, SettleTiesOnAnyThreadCountIsTheFullOrder) {
     }
 }
 
+// Orders that are the memcmp order of a byte string per line (no key, one
+// text key, reversed or not: LineComparator::orders_by_bytes) settle their
+// ties by the string's next bytes. Lines here share long heads, so that many
+// tie in their prefixes and some in the bytes after; some are copies, some
+// end in NUL bytes (equal to a shorter line's string padded with zeros), some
+// keys hold a NUL (no string: compared in full).
+TEST(TiedRecords, TiesSettledByTheNextBytesAreTheFullOrder) {
+  std::mt19937 rng(20261130);
+  auto format_of = [](std::vector<std::string> keys, bool reverse) {
+    std::vector<KeyField> k;
+    for (const auto& d : keys) k.push_back(parse_keydef(d));
+    KeyField global;
+    global.reverse = reverse;
+    return LineFormat(resolve_ordering(k, global, kNoTab, false, false, '\n'));
+  };
+  const std::vector<LineFormat> formats = {format_of({}, false), format_of({}, true), format_of({"1,1"}, false),
+                                           format_of({"1,1r"}, false), format_of({"1,1"}, true),
+                                           format_of({"2,2"}, false), format_of({"1.3,1"}, false)};
+  const std::string heads[] = {"2026-11-25T11:15:01.123456+01:00 host-a service-b[1234]:", "k",
+                               std::string(70, 'x') + " same-key", std::string("nul\0key ") + std::string(40, 'q')};
+  const char alphabet[] = {'a', 'b', ' ', '\0', 'z'};
+  for (std::size_t f = 0; f < formats.size(); ++f) {
+    const LineFormat& format = formats[f];
+    ASSERT_TRUE(format.line_comparator()->orders_by_bytes()) << f;
+    Records r;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    std::string last;
+    for (std::size_t i = 0; i < 20000; ++i) {
+      std::string text;
+      if (i > 0 && rng() % 5 == 0) {
+        text = last;  // a copy
+      } else {
+        text = heads[rng() % 4];
+        for (std::size_t n = rng() % 90; n > 0; --n) text += alphabet[rng() % 5];
+      }
+      spans.emplace_back(r.bytes.size(), text.size());
+      r.bytes += text + "\n";
+      last = text;
+    }
+    for (const auto& [offset, length] : spans) {
+      RecordEntry e{};
+      e.offset = offset;
+      e.length = length;
+      e.prefix = format.prefix({r.bytes.data() + offset, length});
+      r.entries.push_back(e);
+    }
+    const EntryLess less{&format, r.bytes.data()};
+    std::vector<RecordEntry> want(r.entries.begin(), r.entries.end());
+    std::sort(want.begin(), want.end(), less);
+    for (const unsigned threads : {1u, 3u}) {
+      io::HugeVector<RecordEntry> got;
+      for (const RecordEntry& e : r.entries) got.push_back(e);
+      std::sort(got.begin(), got.end(), PrefixLess{});
+      settle_ties(got, 0, got.size(), less, threads);
+      EXPECT_EQ(offsets(got), offsets(want)) << "format " << f << ", threads " << threads;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace corank::text
