@@ -8,7 +8,9 @@
 #   tools/bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR
 # Environment: ROUNDS (default 3), ZONE (default Europe/Berlin), S (corank's
 # -S, default: corank's own default), GNU_S (GNU sort's -S, default 50%),
-# THREADS (default: the CPUs), TMP (default OUT_DIR/tmp).
+# THREADS (default: the CPUs), TMP (default OUT_DIR/tmp), OLD_BIN (another
+# build's directory: its --time and -k1,1 run too each round, after the new
+# ones', for a comparison in the same run).
 set -u
 bin=$(cd "${1:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}" && pwd)
 corpus=${2:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}
@@ -37,17 +39,27 @@ export LC_ALL=C
   echo "corpus: ${#files[@]} files, $(cat "${files[@]}" | wc -c) bytes, $(cat "${files[@]}" | wc -l) lines"
   echo "corank ${budget[*]:-(default -S)} --parallel $threads; GNU sort -S ${GNU_S:-50%} --parallel=$threads"
 } >> "$S_"
+builds=("$bin")
+[[ -n ${OLD_BIN:-} ]] && builds+=("$(cd "$OLD_BIN" && pwd)")
 for ((round = 1; round <= rounds; round++)); do
-  wall "round $round corank --time" "$bin/src/corank" --time --time-zone "$zone" "${budget[@]}" --parallel "$threads" \
-    -v -T "$tmp" -o "$OUT/time.out" "${files[@]}"
-  wall "round $round corank -k1,1" "$bin/src/corank" -k1,1 "${budget[@]}" --parallel "$threads" -T "$tmp" \
-    -o "$OUT/k1.out" "${files[@]}"
+  for b in "${builds[@]}"; do
+    tag=""
+    [[ $b != "$bin" ]] && tag=" (old)"
+    wall "round $round corank --time$tag" "$b/src/corank" --time --time-zone "$zone" "${budget[@]}" \
+      --parallel "$threads" -v -T "$tmp" -o "$OUT/time.out" "${files[@]}"
+    wall "round $round corank -k1,1$tag" "$b/src/corank" -k1,1 "${budget[@]}" --parallel "$threads" -T "$tmp" \
+      -o "$OUT/k1${tag:+-old}.out" "${files[@]}"
+  done
   wall "round $round GNU sort -k1,1" sort -k1,1 -S "${GNU_S:-50%}" --parallel="$threads" -T "$tmp" \
     -o "$OUT/gnu.out" "${files[@]}"
   wall "round $round cat (a copy)" sh -c 'cat "$@" > "$0"' "$OUT/cat.out" "${files[@]}"
 done
 cmp -s "$OUT/k1.out" "$OUT/gnu.out" && echo "corank -k1,1 output: identical to GNU's" >> "$S_" ||
   echo "corank -k1,1 output: DIFFERS from GNU's" >> "$S_"
+if [[ -n ${OLD_BIN:-} ]]; then
+  cmp -s "$OUT/k1-old.out" "$OUT/gnu.out" && echo "old corank -k1,1 output: identical to GNU's" >> "$S_" ||
+    echo "old corank -k1,1 output: DIFFERS from GNU's" >> "$S_"
+fi
 grep -h "time:" "$OUT/stderr.log" | sort -u | sed 's/^/--time -v: /' >> "$S_"
 rm -rf "$OUT"/*.out "$tmp"
 cat "$S_"
