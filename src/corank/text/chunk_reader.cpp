@@ -9,6 +9,7 @@
 #include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/text/record_starts.hpp"
 
 namespace corank::text {
 
@@ -120,7 +121,8 @@ void ChunkReader::defer_prefix(std::size_t index) {
 }
 
 bool ChunkReader::splits_in_parallel() const noexcept {
-  return (threads_ > 2 || (threads_ == 2 && mapped_)) && format_.every_terminator_ends_a_record();
+  return (threads_ > 2 || (threads_ == 2 && mapped_)) &&
+         (format_.every_terminator_ends_a_record() || format_.records_are_runs_of_lines());
 }
 
 // Pieces of 256 KiB are split into records while they are still in cache;
@@ -221,7 +223,8 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
 // finds no whole record left, or handles the rest after a header.
 bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget) {
   const char* base = chunk.data();
-  if (splits_in_parallel() && !(at_file_start_ && format_.has_header()) && chunk.used - scan >= kParallelSplitBytes) {
+  if (splits_in_parallel() && format_.every_terminator_ends_a_record() && !(at_file_start_ && format_.has_header()) &&
+      chunk.used - scan >= kParallelSplitBytes) {
     const std::size_t before = chunk.records.size();
     const auto t_split = Clock::now();
     const bool room = split_in_parallel(chunk, scan, budget);
@@ -231,6 +234,18 @@ bool ChunkReader::split(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget)
       ending_.saw(chunk.record(chunk.records[before]), format_.terminator());
     }
     if (!room) return false;
+  } else if (splits_in_parallel() && format_.records_are_runs_of_lines() && !(at_file_start_ && format_.has_header()) &&
+             chunk.used - scan >= kParallelSplitBytes) {
+    // Records that are runs of lines: their first lines found on all
+    // threads; the last record, whose end is not known yet, is left.
+    const auto t_split = Clock::now();
+    const std::vector<std::uint64_t> starts = record_starts(base, scan, chunk.used, *input_format_, threads_);
+    split_seconds_ += seconds_since(t_split);
+    for (const std::uint64_t s : starts) {
+      if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;
+      ending_.saw({base + scan, static_cast<std::size_t>(s - scan - 1)}, format_.terminator());
+      take_record(chunk, scan, s - scan);
+    }
   }
   for (;;) {
     if (!chunk.records.empty() && scan + chunk.records.size() * kRecordOverhead >= budget) return false;

@@ -7,7 +7,7 @@ namespace corank::text {
 MultilineFormat::MultilineFormat(LineOrdering ordering, std::shared_ptr<const TimeRules> rules)
     : TextFormat(ordering.eol, ordering.unique), lines_(std::move(ordering)), rules_(std::move(rules)) {}
 
-bool MultilineFormat::starts_record(std::string_view line) const noexcept {
+bool MultilineFormat::starts_record(std::string_view line) const {
   TimeFound found;
   return rules_->find(line, found);
 }

@@ -41,8 +41,9 @@ public:
     lines_.append_debug_view(record, out);
   }
 
+  bool records_are_runs_of_lines() const override { return true; }
   // Whether `line` (without its terminator) starts a record.
-  bool starts_record(std::string_view line) const noexcept;
+  bool starts_record(std::string_view line) const override;
 
 private:
   LineFormat lines_;

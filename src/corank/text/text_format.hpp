@@ -97,6 +97,12 @@ public:
   // Whether every terminator ends a record, so that a piece of input can be
   // split into records from any terminator on, by several threads at once.
   virtual bool every_terminator_ends_a_record() const { return false; }
+  // Whether a record is a run of lines, each later line of it one that
+  // starts_record says no to, so that a piece of input can be split into
+  // records by testing its lines on several threads at once (record_starts.hpp).
+  virtual bool records_are_runs_of_lines() const { return false; }
+  // Where records_are_runs_of_lines: whether `line` (without its terminator) starts one.
+  virtual bool starts_record(std::string_view line) const { return (void)line, true; }
   // --debug: whether the format can show where its keys lie, and how it shows
   // a record: appended to `out`, with the marks of its keys (debug_view.hpp).
   virtual bool can_debug() const { return false; }

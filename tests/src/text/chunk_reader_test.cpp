@@ -9,10 +9,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "corank/text/multiline_format.hpp"
 #include "corank/text/record_reader.hpp"
 #include "corank/text/text_sorter.hpp"
 
@@ -139,6 +141,36 @@ TEST_F(ChunkReaderTest, InputsInMemoryAreSplitWhereTheyLie) {
   const std::string n = file("n", "x\ny");  // its last record's terminator is supplied: all are read
   EXPECT_EQ(first_chunk({n}), std::pair(false, std::size_t{2}));
   EXPECT_EQ(first_chunk({a, n}), std::pair(false, std::size_t{100002}));
+}
+
+// Multi-line records (a line without a timestamp belongs to the record
+// before it) split on several threads, which test each line for a timestamp
+// at once: the records one thread splits, read or mapped, the first line of
+// a file a record's whatever it holds.
+TEST_F(ChunkReaderTest, MultiLineRecordsSplitOnAllThreadsAsOnOne) {
+  MultilineFormat fmt(resolve_ordering({}, KeyField{}, kNoTab, false, false, '\n'),
+                      std::make_shared<const TimeRules>());
+  std::string a_text = "banner without a time\n  and its second line\n", b_text;
+  for (int i = 0; i < 60000; ++i) {
+    std::string& t = i % 3 ? a_text : b_text;
+    t += "2026-11-25T10:" + std::to_string(10 + i % 50) + ":00Z event " + std::to_string(i) + "\n";
+    for (int j = 0; j < (i * 7) % 4; ++j) t += "\tat com.example.Frame" + std::to_string(j) + "(Frame.java:" + std::to_string(i) + ")\n";
+  }
+  const std::string a = file("a", a_text), b = file("b", b_text);
+  for (std::uint64_t budget : {std::uint64_t{1} << 20, std::uint64_t{3} << 20, std::uint64_t{256} << 20}) {
+    map_at_most_ = 0;
+    std::vector<std::size_t> want_sizes;
+    const auto want = read_all({a, b}, fmt, budget, nullptr, 1, &want_sizes);
+    EXPECT_EQ(want.front(), "banner without a time\n  and its second line");
+    for (const std::uint64_t map_at_most : {std::uint64_t{0}, UINT64_MAX})
+      for (unsigned threads : {2u, 4u}) {
+        map_at_most_ = map_at_most;
+        std::vector<std::size_t> sizes;
+        EXPECT_EQ(read_all({a, b}, fmt, budget, nullptr, threads, &sizes), want)
+            << budget << " " << threads << " " << map_at_most;
+        EXPECT_LE(sizes.size(), want_sizes.size() + 1) << budget << " " << threads << " " << map_at_most;
+      }
+  }
 }
 
 TEST_F(ChunkReaderTest, ARecordLargerThanTheBudgetGrowsTheChunk) {
