@@ -97,16 +97,21 @@ void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, 
 }
 
 // A tied record with the next bytes of its order (LineComparator::prefix_at)
-// and whether its byte string ends within them.
+// and whether its byte string ends within them: 48 bytes, no more than the
+// copy and the scratch a long run's full sort takes (sort_range), since the
+// run's prefixes, all equal, need not be kept.
 struct Refreshed {
   Prefix prefix;
-  RecordEntry entry;
-  bool ends;
+  std::uint64_t offset;
+  std::uint64_t length : 63;
+  std::uint64_t ends : 1;
+  RecordEntry entry(const Prefix& tied) const noexcept { return {tied, offset, length}; }
 };
+static_assert(sizeof(Refreshed) == sizeof(RecordEntry));
 
 struct RefreshedLess {
   bool operator()(const Refreshed& a, const Refreshed& b) const {
-    return a.prefix == b.prefix ? a.entry.offset < b.entry.offset : a.prefix < b.prefix;
+    return a.prefix == b.prefix ? a.offset < b.offset : a.prefix < b.prefix;
   }
 };
 
@@ -118,9 +123,10 @@ constexpr std::size_t kMaxRefreshDepth = 4096;
 bool refresh(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines, const char* base) {
   constexpr std::ptrdiff_t kAhead = 8;  // each record's text is a cache miss: fetched ahead
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    if (i + kAhead < n) __builtin_prefetch(base + r[i + kAhead].entry.offset);
+    if (i + kAhead < n) __builtin_prefetch(base + r[i + kAhead].offset);
     std::size_t length = 0;
-    if (!lines.prefix_at(text_of(r[i].entry, base), depth, r[i].prefix, length)) return false;
+    const std::string_view text(base + r[i].offset, static_cast<std::size_t>(r[i].length));
+    if (!lines.prefix_at(text, depth, r[i].prefix, length)) return false;
     r[i].ends = length <= depth + Prefix::kBytes;
   }
   return true;
@@ -132,22 +138,23 @@ bool refresh(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineCompar
 // line where their lengths agree (the input order then decides), else (a
 // line ending in NUL bytes against a shorter one) the full comparison does.
 void sort_refreshed(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines,
-                    const EntryLess& less, bool sorted = false) {
+                    const EntryLess& less, const Prefix& tied, bool sorted = false) {
   if (!sorted) std::sort(r, r + n, RefreshedLess{});
   for (std::ptrdiff_t i = 0; i < n;) {
     std::ptrdiff_t j = i + 1;
     bool ended = r[i].ends, same_length = true;
     for (; j < n && r[j].prefix == r[i].prefix; ++j) {
       ended = ended && r[j].ends;
-      same_length = same_length && r[j].entry.length == r[i].entry.length;
+      same_length = same_length && r[j].length == r[i].length;
     }
     if (j - i > 1 && !(ended && same_length)) {
       const std::size_t next = depth + Prefix::kBytes;
       if (ended || next >= kMaxRefreshDepth) {
-        std::sort(r + i, r + j, [&](const Refreshed& a, const Refreshed& b) { return less(a.entry, b.entry); });
+        std::sort(r + i, r + j,
+                  [&](const Refreshed& a, const Refreshed& b) { return less(a.entry(tied), b.entry(tied)); });
       } else {
         refresh(r + i, j - i, next, lines, less.base);
-        sort_refreshed(r + i, j - i, next, lines, less);
+        sort_refreshed(r + i, j - i, next, lines, less, tied);
       }
     }
     i = j;
@@ -157,12 +164,17 @@ void sort_refreshed(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const Lin
 // The tied run sorted by the bytes of its order after the prefix, where the
 // order has them (LineComparator::orders_by_bytes): each record's next bytes
 // are found once, where the full comparison would find its key again in every
-// comparison, each a cache miss. False, with the run untouched, where it has not.
+// comparison, each a cache miss. False, with the run untouched, where it has
+// not. The run's prefixes are equal, as sort_tied's are.
 bool sort_by_refreshed_prefixes(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
   const LineComparator* lines = less.format->line_comparator();
   if (lines == nullptr || !lines->orders_by_bytes()) return false;
+  const Prefix tied = first[0].prefix;
   std::vector<Refreshed> r(static_cast<std::size_t>(n));
-  for (std::ptrdiff_t i = 0; i < n; ++i) r[static_cast<std::size_t>(i)].entry = first[i];
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    r[static_cast<std::size_t>(i)].offset = first[i].offset;
+    r[static_cast<std::size_t>(i)].length = first[i].length;
+  }
   const unsigned parts =
       static_cast<unsigned>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(n) / kManyTied, 1, threads));
   std::vector<char> ok(parts, 1);
@@ -175,8 +187,8 @@ bool sort_by_refreshed_prefixes(RecordEntry* first, std::ptrdiff_t n, const Entr
     std::vector<Refreshed> scratch;
     parallel_sort(r, scratch, RefreshedLess{}, parts);
   }
-  sort_refreshed(r.data(), n, Prefix::kBytes, *lines, less, parts > 1);
-  for (std::ptrdiff_t i = 0; i < n; ++i) first[i] = r[static_cast<std::size_t>(i)].entry;
+  sort_refreshed(r.data(), n, Prefix::kBytes, *lines, less, tied, parts > 1);
+  for (std::ptrdiff_t i = 0; i < n; ++i) first[i] = r[static_cast<std::size_t>(i)].entry(tied);
   return true;
 }
 
