@@ -41,6 +41,7 @@ ChunkReader::ChunkReader(std::vector<std::string> inputs, TextFormat& format, co
   // mapped_input.hpp): no more are mapped than are kept open to be read.
   if (total_size_ && *total_size_ <= map_at_most && !format_.has_header() && inputs_.size() <= kept_open)
     map_inputs(map_at_most);
+  split_on_two_ = threads_ == 2 && mapped_ && map_at_most >= kTwoThreadSplitBudget;
 }
 
 void ChunkReader::map_inputs(std::uint64_t at_most) {
@@ -121,7 +122,7 @@ void ChunkReader::defer_prefix(std::size_t index) {
 }
 
 bool ChunkReader::splits_in_parallel() const noexcept {
-  return (threads_ > 2 || (threads_ == 2 && mapped_)) &&
+  return (threads_ > 2 || split_on_two_) &&
          (format_.every_terminator_ends_a_record() || format_.records_are_runs_of_lines());
 }
 

@@ -72,6 +72,11 @@ public:
   static constexpr std::size_t kParallelPieceBytes = std::size_t{256} << 20;
   static constexpr std::uint64_t kParallelPieceShare = 8;
   static constexpr std::uint64_t kParallelSplitBytes = std::uint64_t{1} << 20;
+  // Two threads split mapped inputs (nothing to read meanwhile) under a
+  // budget of at least this: under less, the threads' lists of a piece's
+  // records (about 1.4 MiB for a piece of short lines) would take a share of
+  // it that the budget has no room for.
+  static constexpr std::uint64_t kTwoThreadSplitBudget = std::uint64_t{64} << 20;
 
   // Input i's records are split off (record_length: a multi-line record
   // ends where a line with a time begins) and get their prefixes by
@@ -131,6 +136,7 @@ private:
   io::IoOptions io_;
   unsigned threads_;
   bool defer_prefixes_;  // records split off one at a time get their prefixes in fill()
+  bool split_on_two_ = false;  // two threads split mapped inputs (kTwoThreadSplitBudget)
   std::size_t next_input_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // all opened up front
   std::vector<std::optional<std::uint64_t>> snapshots_;   // their file_size() then
