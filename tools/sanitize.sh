@@ -22,9 +22,8 @@ if [ -z "$cxx" ] || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzze
   cxx=$(command -v clang++-14)
 fi
 cc=${cxx/clang++/clang}
-# Release-like speed with line numbers in reports (line tables only: full
-# debug information makes the build a good part slower and reports no better);
-# the tests need the tools.
+# Release-like speed with line numbers in reports (line tables only: the
+# reports need no more debug information than that); the tests need the tools.
 CC=$cc CXX=$cxx cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCORANK_ENABLE_CUDA=OFF \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" -DCORANK_BUILD_FUZZERS=ON >/dev/null
