@@ -164,12 +164,6 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   return std::unique_ptr<MappedInput>(new MappedInput(p, size, at != nullptr, slot, std::move(fd)));
 }
 
-void MappedInput::drop(std::uint64_t offset, std::uint64_t n) const noexcept {
-  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  const std::uint64_t from = offset / page * page, to = std::min(size_, (offset + n + page - 1) / page * page);
-  if (from < to) ::madvise(const_cast<std::byte*>(data_) + from, static_cast<std::size_t>(to - from), MADV_DONTNEED);
-}
-
 MappedInput::~MappedInput() {
   {
     std::lock_guard lock(g_slots_mutex);

@@ -47,11 +47,6 @@ public:
 
   const std::byte* data() const noexcept { return data_; }
   std::uint64_t size() const noexcept { return size_; }
-  // Takes the pages of bytes [offset, offset + n) (widened to whole pages)
-  // out of this process's memory once a sort is done with them: they stay in
-  // the page cache, and a later read maps them again. Keeps a sort that works
-  // through the file in windows within its budget.
-  void drop(std::uint64_t offset, std::uint64_t n) const noexcept;
 
 private:
   MappedInput(const std::byte* data, std::uint64_t size, bool placed, int slot, FileDesc fd)

@@ -38,7 +38,10 @@ public:
   std::uint64_t end(std::size_t i) const noexcept { return begin_[i] + sizes_[i]; }
   // The files' bytes (not the zeros between them) before `offset` of the range.
   std::uint64_t file_bytes_before(std::uint64_t offset) const noexcept;
-  // As MappedInput::drop, over the range.
+  // Takes the pages of bytes [offset, offset + n) of the range (widened to
+  // whole pages) out of this process's memory once a sort is done with them:
+  // they stay in the page cache, and a later read maps them again. Keeps a
+  // sort that works through the files in windows within its budget.
   void drop(std::uint64_t offset, std::uint64_t n) const noexcept;
 
 private:
