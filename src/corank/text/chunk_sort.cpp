@@ -4,6 +4,7 @@
 #include "corank/parallel.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/text/gpu_record_sort.hpp"
+#include "corank/text/pile_sort.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/tied_records.hpp"
 
@@ -26,7 +27,8 @@ void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<Reco
   }
   if (!done) {
     // By prefix, a cheap comparison; then the full one where prefixes tie.
-    parallel_sort(chunk.records, scratch, PrefixLess{}, threads_);
+    // Records of logs come nearly in order: dealt into piles and merged.
+    sort_nearly_in_order(chunk.records, scratch, PrefixLess{}, threads_);
     settle_ties(chunk.records, 0, chunk.records.size(), less, threads_);
   }
   seconds_ += seconds_since(t0);

@@ -1,0 +1,168 @@
+#pragma once
+// Sorting records that arrive nearly in order, as the lines of logs do: each
+// file is in time order but for a few late lines, and a sort's input is many
+// such files one after another. A slice of records is dealt, in input order,
+// onto at most kMaxPiles piles, each kept in order: a record goes onto the
+// pile whose last record is the greatest one below it (patience sorting's
+// rule), or starts a pile of its own where it is below every pile's last. Each
+// file so becomes one pile, and its late lines a few more; records that find
+// no pile once all are taken go to a side pile, sorted on its own. The piles
+// are then merged (merge_sorted_slices) instead of sorting the slice: a pass
+// of a few comparisons a record, where a sort takes log2(n).
+//
+// A slice that is not nearly in order (its side pile grows past a
+// kSideShare of what was dealt) is sorted by std::sort instead, after a
+// short look: random input gives up within the first few thousand records.
+// Either way the result is the sort by `less`, which must be a strict weak
+// order; the records of a pile keep their input order among equals only where
+// `less` breaks ties by input position (PrefixLess does).
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "corank/parallel.hpp"
+#include "corank/text/record_sort.hpp"
+
+namespace corank::text {
+
+inline constexpr std::size_t kMaxPiles = 128;       // piles open at once
+inline constexpr std::size_t kMaxRuns = 1024;       // piles in all, each a run of the merge
+inline constexpr std::uint16_t kSidePile = 0xffff;
+inline constexpr std::uint64_t kSideShare = 16;     // the side pile's largest share of a slice
+inline constexpr std::uint64_t kFirstLook = 4096;   // records dealt before the side pile is judged
+
+// How a slice was dealt: each record's pile (tags), each pile's size in
+// creation order, the side pile's size; false where the slice is not nearly
+// in order (dealing stopped).
+struct PileDeal {
+  std::vector<std::uint16_t> tags;
+  std::vector<std::uint64_t> sizes;
+  std::uint64_t side = 0;
+  std::uint64_t changes = 0;  // places where a record's pile differs from the one before it
+
+  // Each pile lies in one piece, in creation order, and none is on the side:
+  // the slice is its piles already, one after another.
+  bool in_place() const noexcept { return side == 0 && changes + 1 == sizes.size(); }
+};
+
+// Deals v onto piles. Where a record is below every open pile and kMaxPiles
+// are open, the pile that took a record longest ago is closed (the piles of a
+// file before this one, say) and the record opens a new one; past kMaxRuns
+// piles in all, such a record goes to the side pile.
+template <class T, class Less>
+bool deal_into_piles(std::span<const T> v, const Less& less, PileDeal& deal) {
+  struct Top {
+    const T* last;
+    std::uint16_t run;
+    std::uint64_t used;  // the index of its last record
+  };
+  std::array<Top, kMaxPiles> tops;  // the open piles, ordered by their last records
+  std::size_t open = 0, at = 0;     // at: the pile the record before went onto
+  deal.tags.resize(v.size());
+  deal.sizes.clear();
+  deal.side = deal.changes = 0;
+  std::uint16_t before = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const T& x = v[i];
+    std::size_t p;
+    if (at < open && less(*tops[at].last, x) && (at + 1 == open || !less(*tops[at + 1].last, x))) {
+      p = at;
+    } else {  // the first pile whose last is not below x, then the one before it
+      std::size_t lo = 0, hi = open;
+      while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (less(*tops[mid].last, x)) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == 0) {  // below every open pile: a new one, first in order
+        if (deal.sizes.size() == kMaxRuns) {
+          deal.tags[i] = kSidePile;
+          ++deal.side;
+          if (deal.side * kSideShare > std::max<std::uint64_t>(i + 1, kFirstLook)) return false;
+          continue;
+        }
+        std::size_t gap = open;  // the slot that opens up: past the end, or the closed pile's
+        if (open == kMaxPiles) {
+          gap = 0;
+          for (std::size_t j = 1; j < open; ++j)
+            if (tops[j].used < tops[gap].used) gap = j;
+          --open;
+        }
+        std::copy_backward(tops.begin(), tops.begin() + static_cast<std::ptrdiff_t>(gap),
+                           tops.begin() + static_cast<std::ptrdiff_t>(gap + 1));
+        ++open;
+        tops[0] = {&x, static_cast<std::uint16_t>(deal.sizes.size()), i};
+        deal.sizes.push_back(0);
+      }
+      p = lo == 0 ? 0 : lo - 1;
+    }
+    tops[p].last = &x;
+    tops[p].used = i;
+    at = p;
+    const std::uint16_t run = tops[p].run;
+    deal.tags[i] = run;
+    ++deal.sizes[run];
+    if (i > 0 && run != before) ++deal.changes;
+    before = run;
+  }
+  return true;
+}
+
+// Puts the dealt slice v in order of its piles, the side pile last and sorted,
+// through `scratch` (as long as v) where the piles are not in place already;
+// returns where each nonempty pile begins in v, and v's end.
+template <class T, class Less>
+std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, const PileDeal& deal, const Less& less) {
+  std::vector<std::uint64_t> bounds{0};
+  std::vector<std::uint64_t> next(deal.sizes.size() + 1, 0);  // where each pile's next record goes; the side's last
+  std::uint64_t at = 0;
+  for (std::size_t id = 0; id < deal.sizes.size(); ++id) {
+    next[id] = at;
+    at += deal.sizes[id];
+    if (deal.sizes[id]) bounds.push_back(at);
+  }
+  const std::uint64_t side_from = at;
+  if (!deal.in_place()) {
+    const std::size_t side = deal.sizes.size();
+    next[side] = side_from;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      const std::uint16_t tag = deal.tags[i];
+      scratch[next[tag == kSidePile ? side : tag]++] = v[i];
+    }
+    std::copy(scratch.begin(), scratch.end(), v.begin());
+    std::sort(v.begin() + static_cast<std::ptrdiff_t>(side_from), v.end(), less);
+    if (deal.side) bounds.push_back(v.size());
+  }
+  return bounds;
+}
+
+// parallel_sort (record_sort.hpp) for records nearly in order: each thread's
+// slice is dealt into piles where it is nearly in order, else sorted; all the
+// piles and sorted slices are then merged on all threads. `scratch` is resized.
+template <class Vec, class Less>
+void sort_nearly_in_order(Vec& v, Vec& scratch, const Less& less, unsigned threads) {
+  using T = std::remove_cvref_t<decltype(v[0])>;
+  const std::uint64_t n = v.size();
+  const unsigned parts = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 8192)));
+  scratch.resize(n);
+  std::vector<std::vector<std::uint64_t>> bounds(parts);
+  parallel_for(parts, [&](unsigned p) {
+    const std::uint64_t b = n * p / parts, e = n * (p + 1) / parts;
+    const std::span<T> slice(v.data() + b, e - b);
+    PileDeal deal;
+    if (deal_into_piles(std::span<const T>(slice), less, deal)) {
+      bounds[p] = lay_out_piles(slice, std::span<T>(scratch.data() + b, e - b), deal, less);
+    } else {
+      std::sort(slice.begin(), slice.end(), less);
+      bounds[p] = {0, e - b};
+    }
+    for (auto& x : bounds[p]) x += b;
+  });
+  std::vector<std::uint64_t> all{0};
+  for (const auto& part : bounds) all.insert(all.end(), part.begin() + 1, part.end());
+  if (all.size() > 2) merge_sorted_slices(v, scratch, all, less, threads);
+}
+
+}  // namespace corank::text

@@ -1,0 +1,143 @@
+// sort_nearly_in_order and its dealing into piles (pile_sort.hpp) against
+// std::sort, on inputs shaped like logs (sorted files one after another, late
+// lines, lines tied on their time) and on inputs that are not nearly in order
+// (random, descending), where the slices are sorted instead.
+#include "corank/text/pile_sort.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace corank::text {
+namespace {
+
+struct Item {
+  std::uint64_t key;
+  std::uint64_t pos;  // input position: ties keep input order
+  friend bool operator==(const Item&, const Item&) = default;
+};
+struct ItemLess {
+  bool operator()(const Item& a, const Item& b) const noexcept { return a.key != b.key ? a.key < b.key : a.pos < b.pos; }
+};
+
+std::vector<Item> numbered(const std::vector<std::uint64_t>& keys) {
+  std::vector<Item> v(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) v[i] = {keys[i], i};
+  return v;
+}
+
+// `files` runs of `each` keys, each run in order, with some keys repeated:
+// over the same range, or (`stacked`) each below the one before it, so that
+// no record of one can go onto another's pile.
+std::vector<std::uint64_t> sorted_files(std::mt19937_64& rng, std::size_t files, std::size_t each,
+                                        bool stacked = false) {
+  std::vector<std::uint64_t> keys;
+  for (std::size_t f = 0; f < files; ++f) {
+    std::vector<std::uint64_t> file(each);
+    for (auto& k : file) k = rng() % (each * 4) + (stacked ? (files - f) * each * 4 : 0);
+    std::sort(file.begin(), file.end());
+    keys.insert(keys.end(), file.begin(), file.end());
+  }
+  return keys;
+}
+
+void expect_sorted_like_std(const std::vector<std::uint64_t>& keys, unsigned threads) {
+  std::vector<Item> v = numbered(keys), want = v, scratch;
+  std::sort(want.begin(), want.end(), ItemLess{});
+  sort_nearly_in_order(v, scratch, ItemLess{}, threads);
+  ASSERT_EQ(v.size(), want.size());
+  EXPECT_TRUE(v == want) << keys.size() << " keys on " << threads << " threads";
+}
+
+TEST(PileSort, SortedFilesOneAfterAnotherAreEachAPileInPlace) {
+  std::mt19937_64 rng(1);
+  const auto keys = sorted_files(rng, 14, 5000, /*stacked=*/true);
+  const auto v = numbered(keys);
+  PileDeal deal;
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+  EXPECT_EQ(deal.sizes.size(), 14u);
+  EXPECT_EQ(deal.side, 0u);
+  EXPECT_TRUE(deal.in_place());
+  for (unsigned threads : {1u, 2u, 3u, 8u}) expect_sorted_like_std(keys, threads);
+  // Over the same range, a file's records may join an earlier file's pile
+  // (where they are above its last): fewer piles, not in place, the same order.
+  const auto shared = sorted_files(rng, 14, 5000);
+  const auto w = numbered(shared);
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(w), ItemLess{}, deal));
+  EXPECT_LE(deal.sizes.size(), 14u);
+  for (unsigned threads : {1u, 2u, 3u, 8u}) expect_sorted_like_std(shared, threads);
+}
+
+TEST(PileSort, LateLinesTakePilesOfTheirOwn) {
+  std::mt19937_64 rng(2);
+  auto keys = sorted_files(rng, 6, 20000);
+  for (std::size_t i = 100; i < keys.size(); i += 37) keys[i] -= std::min<std::uint64_t>(keys[i], rng() % 500);
+  const auto v = numbered(keys);
+  PileDeal deal;
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+  EXPECT_FALSE(deal.in_place());
+  EXPECT_LT(deal.sizes.size(), kMaxRuns);
+  for (unsigned threads : {1u, 2u, 4u}) expect_sorted_like_std(keys, threads);
+}
+
+TEST(PileSort, TiesInRandomOrderWithinEachSecond) {
+  // Lines tied on their time, ordered by the rest of the line: random within each second.
+  std::mt19937_64 rng(3);
+  std::vector<std::uint64_t> keys;
+  for (std::uint64_t second = 0; second < 20000; ++second)
+    for (int j = 0; j < 8; ++j) keys.push_back(second * 1000 + rng() % 1000);
+  for (unsigned threads : {1u, 2u}) expect_sorted_like_std(keys, threads);
+}
+
+TEST(PileSort, ManyFilesCloseOldPiles) {
+  std::mt19937_64 rng(4);
+  const auto keys = sorted_files(rng, 3 * kMaxPiles, 300, /*stacked=*/true);
+  const auto v = numbered(keys);
+  PileDeal deal;
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+  EXPECT_EQ(deal.sizes.size(), 3 * kMaxPiles);
+  EXPECT_EQ(deal.side, 0u);
+  expect_sorted_like_std(keys, 2);
+}
+
+TEST(PileSort, PastTheLastPileRecordsGoToTheSide) {
+  std::mt19937_64 rng(5);
+  const auto keys = sorted_files(rng, kMaxRuns + 50, 200, /*stacked=*/true);
+  const auto v = numbered(keys);
+  PileDeal deal;
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+  EXPECT_EQ(deal.sizes.size(), kMaxRuns);
+  EXPECT_GT(deal.side, 0u);
+  for (unsigned threads : {1u, 2u}) expect_sorted_like_std(keys, threads);
+}
+
+TEST(PileSort, RandomAndDescendingInputGiveUpEarlyAndAreSorted) {
+  std::mt19937_64 rng(6);
+  std::vector<std::uint64_t> random(200000), descending(200000);
+  for (auto& k : random) k = rng() % 100000;
+  for (std::size_t i = 0; i < descending.size(); ++i) descending[i] = descending.size() - i;
+  for (const auto* keys : {&random, &descending}) {
+    const auto v = numbered(*keys);
+    PileDeal deal;
+    EXPECT_FALSE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+    for (unsigned threads : {1u, 2u, 4u}) expect_sorted_like_std(*keys, threads);
+  }
+}
+
+TEST(PileSort, SmallEmptyAndAllEqual) {
+  expect_sorted_like_std({}, 2);
+  expect_sorted_like_std({5}, 2);
+  expect_sorted_like_std({3, 1, 2}, 2);
+  expect_sorted_like_std(std::vector<std::uint64_t>(100000, 7), 2);
+  std::mt19937_64 rng(7);
+  for (std::size_t n : {8191u, 8192u, 16385u, 70001u}) {
+    auto keys = sorted_files(rng, 3, n / 3);
+    keys.push_back(0);  // the last line late
+    expect_sorted_like_std(keys, 2);
+  }
+}
+
+}  // namespace
+}  // namespace corank::text
