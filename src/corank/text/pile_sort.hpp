@@ -2,13 +2,14 @@
 // Sorting records that arrive nearly in order, as the lines of logs do: each
 // file is in time order but for a few late lines, and a sort's input is many
 // such files one after another. A slice of records is dealt, in input order,
-// onto at most kMaxPiles piles, each kept in order: a record goes onto the
-// pile whose last record is the greatest one below it (patience sorting's
-// rule), or starts a pile of its own where it is below every pile's last. Each
-// file so becomes one pile, and its late lines a few more; records that find
-// no pile once all are taken go to a side pile, sorted on its own. The piles
-// are then merged (merge_sorted_slices) instead of sorting the slice: a pass
-// of a few comparisons a record, where a sort takes log2(n).
+// onto piles each kept in order: a record goes onto the open pile whose last
+// record is the greatest one below it (patience sorting's rule), or opens a
+// pile of its own where it is below every open pile's last (deal_into_piles
+// says which piles stay open). Each file so becomes one pile, and its late
+// lines a few more; past kMaxRuns piles, records that would open one go to a
+// side pile, sorted on its own. The piles are then merged
+// (merge_sorted_slices) instead of sorting the slice: a pass of a few
+// comparisons a record, where a sort takes log2(n).
 //
 // A slice that is not nearly in order (its side pile grows past a
 // kSideShare of what was dealt) is sorted by std::sort instead, after a
@@ -31,7 +32,7 @@ inline constexpr std::size_t kMaxPiles = 128;       // piles open at once
 inline constexpr std::size_t kMaxRuns = 1024;       // piles in all, each a run of the merge
 inline constexpr std::uint16_t kSidePile = 0xffff;
 inline constexpr std::uint64_t kSideShare = 16;     // the side pile's largest share of a slice
-inline constexpr std::uint64_t kFirstLook = 4096;   // records dealt before the side pile is judged
+inline constexpr std::uint64_t kFirstLook = 4096;   // the side pile's share is of at least this many records
 
 // How a slice was dealt: each record's pile (tags), each pile's size in
 // creation order, the side pile's size; false where the slice is not nearly
