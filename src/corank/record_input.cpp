@@ -64,7 +64,15 @@ RecordInput::RecordInput(const std::vector<std::span<const std::byte>>& buffers,
   total_records_ = total;
 }
 
+RecordInput::RecordInput(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size,
+                         unsigned threads, const RecordSelection& selection)
+    : RecordInput(buffers, record_size, threads) {
+  selected_ = std::make_unique<SelectedRecords>(buffers_, record_size, selection, threads_);
+  total_records_ = selection.records();
+}
+
 const std::byte* RecordInput::map_whole() {
+  if (selected_) return nullptr;  // the kept records are not where they lie, one after another
   if (!buffers_.empty()) {
     const std::byte* sole = records_read_ == 0 ? sole_buffer(buffers_) : nullptr;
     if (sole) records_read_ = *total_records_, current_ = buffers_.size();
@@ -79,6 +87,11 @@ const std::byte* RecordInput::map_whole() {
 }
 
 std::uint64_t RecordInput::read(std::byte* dst, std::uint64_t max_records) {
+  if (selected_) {
+    const std::uint64_t got = selected_->read(dst, max_records);
+    records_read_ += got;
+    return got;
+  }
   const std::uint64_t want = max_records * record_size_;
   std::uint64_t got = 0;
   while (got < want && current_ < buffers_.size()) {

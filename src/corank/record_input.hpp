@@ -12,6 +12,7 @@
 #include "corank/io/mapped_input.hpp"
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
+#include "corank/record_selection.hpp"
 
 namespace corank {
 
@@ -30,6 +31,9 @@ public:
   // up to `threads` threads. Throws InputError for a piece that is not whole
   // records.
   RecordInput(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size, unsigned threads);
+  // Only the records of the buffers that `selection` keeps (record_selection.hpp).
+  RecordInput(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size, unsigned threads,
+              const RecordSelection& selection);
 
   // Total records, when every input's size is known in advance.
   std::optional<std::uint64_t> total_records() const noexcept { return total_records_; }
@@ -50,6 +54,7 @@ private:
   std::unique_ptr<io::MappedInput> mapped_;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;
   std::vector<std::span<const std::byte>> buffers_;  // in place of paths_ and sources_
+  std::unique_ptr<SelectedRecords> selected_;        // reads buffers_ where there is a selection
   std::size_t current_ = 0;
   std::uint64_t current_bytes_ = 0;  // bytes read from sources_[current_] (buffers_[current_])
   std::uint32_t record_size_;

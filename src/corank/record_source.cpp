@@ -33,6 +33,11 @@ RecordSource::RecordSource(const std::vector<std::span<const std::byte>>& buffer
   check_whole_records(buffers_, R_);
 }
 
+RecordSource::RecordSource(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size,
+                           const RecordSelection& selection, unsigned threads)
+    : R_(record_size), buffers_(buffers),
+      sequential_(std::make_unique<RecordInput>(buffers_, record_size, threads, selection)) {}
+
 std::optional<std::uint64_t> RecordSource::total_records() const noexcept {
   if (positional_) return positional_->size() / R_;
   return sequential_->total_records();

@@ -27,6 +27,10 @@ public:
   // Pieces of memory in order, which must outlive this object; throws
   // InputError for a piece that is not whole records.
   RecordSource(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size);
+  // Only the records of the buffers that `selection` keeps, read by `threads`
+  // threads (record_selection.hpp).
+  RecordSource(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size,
+               const RecordSelection& selection, unsigned threads);
 
   std::optional<std::uint64_t> total_records() const noexcept;
   // Whether the inputs can be read again from the start (files, not a pipe).
@@ -50,7 +54,7 @@ private:
   std::unique_ptr<io::MappedInput> mapped_;
   std::unique_ptr<io::PositionalInput> positional_;
   std::vector<std::span<const std::byte>> buffers_;  // what positional_ reads, where it reads memory
-  std::unique_ptr<RecordInput> sequential_;
+  std::unique_ptr<RecordInput> sequential_;  // also the selection's reader
   bool rereadable_ = true;
   std::uint64_t next_ = 0;
 };

@@ -228,6 +228,7 @@ SortOptions binary_options(const SortRequest& r) {
   SortOptions o;
   static_cast<CommonSortOptions&>(o) = common_options(r);
   o.input_buffers = r.input_buffers;
+  o.input_selection = r.input_selection;
   o.format = parse_format(r.format, r.keys);
   o.reverse = r.reverse;
   o.unique = r.unique;

@@ -29,6 +29,9 @@ struct SortRequest {
   // concatenated. They must outlive the sort and are only read; like a mapped
   // input file, they are not counted in memory_budget.
   std::vector<std::span<const std::byte>> input_buffers;
+  // With input_buffers: only the records it keeps are sorted, as if the
+  // buffers held no others (record_selection.hpp). Must outlive the sort.
+  const RecordSelection* input_selection = nullptr;
   std::string output = "-";         // "-": standard output; may name an input
   // lines, csv, tsv, pgtext, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
   std::string format = "lines";

@@ -33,6 +33,10 @@ namespace {
 // be read twice.
 RecordDeviceRequest describe_inputs(const SortOptions& options, std::uint32_t R) {
   RecordDeviceRequest r;
+  if (options.input_selection) {
+    r.total_records = options.input_selection->records();
+    return r;
+  }
   if (!options.input_buffers.empty()) {
     std::uint64_t bytes = 0;
     for (const auto& b : options.input_buffers) bytes += b.size();
@@ -62,7 +66,8 @@ std::size_t staging_slot_bytes(std::uint64_t budget, std::uint32_t R) {
 }
 
 // The inputs as records for the device pipeline and the words sort.
-RecordSource record_source(const SortOptions& options, std::uint32_t R, const io::IoOptions& io) {
+RecordSource record_source(const SortOptions& options, std::uint32_t R, const io::IoOptions& io, unsigned threads) {
+  if (options.input_selection) return RecordSource(options.input_buffers, R, *options.input_selection, threads);
   if (!options.input_buffers.empty()) return RecordSource(options.input_buffers, R);
   return RecordSource(options.inputs, R, io);
 }
@@ -112,7 +117,7 @@ SortStats sort_files(const SortOptions& options) {
     try {
       // Inputs are opened before the output is created, so an unreadable input fails first.
       const MemoryPlan memory = plan_memory(options.io, stats.memory_budget, 1);  // the output's write-behind
-      RecordSource source = record_source(options, R, memory.io);
+      RecordSource source = record_source(options, R, memory.io, stats.threads);
       io::OutputFile output(options.output, memory.io);
       io::WorkerPool pool(stats.threads);
       Progress progress(options.progress);
@@ -137,7 +142,7 @@ SortStats sort_files(const SortOptions& options) {
   // merge's reads hold engine buffers at once.
   const MemoryPlan memory = plan_memory(io_within_descriptors(options.io), stats.memory_budget, 3);
   if (words_sort_applies(format, request.total_records, memory.arrays)) {
-    RecordSource source = record_source(options, R, memory.io);
+    RecordSource source = record_source(options, R, memory.io, stats.threads);
     io::OutputFile output(options.output, memory.io);
     io::WorkerPool pool(stats.threads);
     OutputWriter writer(output, pool, source.total_records().value_or(0) * R);
@@ -154,8 +159,10 @@ SortStats sort_files(const SortOptions& options) {
   cpu_options.io = memory.io;
   // Cached input files are read by every thread at once (read_ahead_source.hpp).
   cpu_options.io.read_threads = stats.threads;
-  RecordInput input = options.input_buffers.empty() ? RecordInput(options.inputs, R, cpu_options.io)
-                                                    : RecordInput(options.input_buffers, R, stats.threads);
+  RecordInput input = options.input_selection ? RecordInput(options.input_buffers, R, stats.threads,
+                                                            *options.input_selection)
+                      : options.input_buffers.empty() ? RecordInput(options.inputs, R, cpu_options.io)
+                                                      : RecordInput(options.input_buffers, R, stats.threads);
   io::OutputFile output(options.output, memory.io);
   Progress progress(options.progress);
   RecordChecksum input_sum;

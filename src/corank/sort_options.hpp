@@ -11,6 +11,8 @@
 
 namespace corank {
 
+class RecordSelection;  // record_selection.hpp
+
 enum class GpuMode { Auto, On, Off };
 
 // What a sort takes whatever its records are (SortOptions for binary
@@ -33,6 +35,7 @@ struct SortOptions : CommonSortOptions {
   // Records in this process's memory, sorted in place of `inputs` (then
   // empty): the pieces in order, as if concatenated (SortRequest::input_buffers).
   std::vector<std::span<const std::byte>> input_buffers;
+  const RecordSelection* input_selection = nullptr;  // SortRequest::input_selection
   RecordFormat format;
   bool reverse = false;  // reverse the result of every key comparison
   bool unique = false;   // keep only the first record of each run of equal keys

@@ -1,0 +1,134 @@
+// Sorting some records of input buffers (record_selection.hpp): the reader
+// gives exactly the kept records, in input order, across buffers, however
+// its reads are sized; a sort of a selection gives what a sort of only those
+// records gives, on the CPU's in-memory and spilling paths; and an input
+// that keeps other than the selection's count is an error, not a short or
+// truncated output.
+#include "corank/record_selection.hpp"
+
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "corank/errors.hpp"
+#include "corank/sort.hpp"
+#include "library_test_util.hpp"
+
+namespace corank {
+namespace {
+
+constexpr std::uint32_t R = 8;
+
+// Keeps the records whose key (a little-endian u64) is a multiple of `every`,
+// claiming `records` of them.
+class MultiplesOf final : public RecordSelection {
+public:
+  MultiplesOf(std::uint64_t every, std::uint64_t records) : every_(every), records_(records) {}
+  std::uint64_t records() const override { return records_; }
+  std::uint64_t mark(const std::byte* recs, std::uint64_t n, std::uint64_t, std::uint8_t* keep) const override {
+    std::uint64_t kept = 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      std::uint64_t v;
+      std::memcpy(&v, recs + i * R, 8);
+      kept += keep[i] = v % every_ == 0;
+    }
+    return kept;
+  }
+
+private:
+  std::uint64_t every_, records_;
+};
+
+struct Input {
+  std::vector<std::string> pieces;
+  std::string kept;  // the kept records, concatenated in order
+  std::uint64_t kept_records = 0;
+
+  std::vector<std::span<const std::byte>> buffers() const {
+    std::vector<std::span<const std::byte>> b;
+    for (const auto& p : pieces) b.emplace_back(reinterpret_cast<const std::byte*>(p.data()), p.size());
+    return b;
+  }
+};
+
+// Pieces of 0, 50000, 7 and 90000 random records; kept: multiples of 3.
+Input make_input() {
+  std::mt19937_64 rng(3);
+  Input in;
+  for (int n : {0, 50000, 7, 90000}) {
+    std::string p;
+    for (int i = 0; i < n; ++i) {
+      const std::uint64_t v = rng() % 1000000;
+      p.append(reinterpret_cast<const char*>(&v), 8);
+      if (v % 3 == 0) in.kept.append(reinterpret_cast<const char*>(&v), 8), ++in.kept_records;
+    }
+    in.pieces.push_back(std::move(p));
+  }
+  return in;
+}
+
+TEST(RecordSelection, ReadsExactlyTheKeptRecordsInOrder) {
+  const Input in = make_input();
+  const MultiplesOf sel(3, in.kept_records);
+  for (std::uint64_t max : {1ull, 1000ull, 16384ull, 100000ull}) {
+    SelectedRecords reader(in.buffers(), R, sel, 4);
+    std::string got;
+    std::string buf(max * R, '\0');
+    for (;;) {
+      const std::uint64_t n = reader.read(reinterpret_cast<std::byte*>(buf.data()), max);
+      got.append(buf.data(), n * R);
+      if (n < max) break;  // short only at the end
+    }
+    EXPECT_EQ(reader.read(reinterpret_cast<std::byte*>(buf.data()), max), 0u);
+    EXPECT_TRUE(got == in.kept) << "reads of " << max;
+  }
+}
+
+TEST(RecordSelection, AnotherCountThanTheSelectionsIsAnError) {
+  const Input in = make_input();
+  std::string buf(in.kept_records * R + 64, '\0');
+  for (std::uint64_t claimed : {in.kept_records - 1, in.kept_records + 1}) {
+    SelectedRecords reader(in.buffers(), R, MultiplesOf(3, claimed), 2);
+    // A sort reads no more than the count it was given.
+    EXPECT_THROW(reader.read(reinterpret_cast<std::byte*>(buf.data()), claimed), InputError) << claimed;
+  }
+}
+
+TEST(RecordSelection, SortOfASelectionIsTheSortOfItsRecords) {
+  const auto dir = std::filesystem::temp_directory_path() / ("corank-selection-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const test::RemoveOnExit remove(dir);
+  const Input in = make_input();
+  std::ofstream(dir / "kept.u64", std::ios::binary) << in.kept;
+  const MultiplesOf sel(3, in.kept_records);
+  for (std::uint64_t budget : {std::uint64_t{64} << 20, std::uint64_t{1} << 20}) {  // in memory; runs spilled
+    SortRequest want;
+    want.format = "u64";
+    want.gpu = GpuMode::Off;
+    want.threads = 2;
+    want.memory_budget = budget;
+    want.temp_dirs = {dir};
+    want.io.sync_output = false;
+    want.inputs = {dir / "kept.u64"};
+    want.output = dir / "want";
+    sort(want);
+    SortRequest r = want;
+    r.inputs.clear();
+    r.input_buffers = in.buffers();
+    r.input_selection = &sel;
+    r.output = dir / "got";
+    const SortStats stats = sort(r);
+    EXPECT_EQ(stats.records_out, in.kept_records);
+    EXPECT_TRUE(test::slurp(dir / "got") == test::slurp(dir / "want")) << "-S " << budget;
+  }
+}
+
+}  // namespace
+}  // namespace corank
