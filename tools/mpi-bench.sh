@@ -13,7 +13,8 @@
 # (default /dev/shm: the input, the output and the temporaries; it needs
 # about 3x the input), DIST (uniform or skewed, default uniform), ROUNDS
 # (default 1; the bars take the best of 3), CORANK_ARGS (extra options for
-# every run, the single process's too, e.g. "--gpu=on -S 20G"), MPIRUN_ARGS
+# every run, the single process's too, e.g. "--gpu=on -S 20G"), MPI_ARGS
+# (extra options for corank-mpi alone, e.g. "--exchange=always"), MPIRUN_ARGS
 # (extra mpirun options; a rank's threads are all the node's threads shared
 # by its ranks, so bind them to nothing, e.g. "--bind-to none", where ranks
 # share a node), STATS_DIR (where each run's --stats JSON is kept, as
@@ -38,13 +39,15 @@ mpirun_args=(--oversubscribe)
 mpirun_args+=(${MPIRUN_ARGS:-})
 # shellcheck disable=SC2206
 extra=(${CORANK_ARGS:-})
+# shellcheck disable=SC2206
+mpi_extra=(${MPI_ARGS:-})
 stats_dir=${STATS_DIR:-$work}
 mkdir -p "$stats_dir"
 trap 'rm -f "$in" "$out"; [ -n "${STATS_DIR:-}" ] || rm -f "$work"/mpi-bench-stats-*.json' EXIT
 
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l || true)
 echo "date: $(date -u '+%F %T')  cpus: $(nproc)  gpus: $gpus  mem: $(free -g | awk '/Mem:/{print $2}') GiB  work: $work" | tee "$summary"
-echo "input: $records gensort records ($dist) in $in; options: ${extra[*]:-none}; mpirun: ${mpirun_args[*]}" | tee -a "$summary"
+echo "input: $records gensort records ($dist) in $in; options: ${extra[*]:-none}; corank-mpi: ${mpi_extra[*]:-none}; mpirun: ${mpirun_args[*]}" | tee -a "$summary"
 "$B/tools/gen/corank-gen" -n "$records" --dist "$dist" -o "$in"
 
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
@@ -65,7 +68,7 @@ for round in $(seq 1 "$rounds"); do
     rm -f "$out"
     stats=$stats_dir/mpi-bench-stats-$np-$round.json
     start=$(date +%s.%N)
-    mpirun "${mpirun_args[@]}" -np "$np" "$B/src/mpi/corank-mpi" --format gensort -T "$work" "${extra[@]}" \
+    mpirun "${mpirun_args[@]}" -np "$np" "$B/src/mpi/corank-mpi" --format gensort -T "$work" "${extra[@]}" "${mpi_extra[@]}" \
       --stats "$stats" -o "$out" "$in"
     took=$(seconds "$start" "$(date +%s.%N)")
     keep_best "np$np" "$took"

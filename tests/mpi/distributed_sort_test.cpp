@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <random>
 #include <string>
@@ -68,9 +69,24 @@ Outcome refused(const TestDir& dir, const SortRequest& r, int ranks) {
   return o;
 }
 
+// How the ranks of one node come by their records: through the exchange
+// (always_exchange), or, for fixed-size records in memory, each its part of
+// the inputs where they lie (node_inputs.hpp).
+enum class Way { Exchange, NodeInputs };
+
+// The number of ranks whose --stats say `field` is true.
+std::size_t ranks_with(const std::string& stats, const std::string& field) {
+  std::size_t n = 0;
+  for (auto at = stats.find("\"" + field + "\": true"); at != std::string::npos;
+       at = stats.find("\"" + field + "\": true", at + 1))
+    ++n;
+  return n;
+}
+
 // corank::sort's output of `r`, and corank-mpi's with 1 to 4 ranks equal to it;
-// nothing left in -T or beside the output.
-void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = false) {
+// nothing left in -T or beside the output. With 2 ranks or more, every rank
+// went `way`.
+void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = false, Way way = Way::Exchange) {
   r.output = dir / "single";
   sort(r);
   const std::string want = read_file(r.output);
@@ -81,8 +97,15 @@ void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = fal
     d.sort = r;
     d.sort.output = dir / "out/sorted";
     d.part_files = part_files;
+    d.always_exchange = way == Way::Exchange;
+    std::string stats;
+    d.stats_file = "-";
+    d.stats_text = &stats;
     const Outcome o = run_ranks(ranks, d);
     ASSERT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 0)) << o.error;
+    if (ranks > 1)
+      EXPECT_EQ(ranks_with(stats, "node_inputs"), way == Way::NodeInputs ? static_cast<std::size_t>(ranks) : 0u)
+          << ranks << " ranks";
     std::string got;
     if (part_files)
       for (int k = 0; k < ranks; ++k) got += read_file(part_name(d.sort.output, static_cast<unsigned>(k)));
@@ -178,6 +201,35 @@ TEST(MpiDistributedSort, FixedSizeInMemoryAndSpilled) {
   r.memory_budget = std::uint64_t{64} << 20;  // in memory
   r.reverse = true;
   expect_like_single(dir, r);
+}
+
+// Each rank's part taken where the inputs lie: several files (one empty),
+// equal keys whose input order must survive, -r, -u, part files, and a
+// budget that makes each rank's sort spill runs.
+TEST(MpiDistributedSort, FixedSizeRecordsReadInPlaceOnOneNode) {
+  TestDir dir;
+  std::mt19937_64 rng(8);
+  std::string a, b;
+  for (int i = 0; i < 120000; ++i) {
+    char rec[16];
+    const std::uint64_t key = rng() % 5000, payload = static_cast<std::uint64_t>(i);
+    std::memcpy(rec, &key, 8);
+    std::memcpy(rec + 8, &payload, 8);
+    (i % 3 ? a : b).append(rec, 16);
+  }
+  write_file(dir / "a.rec", a);
+  write_file(dir / "empty.rec", "");
+  write_file(dir / "b.rec", b);
+  SortRequest r = base_request(dir, {dir / "a.rec", dir / "empty.rec", dir / "b.rec"});
+  r.format = "fixed:16";
+  r.keys = {"0:8:u64"};
+  expect_like_single(dir, r, false, Way::NodeInputs);  // -S 4M: runs spilled
+  r.memory_budget = std::uint64_t{64} << 20;
+  expect_like_single(dir, r, false, Way::NodeInputs);
+  r.reverse = true;
+  expect_like_single(dir, r, true, Way::NodeInputs);
+  r.unique = true;
+  expect_like_single(dir, r, false, Way::NodeInputs);
 }
 
 TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {

@@ -4,7 +4,8 @@
 # in a directory of its own through a shell, so that a relative input path
 # names another file on one rank), a file missing on one rank, records that
 # cover many sample offsets, a malformed record found while sampling, part
-# files that cannot all be replaced, a hard-linked target. Each case checks
+# files that cannot all be replaced, a hard-linked target; binary records
+# whose files differ between ranks of one host. Each case checks
 # the exit status, the one message, the output against corank's, and that
 # nothing is left beside the target or in -T.
 #   mpi_hostile_test.sh BUILD_DIR [MPIRUN]
@@ -68,6 +69,24 @@ run_in "full full none" -o "$work/out/sorted" data.txt
 expect_refused "missing on rank 2" "rank 2: open failed: data.txt: No such file or directory"
 run_in "none full full" -o "$work/out/sorted" data.txt
 expect_refused "missing on rank 0" "open failed: data.txt: No such file or directory"
+
+# Binary records: ranks of one host sort their parts where the inputs lie
+# only when every rank maps the same files. Shown another file of the same
+# size under the name, rank 2 makes every rank take the exchange; where all
+# see one file, they share it. The ranks agree either way: all or none.
+"$build/tools/gen/corank-gen" -n 30000 --seed 5 -o full/recs.dat
+"$build/tools/gen/corank-gen" -n 30000 --seed 6 -o short/recs.dat
+node_ranks() { grep -c '"node_inputs": true' "$work/stats.json" || true; }
+run_in "full full short" --format gensort --stats "$work/stats.json" -o "$work/out/sorted" recs.dat
+[ "$rc" -eq 0 ] || { cat err; fail "other records on rank 2: exit status $rc"; }
+[ "$(node_ranks)" -eq 0 ] || fail "other records on rank 2: $(node_ranks) rank(s) sorted their parts where the inputs lie"
+run_in "full full full" --format gensort --stats "$work/stats.json" -o "$work/out/sorted" recs.dat
+[ "$rc" -eq 0 ] || { cat err; fail "same records: exit status $rc"; }
+[ "$(node_ranks)" -eq $np ] || fail "same records: $(node_ranks) rank(s), not $np, sorted their parts where the inputs lie"
+"$corank" --gpu=off --format gensort -o ref-recs full/recs.dat
+cmp -s ref-recs out/sorted || fail "same records: the output differs from corank's"
+expect_clean "binary records"
+rm -f out/sorted "$work/stats.json"
 
 # ---- sampling bounded by memory -----------------------------------------
 # peak_kib: the largest peak RSS of the ranks of the last run_timed (0 where

@@ -1,6 +1,7 @@
 // The splitter choice and binning of corank-mpi, without MPI: parts are even
 // on distinct, duplicate-heavy and all-equal keys, equal keys stay together
-// under -u, and every record's part follows the sort order.
+// under -u, and every record's part follows the sort order, PartFinder's as
+// the partitioner's.
 #include "corank/mpi/partition.hpp"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,8 @@
 #include <algorithm>
 #include <cstring>
 #include <random>
+
+#include "corank/mpi/part_finder.hpp"
 
 
 namespace corank::mpi {
@@ -108,6 +111,38 @@ TEST(MpiPartition, RegularSampleAndShares) {
   EXPECT_EQ(share_begin(huge, 3, 4, 100), huge / 100 * 3 / 4 * 100);
   EXPECT_DOUBLE_EQ(partition_skew({0, 0}), 1.0);
   EXPECT_DOUBLE_EQ(partition_skew({3, 1}), 1.5);
+}
+
+}  // namespace
+}  // namespace corank::mpi
+
+namespace corank::mpi {
+namespace {
+
+// PartFinder gives every record the part Partitioner::part_of gives it:
+// several keys, a descending one, -r, duplicate keys cut by position (and
+// not, under -u), for 2 to 5 parts.
+TEST(MpiPartFinder, AgreesWithThePartitioner) {
+  std::mt19937_64 rng(5);
+  constexpr std::uint32_t R = 24;
+  std::vector<std::string> records(20000, std::string(R, '\0'));
+  for (auto& r : records)
+    for (auto& c : r) c = static_cast<char>(rng() % 4);  // few distinct keys: many ties
+  for (const bool reverse : {false, true})
+    for (const bool by_position : {true, false})
+      for (unsigned parts = 2; parts <= 5; ++parts) {
+        BinaryOrder order(parse_format("fixed:24", {"0:3", "5:2:u16:desc", "10:4:i32"}), reverse);
+        Partitioner p(order, by_position);
+        std::vector<Sample> samples;
+        for (std::uint64_t i : regular_sample(records.size(), 500)) samples.push_back({records[i], i * R});
+        p.choose_splitters(samples, parts);
+        const PartFinder finder(order, p);
+        ASSERT_EQ(finder.parts(), parts);
+        for (std::size_t i = 0; i < records.size(); ++i)
+          ASSERT_EQ(finder.part_of(reinterpret_cast<const std::byte*>(records[i].data()), i * R),
+                    p.part_of(records[i], i * R))
+              << "record " << i << ", " << parts << " parts, reverse " << reverse << ", by position " << by_position;
+      }
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "corank/mpi/exchange.hpp"
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/local_sort.hpp"
+#include "corank/mpi/node_inputs.hpp"
 #include "corank/mpi/output.hpp"
 #include "corank/mpi/part_files.hpp"
 #include "corank/mpi/rank_report.hpp"
@@ -83,19 +84,32 @@ void run(Communicator& c, const DistributedRequest& request) {
   // One rank whose inputs are in memory sorts them where they lie: nothing
   // to sample, nothing to exchange (whole_input.hpp).
   std::unique_ptr<WholeInput> whole;
-  if (c.ranks() == 1) phase(c, [&] { whole = WholeInput::map_if_resident(*job); });
+  std::unique_ptr<NodeInputs> node_inputs;
+  if (c.ranks() == 1)
+    phase(c, [&] { whole = WholeInput::map_if_resident(*job); });
+  else
+    node_inputs = NodeInputs::map_if_shared(c, *job);
   Exchanged exchanged;
   PieceInput input;
+  const auto say = [&](const char* line) {
+    if (job->local.verbose && request.sort.io.diagnostics) request.sort.io.diagnostics->note(line);
+  };
   if (whole) {
     input = whole->piece();
     exchanged.read_bytes = input.bytes;
-    if (job->local.verbose && request.sort.io.diagnostics)
-      request.sort.io.diagnostics->note("one rank: its inputs are sorted where they lie, without an exchange");
+    say("one rank: its inputs are sorted where they lie, without an exchange");
   } else {
     choose_splitters(c, *job);
     times.sample = lap(t);
-    exchanged = exchange(c, *job, times.exchange_parts);
-    input = piece_input(*exchanged.received);
+    if (node_inputs) {
+      node_inputs->count_parts(c, *job);
+      input = node_inputs->piece();
+      exchanged.read_bytes = node_inputs->share_bytes();
+      say("ranks of one node: each sorts its part of the inputs where they lie, without an exchange");
+    } else {
+      exchanged = exchange(c, *job, times.exchange_parts);
+      input = piece_input(*exchanged.received);
+    }
     times.exchange = lap(t);
   }
 
@@ -108,6 +122,7 @@ void run(Communicator& c, const DistributedRequest& request) {
   report_of_rank.bytes_received = input.bytes;
   report_of_rank.received_in_memory = input.files.empty();
   report_of_rank.whole_input = whole != nullptr;
+  report_of_rank.node_inputs = node_inputs != nullptr;
   if (in_place) {
     place = mpi::place(c, input.bytes + (rank == 0 ? job->header.size() : 0));
     shared.create(c, request.sort.output, place.total, nullptr);

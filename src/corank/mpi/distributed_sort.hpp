@@ -16,6 +16,9 @@
 //                   what arrives kept in input order (received_pieces.hpp)
 //   whole_input.hpp one rank: its inputs sorted where they lie, in place of
 //                   sampling and the exchange, where they are in memory
+//   node_inputs.hpp ranks of one node: each sorts its part of the inputs
+//                   where they lie, in place of the exchange, where they
+//                   are in memory
 //   local_sort.hpp  corank::sort of what arrived, on this rank's GPU or CPU,
 //                   straight into the rank's region of the output where its
 //                   size is known beforehand
@@ -38,6 +41,10 @@ namespace corank::mpi {
 struct DistributedRequest {
   SortRequest sort;         // sort.output: the target file (not "-")
   bool part_files = false;  // OUT.part-NNNNN, one per rank, instead of one file
+  // --exchange=always: records move through MPI even between ranks of one
+  // node that could each take their part of the inputs where they lie
+  // (node_inputs.hpp).
+  bool always_exchange = false;
   std::string stats_file;   // --stats: "" none, "-" into *stats_text (rank 0's), for the caller to print
   std::string* stats_text = nullptr;
   // sort.io.diagnostics: rank 0's -v summary (the ranks' own sorts stay quiet).

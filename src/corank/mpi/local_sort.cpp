@@ -20,6 +20,9 @@ SortRequest request_for(const Job& job, const PieceInput& in) {
     // The sort counts them in its budget: they are part of this process's
     // resident memory, which the sort's memory plan takes off -S.
     r.input_buffers = in.buffers;
+    // No buffer at all would be no input buffers: standard input.
+    if (r.input_buffers.empty()) r.input_buffers.emplace_back();
+    r.input_selection = in.selection;
   } else {
     r.inputs = in.files;
   }

@@ -1,7 +1,7 @@
 // corank-mpi: corank's sort across the ranks of an MPI job,
 //   mpirun -np N corank-mpi [corank's options] [--part-files] -o OUT INPUT...
-// The command line is corank's (cli/args.hpp) plus --part-files; each rank
-// parses it alike, and rank 0 alone speaks.
+// The command line is corank's (cli/args.hpp) plus --part-files and
+// --exchange; each rank parses it alike, and rank 0 alone speaks.
 #include <mpi.h>
 #include <dirent.h>
 
@@ -33,6 +33,10 @@ constexpr const char* kUsage =
     "                    (copied into FILE where it has other hard links)\n"
     "  --part-files      instead, FILE.part-00000 ... one per rank, that concatenate\n"
     "                    to the sorted whole: all of them replaced, or none\n"
+    "  --exchange=WHEN   auto (the default): ranks that all share one node, sorting\n"
+    "                    fixed-size records from files in its memory (page cache,\n"
+    "                    /dev/shm), each sort their part where it lies, sending no\n"
+    "                    records; always: records always move through MPI\n"
     "  -S SIZE, -T DIR, --parallel N apply to each rank (defaults: half a node's\n"
     "                    memory split among its ranks, and the cores a rank may run\n"
     "                    on split among the ranks that may run on them; -v and\n"
@@ -97,8 +101,9 @@ int main(int argc, char** argv) {
   // its ranks SIGTERM; the thread that takes it waits for a commit under way,
   // removes what the rank named (cleanup.hpp) and ends it by the signal.
   cli::take_program_signals(&mpi::remove_registered_paths);
-  // --part-files is ours; the rest is corank's command line.
-  bool part_files = false;
+  // --part-files and --exchange are ours; the rest is corank's command line.
+  bool part_files = false, always_exchange = false;
+  std::string bad_exchange;
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (i > 0 && std::strcmp(argv[i], "--") == 0) {
@@ -107,7 +112,11 @@ int main(int argc, char** argv) {
     }
     if (i > 0 && std::strcmp(argv[i], "--part-files") == 0)
       part_files = true;
-    else
+    else if (i > 0 && std::strncmp(argv[i], "--exchange=", 11) == 0) {
+      const std::string when = argv[i] + 11;
+      always_exchange = when == "always";
+      bad_exchange = when == "always" || when == "auto" ? "" : when;
+    } else
       args.push_back(argv[i]);
   }
   args.push_back(nullptr);
@@ -122,6 +131,10 @@ int main(int argc, char** argv) {
     error = e.what();
   } catch (const std::exception& e) {
     error = e.what();
+  }
+  if (!bad_exchange.empty()) {
+    bad_command_line = true;
+    error = "invalid argument '" + bad_exchange + "' for '--exchange'\nValid arguments are: 'auto', 'always'";
   }
   if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) pick_device();
 
@@ -154,6 +167,7 @@ int main(int argc, char** argv) {
     r.sort.locale = "";
     r.sort.io.diagnostics = rank == 0 ? &diagnostics : nullptr;
     r.part_files = part_files;
+    r.always_exchange = always_exchange;
     r.stats_file = inv.stats_file;
     std::string why, stats;
     r.stats_text = &stats;

@@ -36,6 +36,8 @@ class BinaryOrder final : public RecordOrder {
 public:
   BinaryOrder(const RecordFormat& format, bool reverse) : keys_(format), reverse_(reverse) {}
   int compare(std::string_view a, std::string_view b) const override;
+  const KeyNormalizer& keys() const noexcept { return keys_; }
+  bool reverse() const noexcept { return reverse_; }
 
 private:
   KeyNormalizer keys_;
@@ -73,6 +75,7 @@ public:
   // The part of a record: the number of splitters at or before it.
   unsigned part_of(std::string_view record, std::uint64_t position) const;
   const std::vector<Sample>& splitters() const noexcept { return splitters_; }
+  bool by_position() const noexcept { return by_position_; }
 
 private:
   const RecordOrder& order_;
