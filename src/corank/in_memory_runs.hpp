@@ -36,6 +36,39 @@ struct InMemoryRuns {
   std::vector<std::span<const KeyEntry<W>>> runs;
 };
 
+// The kept records of a selection (record_selection.hpp) where they lie: an
+// entry for each, in input order (pos: its index in the buffer), sorted in
+// runs of plan.run_records, or whole under plan.single_sort.
+template <unsigned W>
+InMemoryRuns<W> selected_runs_in_memory(const CpuSortJob& job, const SortPlan& plan, unsigned threads,
+                                        SelectedRecords& selection, double& read_seconds) {
+  using E = KeyEntry<W>;
+  const std::uint32_t R = job.format.record_size;
+  const std::uint64_t n = *job.input.total_records();
+  InMemoryRuns<W> m;
+  const auto t0 = Clock::now();
+  m.records = selection.sole();
+  m.entries = io::HugeVector<E>(n);
+  E* entries = m.entries.data();
+  selection.each_kept([&](std::uint64_t j, std::uint64_t i) {
+    if (j >= n) return;  // more kept than counted: each_kept throws once done
+    job.norm.normalize(m.records + i * R, entries[j].key);
+    entries[j].pos = i;
+  });
+  read_seconds += seconds_since(t0);
+  note(job.options.verbose, job.options.io, "input: the selected records sorted where they lie");
+  job.progress.advance(n * R);
+  const std::uint64_t run = plan.single_sort ? std::max<std::uint64_t>(n, 1) : plan.run_records;
+  io::HugeVector<E> scratch(std::min(n, run));
+  // Entries in position order, radix sorted (stable): (key, position) order.
+  for (std::uint64_t base = 0; base < n; base += run) {
+    const std::uint64_t count = std::min(run, n - base);
+    radix_sort(entries + base, scratch.data(), count, threads);
+    m.runs.emplace_back(entries + base, count);
+  }
+  return m;
+}
+
 // Forms the runs of job's whole input (its total_records() known). `read(dst,
 // n)` reads the next n records on `reader` (and counts them for --verify and
 // the progress line); `read_seconds` gets the time of mapping the input.
@@ -50,10 +83,13 @@ InMemoryRuns<W> form_runs_in_memory(const CpuSortJob& job, const SortPlan& plan,
   InMemoryRuns<W> m;
   const auto t0 = Clock::now();
   m.records = job.input.map_whole();
+  SelectedRecords* in_place = job.input_checksum ? nullptr : job.input.selection_in_place();
   if (m.records) {
     note(job.options.verbose, job.options.io, "input: in memory already, mapped and sorted where it lies");
     if (job.input_checksum) *job.input_checksum += checksum_records(m.records, n, R, threads);
     job.progress.advance(n * R);
+  } else if (in_place) {
+    return selected_runs_in_memory<W>(job, plan, threads, *in_place, read_seconds);
   } else {
     m.read = io::HugeVector<std::byte>(n * R);
     m.records = m.read.data();

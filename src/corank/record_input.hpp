@@ -47,6 +47,9 @@ public:
   // that does not apply, or after read() began: read() then. A mapping counts
   // every record as read; it lives as long as this object.
   const std::byte* map_whole();
+  // A selection over one buffer, before read() began: its kept records can
+  // be taken where they lie (SelectedRecords::each_kept); nullptr otherwise.
+  SelectedRecords* selection_in_place() noexcept { return selected_ && selected_->sole() ? selected_.get() : nullptr; }
 
 private:
   std::vector<std::string> paths_;

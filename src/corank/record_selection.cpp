@@ -18,6 +18,17 @@ SelectedRecords::SelectedRecords(const std::vector<std::span<const std::byte>>& 
                                  const RecordSelection& selection, unsigned threads)
     : buffers_(buffers), R_(record_size), selection_(selection), threads_(std::max(threads, 1u)) {}
 
+const std::byte* SelectedRecords::sole() const noexcept {
+  if (kept_ != 0 || current_ != 0 || next_ != 0) return nullptr;
+  const std::byte* sole = nullptr;
+  for (const auto& b : buffers_) {
+    if (b.empty()) continue;
+    if (sole) return nullptr;
+    sole = b.data();
+  }
+  return sole;
+}
+
 std::uint64_t SelectedRecords::in_buffer() const noexcept { return buffers_[current_].size() / R_; }
 
 void SelectedRecords::next_buffer() noexcept {

@@ -11,10 +11,16 @@
 // places the slices' counts give them, so the order is the input's. A block
 // holds at least a read's worth of records; the marks a read leaves over
 // are the next read's first.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <numeric>
 #include <span>
+#include <string>
 #include <vector>
+
+#include "corank/errors.hpp"
+#include "corank/parallel.hpp"
 
 namespace corank {
 
@@ -44,6 +50,16 @@ public:
   // selection.records() records (an input changed since they were counted).
   std::uint64_t read(std::byte* dst, std::uint64_t max);
 
+  // The records of the one buffer that holds any, before read() began;
+  // nullptr otherwise. A sort then takes its kept records where they lie,
+  // through each_kept, without copying them (in_memory_runs.hpp).
+  const std::byte* sole() const noexcept;
+  // Calls place(j, i) for every kept record of sole(), i its index there and
+  // j its number among the kept ones, from several threads at once. Throws
+  // InputError as read() does.
+  template <class Place>
+  void each_kept(Place&& place);
+
 private:
   std::uint64_t in_buffer() const noexcept;  // records of the current buffer
   void next_buffer() noexcept;
@@ -67,5 +83,32 @@ private:
   std::vector<std::uint8_t> keep_;
   std::uint64_t kept_ = 0;          // records given so far
 };
+
+template <class Place>
+void SelectedRecords::each_kept(Place&& place) {
+  while (current_ < buffers_.size() && in_buffer() == 0) next_buffer();  // to sole()
+  const std::uint64_t n = current_ < buffers_.size() ? in_buffer() : 0;
+  const std::uint64_t block = std::max<std::uint64_t>(std::uint64_t{1} << 22, threads_);
+  std::vector<std::uint64_t> kept(threads_ + 1);
+  for (std::uint64_t at = 0; at < n; at += block) {
+    next_ = at;
+    mark(std::min(block, n - at));
+    const std::uint64_t k = marked_to_ - marked_from_;
+    const auto lo = [&](unsigned t) { return k * t / threads_; };
+    for (unsigned t = 0; t < threads_; ++t)
+      kept[t + 1] = kept[t] + std::accumulate(keep_.begin() + lo(t), keep_.begin() + lo(t + 1), std::uint64_t{0});
+    parallel_for(threads_, [&](unsigned t) {
+      std::uint64_t j = kept_ + kept[t];
+      for (std::uint64_t i = lo(t); i < lo(t + 1); ++i)
+        if (keep_[i]) place(j++, at + i);
+    });
+    kept_ += kept[threads_];
+  }
+  next_ = n;
+  if (kept_ != selection_.records())
+    throw InputError("the inputs changed while they were sorted: " + std::to_string(kept_) + " records where " +
+                     std::to_string(selection_.records()) + " were counted");
+  current_ = buffers_.size();
+}
 
 }  // namespace corank

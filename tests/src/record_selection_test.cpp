@@ -1,7 +1,8 @@
 // Sorting some records of input buffers (record_selection.hpp): the reader
 // gives exactly the kept records, in input order, across buffers, however
 // its reads are sized; a sort of a selection gives what a sort of only those
-// records gives, on the CPU's in-memory and spilling paths; and an input
+// records gives, on the CPU's in-memory and spilling paths, and where its
+// records are sorted where they lie; and an input
 // that keeps other than the selection's count is an error, not a short or
 // truncated output.
 #include "corank/record_selection.hpp"
@@ -128,6 +129,62 @@ TEST(RecordSelection, SortOfASelectionIsTheSortOfItsRecords) {
     EXPECT_EQ(stats.records_out, in.kept_records);
     EXPECT_TRUE(test::slurp(dir / "got") == test::slurp(dir / "want")) << "-S " << budget;
   }
+}
+
+// One buffer, a key that ties often: the CPU's in-memory sort takes the kept
+// records where they lie (entries only), in one sort or in runs (the
+// smallest budget that keeps the sort in memory, found by bisection), and
+// equal keys keep their input order, as a sort of the kept records alone
+// gives.
+TEST(RecordSelection, KeptRecordsSortedWhereTheyLie) {
+  const auto dir = std::filesystem::temp_directory_path() / ("corank-selection-in-place-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const test::RemoveOnExit remove(dir);
+  std::mt19937_64 rng(4);
+  Input in;
+  in.pieces = {"", ""};
+  for (int i = 0; i < 600000; ++i) {
+    const std::uint64_t v = rng();
+    in.pieces[1].append(reinterpret_cast<const char*>(&v), 8);
+    if (v % 3 == 0) in.kept.append(reinterpret_cast<const char*>(&v), 8), ++in.kept_records;
+  }
+  std::ofstream(dir / "kept.rec", std::ios::binary) << in.kept;
+  const MultiplesOf sel(3, in.kept_records);
+  const auto run = [&](std::uint64_t budget, unsigned threads) {
+    SortRequest want;
+    want.format = "fixed:8";
+    want.keys = {"0:2:u16"};
+    want.gpu = GpuMode::Off;
+    want.threads = threads;
+    want.memory_budget = budget;
+    want.temp_dirs = {dir};
+    want.io.sync_output = false;
+    want.inputs = {dir / "kept.rec"};
+    want.output = dir / "want";
+    sort(want);
+    test::Recorder said;
+    SortRequest r = want;
+    r.inputs.clear();
+    r.input_buffers = in.buffers();
+    r.input_selection = &sel;
+    r.output = dir / "got";
+    r.verbose = true;
+    r.io.diagnostics = &said;
+    const SortStats stats = sort(r);
+    EXPECT_EQ(stats.records_out, in.kept_records);
+    EXPECT_TRUE(test::slurp(dir / "got") == test::slurp(dir / "want")) << threads << " threads, -S " << budget;
+    if (stats.mode == "in-memory") EXPECT_TRUE(said.said("the selected records sorted where they lie"));
+    return stats;
+  };
+  for (unsigned threads : {1u, 3u}) EXPECT_EQ(run(std::uint64_t{256} << 20, threads).runs, 1u);
+  std::uint64_t lo = std::uint64_t{1} << 20, hi = std::uint64_t{256} << 20;  // external at lo, in memory at hi
+  while (hi - lo > (std::uint64_t{256} << 10)) {
+    const std::uint64_t mid = (lo + hi) / 2;
+    (run(mid, 3).mode == "in-memory" ? hi : lo) = mid;
+  }
+  const SortStats edge = run(hi, 3);
+  EXPECT_EQ(edge.mode, "in-memory");
+  EXPECT_GT(edge.runs, 1u) << "-S " << hi;
 }
 
 }  // namespace
