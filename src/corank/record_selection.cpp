@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <string>
 
 #include "corank/errors.hpp"
 #include "corank/parallel.hpp"
+#include "corank/record_input.hpp"
 
 namespace corank {
 
@@ -19,14 +21,13 @@ SelectedRecords::SelectedRecords(const std::vector<std::span<const std::byte>>& 
     : buffers_(buffers), R_(record_size), selection_(selection), threads_(std::max(threads, 1u)) {}
 
 const std::byte* SelectedRecords::sole() const noexcept {
-  if (kept_ != 0 || current_ != 0 || next_ != 0) return nullptr;
-  const std::byte* sole = nullptr;
-  for (const auto& b : buffers_) {
-    if (b.empty()) continue;
-    if (sole) return nullptr;
-    sole = b.data();
-  }
-  return sole;
+  return kept_ != 0 || current_ != 0 || next_ != 0 ? nullptr : sole_buffer(buffers_);
+}
+
+void SelectedRecords::check_count() const {
+  if (kept_ != selection_.records())
+    throw InputError("the inputs changed while they were sorted: " + std::to_string(kept_) + " records where " +
+                     std::to_string(selection_.records()) + " were counted");
 }
 
 std::uint64_t SelectedRecords::in_buffer() const noexcept { return buffers_[current_].size() / R_; }
@@ -65,9 +66,7 @@ std::uint64_t SelectedRecords::read(std::byte* dst, std::uint64_t max) {
   // Once the count is reached, the rest must keep nothing: a sort reads no
   // more than its count, and would drop the surplus unseen.
   if (kept_ == selection_.records()) kept_ += count_rest();
-  if (current_ == buffers_.size() && kept_ != selection_.records())
-    throw InputError("the inputs changed while they were sorted: " + std::to_string(kept_) + " records where " +
-                     std::to_string(selection_.records()) + " were counted");
+  if (current_ == buffers_.size()) check_count();
   return got;
 }
 

@@ -16,10 +16,8 @@
 #include <cstdint>
 #include <numeric>
 #include <span>
-#include <string>
 #include <vector>
 
-#include "corank/errors.hpp"
 #include "corank/parallel.hpp"
 
 namespace corank {
@@ -70,6 +68,8 @@ private:
   std::uint64_t take(std::byte* dst, std::uint64_t room);
   // Marks the rest of the input, copying nothing: how many it would keep.
   std::uint64_t count_rest();
+  // Throws InputError where the records kept are not the selection's count.
+  void check_count() const;
 
   std::vector<std::span<const std::byte>> buffers_;
   std::uint32_t R_;
@@ -105,10 +105,8 @@ void SelectedRecords::each_kept(Place&& place) {
     kept_ += kept[threads_];
   }
   next_ = n;
-  if (kept_ != selection_.records())
-    throw InputError("the inputs changed while they were sorted: " + std::to_string(kept_) + " records where " +
-                     std::to_string(selection_.records()) + " were counted");
   current_ = buffers_.size();
+  check_count();
 }
 
 }  // namespace corank
