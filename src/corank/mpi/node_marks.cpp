@@ -39,7 +39,9 @@ std::unique_ptr<NodeMarks> NodeMarks::share(Communicator& c, std::uint64_t recor
     const io::FileDesc fd(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600));
     if (fd.get() >= 0) {
       name = path;
-      std::uint8_t* p = ::ftruncate(fd.get(), static_cast<off_t>(bytes)) == 0 ? map(fd.get(), bytes) : nullptr;
+      // Its pages taken now: a /dev/shm too small for them (a container's)
+      // means no marks here, not SIGBUS when they are written.
+      std::uint8_t* p = ::posix_fallocate(fd.get(), 0, static_cast<off_t>(bytes)) == 0 ? map(fd.get(), bytes) : nullptr;
       if (p) marks.reset(new NodeMarks(p, bytes));
     }
   }

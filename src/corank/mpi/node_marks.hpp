@@ -9,8 +9,8 @@
 // (cleanup.hpp), opened and mapped by the others, and removed as soon as
 // every rank has mapped it: no kill but one in that moment leaves it, and
 // the next corank-mpi on the host sweeps what such a kill left. Where there
-// is no /dev/shm, or a rank cannot map it, there are no marks, and the ranks
-// test the keys themselves.
+// is no /dev/shm, or too little room in it, or a rank cannot map it, there
+// are no marks, and the ranks test the keys themselves.
 #include <cstdint>
 #include <memory>
 
