@@ -96,7 +96,8 @@ TEST(RecordSelection, AnotherCountThanTheSelectionsIsAnError) {
   const Input in = make_input();
   std::string buf(in.kept_records * R + 64, '\0');
   for (std::uint64_t claimed : {in.kept_records - 1, in.kept_records + 1}) {
-    SelectedRecords reader(in.buffers(), R, MultiplesOf(3, claimed), 2);
+    const MultiplesOf sel(3, claimed);  // the reader holds it by reference
+    SelectedRecords reader(in.buffers(), R, sel, 2);
     // A sort reads no more than the count it was given.
     EXPECT_THROW(reader.read(reinterpret_cast<std::byte*>(buf.data()), claimed), InputError) << claimed;
   }
