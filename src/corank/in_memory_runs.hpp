@@ -50,8 +50,7 @@ InMemoryRuns<W> selected_runs_in_memory(const CpuSortJob& job, const SortPlan& p
   m.records = selection.sole();
   m.entries = io::HugeVector<E>(n);
   E* entries = m.entries.data();
-  selection.each_kept([&](std::uint64_t j, std::uint64_t i) {
-    if (j >= n) return;  // more kept than counted: each_kept throws once done
+  selection.each_kept([&](std::uint64_t j, std::uint64_t i) {  // j < n: each_kept checks the count first
     job.norm.normalize(m.records + i * R, entries[j].key);
     entries[j].pos = i;
   });

@@ -2,126 +2,119 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
 #include <string>
 
 #include "corank/errors.hpp"
-#include "corank/parallel.hpp"
 #include "corank/record_input.hpp"
 
 namespace corank {
 
 namespace {
-// A thread marks at least this many records of a block.
+// Records are counted in blocks of this many words of marks (16384 records):
+// a thread finds where its share of a read begins by counting bits in one
+// block at most.
+constexpr std::uint64_t kBlockWords = 256;
+constexpr std::uint64_t kBlockRecords = kBlockWords * 64;
+// A thread copies at least this many records of a read.
 constexpr std::uint64_t kMinSlice = 16384;
 }  // namespace
 
 SelectedRecords::SelectedRecords(const std::vector<std::span<const std::byte>>& buffers, std::uint32_t record_size,
                                  const RecordSelection& selection, unsigned threads)
-    : buffers_(buffers), R_(record_size), selection_(selection), threads_(std::max(threads, 1u)) {}
-
-const std::byte* SelectedRecords::sole() const noexcept {
-  return kept_ != 0 || current_ != 0 || next_ != 0 ? nullptr : sole_buffer(buffers_);
+    : buffers_(buffers), R_(record_size), selection_(selection), threads_(std::max(threads, 1u)) {
+  buffer_first_.push_back(0);
+  for (const auto& b : buffers_) buffer_first_.push_back(buffer_first_.back() + b.size() / R_);
 }
 
-void SelectedRecords::check_count() const {
-  if (kept_ != selection_.records())
-    throw InputError("the inputs changed while they were sorted: " + std::to_string(kept_) + " records where " +
-                     std::to_string(selection_.records()) + " were counted");
+const std::byte* SelectedRecords::sole() const noexcept { return given_ != 0 ? nullptr : sole_buffer(buffers_); }
+
+std::uint64_t SelectedRecords::sole_first() const noexcept {
+  std::size_t b = 0;
+  while (b + 1 < buffers_.size() && buffers_[b].empty()) ++b;
+  return buffer_first_[b];
 }
 
-std::uint64_t SelectedRecords::in_buffer() const noexcept { return buffers_[current_].size() / R_; }
-
-void SelectedRecords::next_buffer() noexcept {
-  buffer_first_ += in_buffer();
-  ++current_;
-  next_ = marked_from_ = marked_to_ = 0;
+unsigned SelectedRecords::slices_for(std::uint64_t records) const noexcept {
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(records / kMinSlice, 1, threads_));
 }
 
-void SelectedRecords::mark(std::uint64_t n) {
-  const std::byte* block = buffers_[current_].data() + next_ * R_;
-  keep_.resize(static_cast<std::size_t>(n));
-  const auto slices = static_cast<unsigned>(std::clamp<std::uint64_t>(n / kMinSlice, 1, threads_));
+void SelectedRecords::mark_all() {
+  if (marked_) return;
+  const std::uint64_t n = buffer_first_.back();
+  const std::uint64_t blocks = (n + kBlockRecords - 1) / kBlockRecords;
+  keep_.assign(static_cast<std::size_t>(blocks * kBlockWords), 0);
+  before_.assign(static_cast<std::size_t>(blocks + 1), 0);
+  const unsigned slices = static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, threads_));
   parallel_for(slices, [&](unsigned t) {
-    const std::uint64_t b = n * t / slices, e = n * (t + 1) / slices;
-    selection_.mark(block + b * R_, e - b, buffer_first_ + next_ + b, keep_.data() + b);
+    std::vector<std::uint8_t> flags(kBlockRecords);
+    std::size_t buffer = 0;
+    for (std::uint64_t k = blocks * t / slices; k < blocks * (t + 1) / slices; ++k) {
+      // The block's records, buffer by buffer.
+      const std::uint64_t b = k * kBlockRecords, e = std::min(n, b + kBlockRecords);
+      std::uint64_t kept = 0;
+      for (std::uint64_t at = b; at < e;) {
+        while (buffer_first_[buffer + 1] <= at) ++buffer;
+        const std::uint64_t stop = std::min(e, buffer_first_[buffer + 1]);
+        kept += selection_.mark(record(at), stop - at, at, flags.data() + (at - b));
+        at = stop;
+      }
+      std::uint64_t* words = keep_.data() + k * kBlockWords;
+      for (std::uint64_t i = 0; i < e - b; ++i) words[i / 64] |= std::uint64_t{flags[i] != 0} << (i % 64);
+      before_[k + 1] = kept;
+    }
   });
-  marked_from_ = next_;
-  marked_to_ = next_ + n;
+  for (std::uint64_t k = 0; k < blocks; ++k) before_[k + 1] += before_[k];
+  marked_ = true;
+  if (before_.back() != selection_.records())
+    throw InputError("the inputs changed while they were sorted: " + std::to_string(before_.back()) +
+                     " records where " + std::to_string(selection_.records()) + " were counted");
+}
+
+std::size_t SelectedRecords::buffer_of(std::uint64_t i) const noexcept {
+  // The last buffer beginning at or before i: empty ones before it begin there too.
+  return static_cast<std::size_t>(std::upper_bound(buffer_first_.begin(), buffer_first_.end(), i) -
+                                  buffer_first_.begin() - 1);
+}
+
+const std::byte* SelectedRecords::record(std::uint64_t i) const noexcept {
+  const std::size_t b = buffer_of(i);
+  return buffers_[b].data() + (i - buffer_first_[b]) * R_;
+}
+
+std::uint64_t SelectedRecords::kept_record(std::uint64_t k) const noexcept {
+  const auto block = static_cast<std::uint64_t>(std::upper_bound(before_.begin(), before_.end(), k) - before_.begin() - 1);
+  std::uint64_t w = block * kBlockWords, left = k - before_[block];
+  for (;; ++w) {
+    const auto c = static_cast<std::uint64_t>(std::popcount(keep_[w]));
+    if (left < c) break;
+    left -= c;
+  }
+  std::uint64_t bits = keep_[w];
+  for (; left > 0; --left) bits &= bits - 1;  // drop the lowest set bit
+  return w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
 }
 
 std::uint64_t SelectedRecords::read(std::byte* dst, std::uint64_t max) {
-  std::uint64_t got = 0;
-  // Blocks of at least max records are marked by all the threads; what a
-  // read leaves of a block's marks, the next one takes first.
-  while (got < max && current_ < buffers_.size()) {
-    if (next_ == in_buffer()) {
-      next_buffer();
-      continue;
-    }
-    if (next_ == marked_to_) mark(std::min(in_buffer() - next_, std::max(max, kMinSlice * threads_)));
-    got += take(dst + got * R_, max - got);
-  }
-  kept_ += got;
-  // Once the count is reached, the rest must keep nothing: a sort reads no
-  // more than its count, and would drop the surplus unseen.
-  if (kept_ == selection_.records()) kept_ += count_rest();
-  if (current_ == buffers_.size()) check_count();
-  return got;
-}
-
-std::uint64_t SelectedRecords::take(std::byte* dst, std::uint64_t room) {
-  const std::uint64_t from = next_, n = marked_to_ - from;
-  const std::uint8_t* keep = keep_.data() + (from - marked_from_);
-  const auto slices = static_cast<unsigned>(std::clamp<std::uint64_t>(n / kMinSlice, 1, threads_));
-  const auto lo = [&](unsigned t) { return n * t / slices; };
-  // kept[t]: the kept records before slice t; the flags are bytes, summed
-  // at memory speed beside the marking's key tests.
-  std::vector<std::uint64_t> kept(slices + 1, 0);
-  for (unsigned t = 0; t < slices; ++t)
-    kept[t + 1] = kept[t] + std::accumulate(keep + lo(t), keep + lo(t + 1), std::uint64_t{0});
-  // Where dst fills: the records taken are [0, end) of the marked ones left.
-  std::uint64_t end = n;
-  if (kept[slices] > room) {
-    unsigned t = 0;
-    while (kept[t + 1] < room) ++t;
-    std::uint64_t k = kept[t];
-    for (end = lo(t); k < room; ++end) k += keep[end];
-  }
-  const std::byte* block = buffers_[current_].data() + from * R_;
+  mark_all();
+  const std::uint64_t got = std::min(max, selection_.records() - given_);
+  if (got == 0) return 0;
+  const unsigned slices = slices_for(got);
   parallel_for(slices, [&](unsigned t) {
-    const std::uint64_t e = std::min(lo(t + 1), end);
-    std::byte* to = dst + kept[t] * R_;
-    // Runs of kept records are copied at once.
-    for (std::uint64_t i = lo(t); i < e;) {
-      if (!keep[i]) {
-        ++i;
-        continue;
+    const std::uint64_t b = got * t / slices, e = got * (t + 1) / slices;
+    if (b == e) return;
+    std::byte* to = dst + b * R_;
+    each_run(kept_record(given_ + b), e - b, [&](std::uint64_t i, std::uint64_t j) {
+      // A run of kept records in one copy, buffer by buffer.
+      while (i < j) {
+        const std::uint64_t stop = std::min(j, buffer_first_[buffer_of(i) + 1]);
+        std::memcpy(to, record(i), (stop - i) * R_);
+        to += (stop - i) * R_;
+        i = stop;
       }
-      std::uint64_t j = i + 1;
-      while (j < e && keep[j]) ++j;
-      std::memcpy(to, block + i * R_, (j - i) * R_);
-      to += (j - i) * R_;
-      i = j;
-    }
+    });
   });
-  next_ = from + end;
-  return std::min(kept[slices], room);
-}
-
-std::uint64_t SelectedRecords::count_rest() {
-  std::uint64_t kept = 0;
-  while (current_ < buffers_.size()) {
-    if (next_ == in_buffer()) {
-      next_buffer();
-      continue;
-    }
-    if (next_ == marked_to_) mark(std::min(in_buffer() - next_, kMinSlice * threads_));
-    const std::uint8_t* keep = keep_.data() + (next_ - marked_from_);
-    kept += std::accumulate(keep, keep + (marked_to_ - next_), std::uint64_t{0});
-    next_ = marked_to_;
-  }
-  return kept;
+  given_ += got;
+  return got;
 }
 
 }  // namespace corank

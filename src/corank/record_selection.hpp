@@ -6,15 +6,18 @@
 // records are read where they lie, and no rank copies them to another.
 //
 // SelectedRecords reads the kept records of input buffers (the mapped inputs)
-// into the sort's arrays or staging, a block at a time: the threads mark a
-// slice of the block each, then copy their slice's kept records to the
-// places the slices' counts give them, so the order is the input's. A block
-// holds at least a read's worth of records; the marks a read leaves over
-// are the next read's first.
+// into the sort's arrays or staging. Before the first read, all threads mark
+// the whole input once, a bit a record (an eighth of a byte a record; 25 MB
+// for 2*10^8 records), and count the kept records of each block of them.
+// Each read is then one step of the threads: each copies an equal share of
+// the read's records, and finds where its share begins from the blocks'
+// counts. A read of a staging slot costs one wake-up of the threads, not one
+// to mark and one to copy: reads come a slot (16 MiB) at a time, and on a
+// node whose cores are all busy each wake-up waits for the slowest thread.
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <numeric>
 #include <span>
 #include <vector>
 
@@ -44,8 +47,9 @@ public:
 
   // Copies the next max kept records to dst; returns how many: fewer only at
   // the end.
-  // Throws InputError where the input, read to its end, kept other than
-  // selection.records() records (an input changed since they were counted).
+  // Throws InputError, before it copies any, where the input keeps other
+  // than selection.records() records (an input changed since they were
+  // counted).
   std::uint64_t read(std::byte* dst, std::uint64_t max);
 
   // The records of the one buffer that holds any, before read() began;
@@ -54,59 +58,69 @@ public:
   const std::byte* sole() const noexcept;
   // Calls place(j, i) for every kept record of sole(), i its index there and
   // j its number among the kept ones, from several threads at once. Throws
-  // InputError as read() does.
+  // InputError as read() does, before any call.
   template <class Place>
   void each_kept(Place&& place);
 
 private:
-  std::uint64_t in_buffer() const noexcept;  // records of the current buffer
-  void next_buffer() noexcept;
-  // Marks the n records of the current buffer from next_ on (all threads).
-  void mark(std::uint64_t n);
-  // Copies kept records of the marked ones from next_ on to dst, at most
-  // room; moves next_ past the last record taken.
-  std::uint64_t take(std::byte* dst, std::uint64_t room);
-  // Marks the rest of the input, copying nothing: how many it would keep.
-  std::uint64_t count_rest();
-  // Throws InputError where the records kept are not the selection's count.
-  void check_count() const;
+  // Marks every record and counts each block's kept ones (all threads),
+  // once; throws InputError where the total is not the selection's.
+  void mark_all();
+  // The index in the input of the k-th kept record (k < the kept total).
+  std::uint64_t kept_record(std::uint64_t k) const noexcept;
+  // Calls each(i, j) for the runs of kept records [i, j) of the input from
+  // `from` on, in order, until `count` kept records have been given (there
+  // must be that many). A run may cross from one buffer into the next.
+  template <class Each>
+  void each_run(std::uint64_t from, std::uint64_t count, Each&& each) const;
+  // The buffer that holds input record i, and the record.
+  std::size_t buffer_of(std::uint64_t i) const noexcept;
+  const std::byte* record(std::uint64_t i) const noexcept;
+  unsigned slices_for(std::uint64_t records) const noexcept;
+  // The input index of sole()'s first record.
+  std::uint64_t sole_first() const noexcept;
 
   std::vector<std::span<const std::byte>> buffers_;
+  std::vector<std::uint64_t> buffer_first_;  // [b]: buffer b's first record in the input; one more at the end
   std::uint32_t R_;
   const RecordSelection& selection_;
   unsigned threads_;
-  std::size_t current_ = 0;         // the buffer being read
-  std::uint64_t buffer_first_ = 0;  // its first record's index in the input
-  std::uint64_t next_ = 0;          // its next record not taken
-  // keep_[i] marks record marked_from_ + i of the current buffer, up to marked_to_.
-  std::uint64_t marked_from_ = 0, marked_to_ = 0;
-  std::vector<std::uint8_t> keep_;
-  std::uint64_t kept_ = 0;          // records given so far
+  std::vector<std::uint64_t> keep_;    // bit i % 64 of word i / 64: input record i is kept
+  std::vector<std::uint64_t> before_;  // [b]: kept records before block b (kBlockWords words each)
+  bool marked_ = false;
+  std::uint64_t given_ = 0;  // kept records read so far
 };
+
+template <class Each>
+void SelectedRecords::each_run(std::uint64_t from, std::uint64_t count, Each&& each) const {
+  std::uint64_t w = from / 64;
+  std::uint64_t bits = keep_[w] & (~std::uint64_t{0} << (from % 64));
+  while (count > 0) {
+    while (bits == 0) bits = keep_[++w];
+    const unsigned lo = static_cast<unsigned>(std::countr_zero(bits));
+    unsigned len = static_cast<unsigned>(std::countr_one(bits >> lo));
+    if (len > count) len = static_cast<unsigned>(count);
+    each(w * 64 + lo, w * 64 + lo + len);
+    count -= len;
+    bits = lo + len == 64 ? 0 : bits & (~std::uint64_t{0} << (lo + len));
+  }
+}
 
 template <class Place>
 void SelectedRecords::each_kept(Place&& place) {
-  while (current_ < buffers_.size() && in_buffer() == 0) next_buffer();  // to sole()
-  const std::uint64_t n = current_ < buffers_.size() ? in_buffer() : 0;
-  const std::uint64_t block = std::max<std::uint64_t>(std::uint64_t{1} << 22, threads_);
-  std::vector<std::uint64_t> kept(threads_ + 1);
-  for (std::uint64_t at = 0; at < n; at += block) {
-    next_ = at;
-    mark(std::min(block, n - at));
-    const std::uint64_t k = marked_to_ - marked_from_;
-    const auto lo = [&](unsigned t) { return k * t / threads_; };
-    for (unsigned t = 0; t < threads_; ++t)
-      kept[t + 1] = kept[t] + std::accumulate(keep_.begin() + lo(t), keep_.begin() + lo(t + 1), std::uint64_t{0});
-    parallel_for(threads_, [&](unsigned t) {
-      std::uint64_t j = kept_ + kept[t];
-      for (std::uint64_t i = lo(t); i < lo(t + 1); ++i)
-        if (keep_[i]) place(j++, at + i);
+  mark_all();
+  const std::uint64_t n = selection_.records();
+  const std::uint64_t first = sole_first();
+  const unsigned slices = slices_for(n);
+  parallel_for(slices, [&](unsigned t) {
+    std::uint64_t j = n * t / slices;
+    const std::uint64_t end = n * (t + 1) / slices;
+    if (j == end) return;
+    each_run(kept_record(j), end - j, [&](std::uint64_t b, std::uint64_t e) {
+      for (std::uint64_t i = b; i < e; ++i) place(j++, i - first);
     });
-    kept_ += kept[threads_];
-  }
-  next_ = n;
-  current_ = buffers_.size();
-  check_count();
+  });
+  given_ = n;
 }
 
 }  // namespace corank

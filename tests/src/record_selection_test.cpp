@@ -59,8 +59,8 @@ struct Input {
   }
 };
 
-// Pieces of 0, 50000, 7 and 90000 random records; kept: multiples of 3.
-Input make_input() {
+// Pieces of 0, 50000, 7 and 90000 random records; kept: multiples of `every`.
+Input make_input(std::uint64_t every = 3) {
   std::mt19937_64 rng(3);
   Input in;
   for (int n : {0, 50000, 7, 90000}) {
@@ -68,17 +68,20 @@ Input make_input() {
     for (int i = 0; i < n; ++i) {
       const std::uint64_t v = rng() % 1000000;
       p.append(reinterpret_cast<const char*>(&v), 8);
-      if (v % 3 == 0) in.kept.append(reinterpret_cast<const char*>(&v), 8), ++in.kept_records;
+      if (v % every == 0) in.kept.append(reinterpret_cast<const char*>(&v), 8), ++in.kept_records;
     }
     in.pieces.push_back(std::move(p));
   }
   return in;
 }
 
+// Every record, a third, next to none: runs of kept records across words,
+// blocks and buffers, and reads that end anywhere in them.
 TEST(RecordSelection, ReadsExactlyTheKeptRecordsInOrder) {
-  const Input in = make_input();
-  const MultiplesOf sel(3, in.kept_records);
+  for (std::uint64_t every : {1ull, 3ull, 1000003ull})
   for (std::uint64_t max : {1ull, 1000ull, 16384ull, 100000ull}) {
+    const Input in = make_input(every);
+    const MultiplesOf sel(every, in.kept_records);
     SelectedRecords reader(in.buffers(), R, sel, 4);
     std::string got;
     std::string buf(max * R, '\0');
@@ -88,7 +91,7 @@ TEST(RecordSelection, ReadsExactlyTheKeptRecordsInOrder) {
       if (n < max) break;  // short only at the end
     }
     EXPECT_EQ(reader.read(reinterpret_cast<std::byte*>(buf.data()), max), 0u);
-    EXPECT_TRUE(got == in.kept) << "reads of " << max;
+    EXPECT_TRUE(got == in.kept) << "multiples of " << every << ", reads of " << max;
   }
 }
 
