@@ -77,6 +77,32 @@ Input make_input(std::uint64_t every = 3) {
 
 // Every record, a third, next to none: runs of kept records across words,
 // blocks and buffers, and reads that end anywhere in them.
+// The sort of the kept records alone, from a file of them (`want`), as a
+// request whose copy sorts the selection instead (`got`).
+SortRequest sort_of_kept(const std::filesystem::path& dir, const std::filesystem::path& kept, const char* format,
+                         std::uint64_t budget, unsigned threads) {
+  SortRequest want;
+  want.format = format;
+  want.gpu = GpuMode::Off;
+  want.threads = threads;
+  want.memory_budget = budget;
+  want.temp_dirs = {dir};
+  want.io.sync_output = false;
+  want.inputs = {kept};
+  want.output = dir / "want";
+  return want;
+}
+
+// The same request over the selection of the input buffers.
+SortRequest sort_of_selection(SortRequest r, const Input& in, const RecordSelection& sel,
+                              const std::filesystem::path& dir) {
+  r.inputs.clear();
+  r.input_buffers = in.buffers();
+  r.input_selection = &sel;
+  r.output = dir / "got";
+  return r;
+}
+
 TEST(RecordSelection, ReadsExactlyTheKeptRecordsInOrder) {
   for (std::uint64_t every : {1ull, 3ull, 1000003ull})
   for (std::uint64_t max : {1ull, 1000ull, 16384ull, 100000ull}) {
@@ -114,22 +140,9 @@ TEST(RecordSelection, SortOfASelectionIsTheSortOfItsRecords) {
   std::ofstream(dir / "kept.u64", std::ios::binary) << in.kept;
   const MultiplesOf sel(3, in.kept_records);
   for (std::uint64_t budget : {std::uint64_t{64} << 20, std::uint64_t{1} << 20}) {  // in memory; runs spilled
-    SortRequest want;
-    want.format = "u64";
-    want.gpu = GpuMode::Off;
-    want.threads = 2;
-    want.memory_budget = budget;
-    want.temp_dirs = {dir};
-    want.io.sync_output = false;
-    want.inputs = {dir / "kept.u64"};
-    want.output = dir / "want";
+    const SortRequest want = sort_of_kept(dir, dir / "kept.u64", "u64", budget, 2);
     sort(want);
-    SortRequest r = want;
-    r.inputs.clear();
-    r.input_buffers = in.buffers();
-    r.input_selection = &sel;
-    r.output = dir / "got";
-    const SortStats stats = sort(r);
+    const SortStats stats = sort(sort_of_selection(want, in, sel, dir));
     EXPECT_EQ(stats.records_out, in.kept_records);
     EXPECT_TRUE(test::slurp(dir / "got") == test::slurp(dir / "want")) << "-S " << budget;
   }
@@ -155,23 +168,11 @@ TEST(RecordSelection, KeptRecordsSortedWhereTheyLie) {
   std::ofstream(dir / "kept.rec", std::ios::binary) << in.kept;
   const MultiplesOf sel(3, in.kept_records);
   const auto run = [&](std::uint64_t budget, unsigned threads) {
-    SortRequest want;
-    want.format = "fixed:8";
+    SortRequest want = sort_of_kept(dir, dir / "kept.rec", "fixed:8", budget, threads);
     want.keys = {"0:2:u16"};
-    want.gpu = GpuMode::Off;
-    want.threads = threads;
-    want.memory_budget = budget;
-    want.temp_dirs = {dir};
-    want.io.sync_output = false;
-    want.inputs = {dir / "kept.rec"};
-    want.output = dir / "want";
     sort(want);
     test::Recorder said;
-    SortRequest r = want;
-    r.inputs.clear();
-    r.input_buffers = in.buffers();
-    r.input_selection = &sel;
-    r.output = dir / "got";
+    SortRequest r = sort_of_selection(want, in, sel, dir);
     r.verbose = true;
     r.io.diagnostics = &said;
     const SortStats stats = sort(r);

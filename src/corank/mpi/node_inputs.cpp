@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <string>
 
 #include "corank/mpi/agreement.hpp"
@@ -20,14 +21,16 @@ class PartSelection final : public RecordSelection {
 public:
   PartSelection(const BinaryOrder& order, const Partitioner& partitioner, const std::uint8_t* marks, unsigned part,
                 std::uint32_t record_size, std::uint64_t records)
-      : finder_(order, partitioner), marks_(marks), part_(part), R_(record_size), records_(records) {}
+      : marks_(marks), part_(part), R_(record_size), records_(records) {
+    if (!marks_) finder_.emplace(order, partitioner);
+  }
 
   std::uint64_t records() const override { return records_; }
   std::uint64_t mark(const std::byte* records, std::uint64_t n, std::uint64_t first,
                      std::uint8_t* keep) const override {
     std::uint64_t kept = 0;
     for (std::uint64_t i = 0; i < n; ++i) {
-      const bool k = marks_ ? marks_[first + i] == part_ : finder_.part_of(records + i * R_, (first + i) * R_) == part_;
+      const bool k = marks_ ? marks_[first + i] == part_ : finder_->part_of(records + i * R_, (first + i) * R_) == part_;
       keep[i] = k;
       kept += k;
     }
@@ -35,7 +38,7 @@ public:
   }
 
 private:
-  PartFinder finder_;
+  std::optional<PartFinder> finder_;  // where there are no marks
   const std::uint8_t* marks_;
   unsigned part_;
   std::uint32_t R_;
