@@ -21,6 +21,14 @@ RANDOM=${KILL_SEED:-1}
 # remove: in the scratch directory, removed with it (not /dev/shm).
 mkdir -p shm
 export OMPI_MCA_btl_vader_backing_directory=$work/shm
+# mpirun passes SIGTERM on to the ranks and SIGKILLs those still running a
+# second later (odls_base_sigkill_timeout): under a sanitizer on two busy
+# cores a rank may not have acted on it by then (once, in the sanitizer
+# job, a SIGTERM case left the shared output's name). The SIGTERM cases
+# are about what the ranks do with the signal, the SIGKILL cases about what
+# a kill leaves, so mpirun waits 3 s here (it waits that long after every
+# SIGTERM, whether the ranks have ended or not).
+export OMPI_MCA_odls_base_sigkill_timeout=3
 
 mkdir -p in tmp out pids
 awk 'BEGIN { srand(5); for (i = 0; i < 200000; i++) printf "w%d %d\n", int(rand() * 5000000), i }' > in/words.txt
@@ -114,6 +122,7 @@ for round in $(seq "$rounds"); do
       if [ -n "$left" ]; then
         fail "$label: left $(echo $left)"
         sed 's/^/  mpirun said: /' err | tail -5
+        for p in pids/*; do echo "  $(basename "$p"): process $(cat "$p") $(kill -0 "$(cat "$p")" 2> /dev/null && echo alive || echo ended)"; done
       fi
       echo "$label: exit $rc, target $(case $sorted in yes) echo sorted ;; no) echo unchanged ;; *) echo "$sorted" ;; esac)"
     done
