@@ -39,7 +39,7 @@ unsigned SelectedRecords::slices_for(std::uint64_t records) const noexcept {
 }
 
 void SelectedRecords::mark_all() {
-  if (marked_) return;
+  if (!before_.empty()) return;  // marked already
   const std::uint64_t n = buffer_first_.back();
   const std::uint64_t blocks = (n + kBlockRecords - 1) / kBlockRecords;
   keep_.assign(static_cast<std::size_t>(blocks * kBlockWords), 0);
@@ -47,14 +47,12 @@ void SelectedRecords::mark_all() {
   const unsigned slices = static_cast<unsigned>(std::clamp<std::uint64_t>(blocks, 1, threads_));
   parallel_for(slices, [&](unsigned t) {
     std::vector<std::uint8_t> flags(kBlockRecords);
-    std::size_t buffer = 0;
     for (std::uint64_t k = blocks * t / slices; k < blocks * (t + 1) / slices; ++k) {
       // The block's records, buffer by buffer.
       const std::uint64_t b = k * kBlockRecords, e = std::min(n, b + kBlockRecords);
       std::uint64_t kept = 0;
       for (std::uint64_t at = b; at < e;) {
-        while (buffer_first_[buffer + 1] <= at) ++buffer;
-        const std::uint64_t stop = std::min(e, buffer_first_[buffer + 1]);
+        const std::uint64_t stop = std::min(e, buffer_first_[buffer_of(at) + 1]);
         kept += selection_.mark(record(at), stop - at, at, flags.data() + (at - b));
         at = stop;
       }
@@ -64,7 +62,6 @@ void SelectedRecords::mark_all() {
     }
   });
   for (std::uint64_t k = 0; k < blocks; ++k) before_[k + 1] += before_[k];
-  marked_ = true;
   if (before_.back() != selection_.records())
     throw InputError("the inputs changed while they were sorted: " + std::to_string(before_.back()) +
                      " records where " + std::to_string(selection_.records()) + " were counted");
@@ -76,10 +73,11 @@ std::size_t SelectedRecords::buffer_of(std::uint64_t i) const noexcept {
                                   buffer_first_.begin() - 1);
 }
 
-const std::byte* SelectedRecords::record(std::uint64_t i) const noexcept {
-  const std::size_t b = buffer_of(i);
+const std::byte* SelectedRecords::record(std::uint64_t i, std::size_t b) const noexcept {
   return buffers_[b].data() + (i - buffer_first_[b]) * R_;
 }
+
+const std::byte* SelectedRecords::record(std::uint64_t i) const noexcept { return record(i, buffer_of(i)); }
 
 std::uint64_t SelectedRecords::kept_record(std::uint64_t k) const noexcept {
   const auto block = static_cast<std::uint64_t>(std::upper_bound(before_.begin(), before_.end(), k) - before_.begin() - 1);
@@ -106,8 +104,9 @@ std::uint64_t SelectedRecords::read(std::byte* dst, std::uint64_t max) {
     each_run(kept_record(given_ + b), e - b, [&](std::uint64_t i, std::uint64_t j) {
       // A run of kept records in one copy, buffer by buffer.
       while (i < j) {
-        const std::uint64_t stop = std::min(j, buffer_first_[buffer_of(i) + 1]);
-        std::memcpy(to, record(i), (stop - i) * R_);
+        const std::size_t buf = buffer_of(i);
+        const std::uint64_t stop = std::min(j, buffer_first_[buf + 1]);
+        std::memcpy(to, record(i, buf), (stop - i) * R_);
         to += (stop - i) * R_;
         i = stop;
       }

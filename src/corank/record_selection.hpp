@@ -73,8 +73,9 @@ private:
   // must be that many). A run may cross from one buffer into the next.
   template <class Each>
   void each_run(std::uint64_t from, std::uint64_t count, Each&& each) const;
-  // The buffer that holds input record i, and the record.
+  // The buffer that holds input record i, and the record (in buffer b).
   std::size_t buffer_of(std::uint64_t i) const noexcept;
+  const std::byte* record(std::uint64_t i, std::size_t b) const noexcept;
   const std::byte* record(std::uint64_t i) const noexcept;
   unsigned slices_for(std::uint64_t records) const noexcept;
   // The input index of sole()'s first record.
@@ -86,8 +87,7 @@ private:
   const RecordSelection& selection_;
   unsigned threads_;
   std::vector<std::uint64_t> keep_;    // bit i % 64 of word i / 64: input record i is kept
-  std::vector<std::uint64_t> before_;  // [b]: kept records before block b (kBlockWords words each)
-  bool marked_ = false;
+  std::vector<std::uint64_t> before_;  // [b]: kept records before block b (kBlockWords words each); empty until marked
   std::uint64_t given_ = 0;  // kept records read so far
 };
 
