@@ -2,10 +2,12 @@
 # The sanitizer job: builds corank with clang, AddressSanitizer and
 # UndefinedBehaviorSanitizer over the whole tree (CORANK_BUILD_FUZZERS=ON), runs
 # every test but those labelled "repeat" (a test again with another I/O engine
-# or rank count, whose paths the others take), the sweeps of option sets
-# under budgets rotating through the budgets (CORANK_TEST_SWEEP=rotate:
-# tests/cli/cli_test_util.hpp), then every libFuzzer target for FUZZ_SECONDS
-# each.
+# or rank count, whose paths the others take) and "kill" (processes killed
+# outright, on which no sanitizer reports; the release job runs it), the
+# sweeps of option sets under budgets rotating through the budgets and
+# corank-mpi's rank-count cases (CORANK_TEST_SWEEP=rotate:
+# tests/cli/cli_test_util.hpp, tests/mpi/mpi_sort_test.sh), then every
+# libFuzzer target for FUZZ_SECONDS each.
 #   tools/sanitize.sh [BUILD_DIR=build-sanitize]
 # Installs clang and libFuzzer's runtime when missing (Debian: clang-14,
 # libclang-rt-14-dev, or the default clang). Any report fails the job.
@@ -34,7 +36,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_strin
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export CORANK_TEST_SWEEP=${CORANK_TEST_SWEEP:-rotate}
 start=$SECONDS
-ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 1500 --label-exclude repeat
+ctest --test-dir "$build" --output-on-failure -j"$(nproc)" --timeout 1500 --label-exclude "^(repeat|kill)$"
 echo "sanitize: tests took $((SECONDS - start)) s" >&2
 start=$SECONDS
 tools/fuzz-smoke.sh "$build" "$secs"
