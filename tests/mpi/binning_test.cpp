@@ -58,7 +58,7 @@ TEST(MpiBinning, PartsInInputOrderWithAnyThreads) {
     b.find_parts(records, p);
     // Part 2 is "this rank's", kept in a buffer of its own.
     std::string kept(b.size(2), '\0');
-    b.group(records, 2, reinterpret_cast<std::byte*>(kept.data()));
+    b.group(2, reinterpret_cast<std::byte*>(kept.data()));
     for (unsigned d = 0; d < parts; ++d) {
       EXPECT_EQ(b.size(d), want[d].size()) << "threads " << threads;
       if (d == 2)
@@ -69,7 +69,7 @@ TEST(MpiBinning, PartsInInputOrderWithAnyThreads) {
   }
 }
 
-TEST(MpiBinning, FixedSizeBlockListedByTheThreads) {
+TEST(MpiBinning, FixedSizeBlockWithAnyThreads) {
   BinaryOrder order(parse_format("u64", {}), false);
   Partitioner p(order, true);
   std::mt19937_64 rng(2);
@@ -79,16 +79,31 @@ TEST(MpiBinning, FixedSizeBlockListedByTheThreads) {
   for (std::size_t i = 0; i < keys.size(); i += 31)
     samples.push_back({std::string(reinterpret_cast<const char*>(&keys[i]), 8), 8 * i});
   p.choose_splitters(samples, 3);
+  const PartFinder finder(order, p);
   const char* block = reinterpret_cast<const char*>(keys.data());
+  const std::uint64_t position = 800;  // the block's place in the inputs: positions settle equal keys
   std::vector<std::string> want(3);
   for (std::size_t i = 0; i < keys.size(); ++i)
-    want[p.part_of(std::string_view(block + 8 * i, 8), 8 * i)].append(block + 8 * i, 8);
-  Binning b(3, 4, 8, '\n');
-  std::vector<ShareRecord> records;
-  b.find_parts(records, p, block, keys.size() * 8, 0);
-  b.group(records, 0, nullptr);
-  EXPECT_EQ(b.bytes(), keys.size() * 8);
-  for (unsigned d = 0; d < 3; ++d) EXPECT_EQ(std::string(b.grouped() + b.region(d), b.size(d)), want[d]);
+    want[p.part_of(std::string_view(block + 8 * i, 8), position + 8 * i)].append(block + 8 * i, 8);
+  for (unsigned threads : {1u, 4u, 7u}) {
+    Binning b(3, threads, 8, '\n');
+    b.find_parts(block, keys.size() * 8, position, finder);
+    std::string kept(b.size(1), '\0');
+    b.group(1, reinterpret_cast<std::byte*>(kept.data()));
+    EXPECT_EQ(b.bytes(), keys.size() * 8);
+    for (unsigned d = 0; d < 3; ++d) {
+      EXPECT_EQ(b.size(d), want[d].size()) << "threads " << threads;
+      if (d == 1)
+        EXPECT_EQ(kept, want[d]) << "threads " << threads;
+      else
+        EXPECT_EQ(std::string(b.grouped() + b.region(d), b.size(d)), want[d]) << "threads " << threads << " part " << d;
+    }
+    // The end of the share: an empty block, no parts.
+    b.find_parts(nullptr, 0, position, finder);
+    b.group(1, nullptr);
+    EXPECT_EQ(b.bytes(), 0u);
+    for (unsigned d = 0; d < 3; ++d) EXPECT_EQ(b.size(d), 0u);
+  }
 }
 
 }  // namespace

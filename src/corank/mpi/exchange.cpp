@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,8 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
   ShareReader reader(*job.inputs, job.share.begin, job.share.end, job.record_size, job.term, job.chunk_bytes,
                      job.reading(true), threads);
   Binning binning(n, threads, job.record_size, job.term);
+  std::optional<PartFinder> finder;  // fixed-size records: the splitters' keys normalized once
+  if (job.record_size) finder.emplace(dynamic_cast<const BinaryOrder&>(*job.order), *job.partitioner);
   std::vector<ShareRecord> records;
   // Of part d of the chunk binned last, sent[d] bytes are gone.
   std::vector<std::uint64_t> sent(n, 0);
@@ -92,10 +95,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
             std::uint64_t bytes = 0, at = 0;
             input_left = reader.next_block(block, bytes, at);
             times.read += seconds_since(t), t = Clock::now();
-            if (input_left)
-              binning.find_parts(records, *job.partitioner, block, bytes, at);
-            else
-              records.clear(), binning.find_parts(records, *job.partitioner);
+            binning.find_parts(input_left ? block : nullptr, input_left ? bytes : 0, at, *finder);
           } else {
             input_left = reader.next(records);
             times.read += seconds_since(t), t = Clock::now();
@@ -106,7 +106,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
           times.bin += seconds_since(t), t = Clock::now();
           std::byte* kept = binning.size(self) ? received.room(self, binning.size(self)) : nullptr;
           times.keep += seconds_since(t), t = Clock::now();
-          binning.group(records, self, kept);
+          binning.group(self, kept);
           if (kept) {
             received.appended(self, binning.size(self));
             sent[self] = binning.size(self);
