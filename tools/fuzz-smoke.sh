@@ -5,6 +5,7 @@
 #   tools/fuzz-smoke.sh BUILD_DIR [SECONDS_EACH=30] [OUT_DIR]
 # A crash, leak or broken invariant exits non-zero; the input that caused it
 # is saved in OUT_DIR (default BUILD_DIR/fuzz-out) and becomes a regression test.
+# The targets run FUZZ_JOBS (default: the cores) at a time.
 set -euo pipefail
 B=${1:?usage: fuzz-smoke.sh BUILD_DIR [SECONDS_EACH] [OUT_DIR]}
 secs=${2:-30}
@@ -44,16 +45,32 @@ for d in "$corpus"/*/; do
   [ -d "$d" ] && mkdir -p "$work/$(basename "$d")" && cp "$d"* "$work/$(basename "$d")/"
 done
 
-status=0
-for t in key_spec size csv pgtext jsonl line_compare decompress time; do
-  exe=$B/tests/fuzz/${t}_fuzz
+# The targets run side by side, one a core (FUZZ_JOBS, default nproc): each
+# is one process of one thread. Each one's verdict is printed in order.
+fuzz_one() {  # target: its log, and its verdict in $out/TARGET.verdict
+  local t=$1 exe=$B/tests/fuzz/${1}_fuzz
   if ! "$exe" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=0 \
       -artifact_prefix="$out/$t-" "$work/$t" > "$out/$t.log" 2>&1; then
+    echo "FAILED" > "$out/$t.verdict"
+  else
+    grep -E '^#[0-9]+.*(DONE|pulse)' "$out/$t.log" | tail -1 > "$out/$t.verdict" || true
+  fi
+}
+targets=(key_spec size csv pgtext jsonl line_compare decompress time)
+jobs_max=${FUZZ_JOBS:-$(nproc)}
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+status=0
+for t in "${targets[@]}"; do
+  if [ "$(cat "$out/$t.verdict")" = FAILED ]; then
     echo "fuzz $t: FAILED (see $out/$t.log)"
     tail -20 "$out/$t.log"
     status=1
   else
-    echo "fuzz $t: $(grep -E '^#[0-9]+.*(DONE|pulse)' "$out/$t.log" | tail -1)"
+    echo "fuzz $t: $(cat "$out/$t.verdict")"
   fi
 done
 exit $status
