@@ -28,8 +28,8 @@ public:
   Binning(unsigned parts, unsigned threads, std::uint32_t record_size, char term);
 
   // Sets each text record's part and places the parts (record_size 0);
-  // `records` must live until group(). Throws InputError when the grouped chunk would exceed
-  // kMaxRoundBytes.
+  // `records` must live until group(). Either find_parts throws InputError
+  // when the grouped chunk would exceed kMaxRoundBytes.
   void find_parts(std::vector<ShareRecord>& records, const Partitioner& partitioner);
   // The same for a block of fixed-size records, `bytes` at `position` of the
   // inputs (none: bytes 0), their keys against the splitters normalized once
