@@ -95,7 +95,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
             std::uint64_t bytes = 0, at = 0;
             input_left = reader.next_block(block, bytes, at);
             times.read += seconds_since(t), t = Clock::now();
-            binning.find_parts(input_left ? block : nullptr, input_left ? bytes : 0, at, *finder);
+            binning.find_parts(block, bytes, at, *finder);  // none left: no block, 0 bytes
           } else {
             input_left = reader.next(records);
             times.read += seconds_since(t), t = Clock::now();
