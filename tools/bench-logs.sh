@@ -10,7 +10,9 @@
 # -S, default: corank's own default), GNU_S (GNU sort's -S, default 50%),
 # THREADS (default: the CPUs), TMP (default OUT_DIR/tmp), OLD_BIN (another
 # build's directory: its --time and -k1,1 run too each round, after the new
-# ones', for a comparison in the same run).
+# ones', for a comparison in the same run). Every run starts with the inputs
+# read once, untimed, into the page cache: a VM that reclaims pages idle for
+# a few seconds would otherwise hand some runs their inputs from disk.
 set -u
 bin=$(cd "${1:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}" && pwd)
 corpus=${2:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}
@@ -26,6 +28,7 @@ S_=$OUT/summary.txt
 wall() {  # name, command...: appends "name: SECONDS rc=RC" to the summary
   local name=$1 s e rc
   shift
+  cat "${files[@]}" > /dev/null
   s=$(date +%s.%N)
   "$@" > /dev/null 2>> "$OUT/stderr.log"
   rc=$?

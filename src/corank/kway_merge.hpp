@@ -14,21 +14,15 @@
 
 namespace corank {
 
-// Merges seqs into out (which holds the sum of their sizes) with a loser tree.
+// Hands the elements of seqs to emit in merged order, with a loser tree.
 // `less` must be a strict total order over all elements (ties broken by
-// position, say); then the result is the same whatever the order of seqs.
-template <class T, class Less>
-void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Less& less) {
+// position, say); then the order is the same whatever the order of seqs.
+template <class T, class Less, class Emit>
+void merge_kway_each(std::span<const std::span<const T>> seqs, const Less& less, Emit&& emit) {
   const std::size_t k = seqs.size();
-  if (k == 0) return;
-  if (k == 1) {
-    std::copy(seqs[0].begin(), seqs[0].end(), out);
-    return;
-  }
-  if (k == 2) {
-    std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out, less);
-    return;
-  }
+  if (k == 1)
+    for (const T& x : seqs[0]) emit(x);
+  if (k <= 1) return;
   std::vector<std::size_t> cur(k, 0);
   std::uint64_t total = 0;
   for (const auto& s : seqs) total += s.size();
@@ -40,9 +34,19 @@ void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Les
   });
   for (std::uint64_t o = 0; o < total; ++o) {
     const std::size_t w = tree.winner();
-    out[o] = seqs[w][cur[w]++];
+    emit(seqs[w][cur[w]++]);
     tree.replay();
   }
+}
+
+// Merges seqs into out (which holds the sum of their sizes), as merge_kway_each orders them.
+template <class T, class Less>
+void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Less& less) {
+  if (seqs.size() == 2) {
+    std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out, less);
+    return;
+  }
+  merge_kway_each(seqs, less, [&out](const T& x) { *out++ = x; });
 }
 
 // merge_kway_with by operator<: elements must be unique under it (KeyEntry's

@@ -10,8 +10,10 @@
 
 namespace corank::text {
 
-void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch) {
+void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch,
+                     bool leave_merge) {
   const auto t0 = Clock::now();
+  slices_.clear();
   const EntryLess less{&format, chunk.data()};
   bool done = false;
   if (gpu_) {
@@ -28,10 +30,17 @@ void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<Reco
   if (!done) {
     // By prefix, a cheap comparison; then the full one where prefixes tie.
     // Records of logs come nearly in order: dealt into piles and merged.
-    sort_nearly_in_order(chunk.records, scratch, PrefixLess{}, threads_);
-    settle_ties(chunk.records, 0, chunk.records.size(), less, threads_);
+    slices_ = sort_into_slices(chunk.records, scratch, PrefixLess{}, threads_);
+    if (!leave_merge) finish(chunk, format, scratch);
   }
   seconds_ += seconds_since(t0);
+}
+
+void ChunkSort::finish(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch) {
+  if (slices_.empty()) return;
+  if (slices_.size() > 2) merge_sorted_slices(chunk.records, scratch, slices_, PrefixLess{}, threads_);
+  settle_ties(chunk.records, 0, chunk.records.size(), EntryLess{&format, chunk.data()}, threads_);
+  slices_.clear();
 }
 
 GpuTimes ChunkSort::gpu_times() const {

@@ -3,7 +3,9 @@
 // sort (gpu_record_sort.hpp), else on all threads (parallel_sort). A GPU that
 // fails is given up for the rest of the sort (gpu_fail_over: an error under
 // --gpu=on, a note and the CPU otherwise). Both give the same order.
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "corank/gpu_backend.hpp"
 #include "corank/io/huge_vector.hpp"
@@ -22,7 +24,16 @@ public:
     gpu_ = std::move(gpu);
     setup_seconds_ = setup_seconds;
   }
-  void sort(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch);
+  // With `leave_merge`, a sort on the CPU stops before its last step: the
+  // chunk's records are left as sorted slices (pending_slices) for a writer
+  // that merges them into the output as it writes (merged_chunk_writer.hpp);
+  // finish() completes the sort instead.
+  void sort(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch, bool leave_merge = false);
+  // Where the sorted slices of the chunk last sorted begin, and its end; empty
+  // where the chunk is sorted whole.
+  const std::vector<std::uint64_t>& pending_slices() const noexcept { return slices_; }
+  void finish(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch);
+  void merged() noexcept { slices_.clear(); }  // a writer merged the slices
 
   double seconds() const noexcept { return seconds_; }  // sorting chunks, so far
   bool sorted_on_gpu() const noexcept { return sorted_on_gpu_; }  // some chunk was
@@ -35,6 +46,7 @@ private:
   bool sorted_on_gpu_ = false;
   double setup_seconds_ = 0, seconds_ = 0;
   GpuTimes gpu_times_;
+  std::vector<std::uint64_t> slices_;
 };
 
 }  // namespace corank::text

@@ -112,8 +112,9 @@ bool deal_into_piles(std::span<const T> v, const Less& less, PileDeal& deal) {
 }
 
 // Puts the dealt slice v in order of its piles, the side pile last and sorted,
-// through `scratch` (as long as v) where the piles are not in place already;
-// returns where each nonempty pile begins in v, and v's end.
+// through the start of `scratch` (as long as v, at most its longest span of
+// records out of place is written); returns where each nonempty pile begins
+// in v, and v's end.
 template <class T, class Less>
 std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, const PileDeal& deal, const Less& less) {
   std::vector<std::uint64_t> bounds{0};
@@ -128,22 +129,44 @@ std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, c
   if (!deal.in_place()) {
     const std::size_t side = deal.sizes.size();
     next[side] = side_from;
-    for (std::size_t i = 0; i < v.size(); ++i) {
+    auto place = [&](std::size_t i) {
       const std::uint16_t tag = deal.tags[i];
-      scratch[next[tag == kSidePile ? side : tag]++] = v[i];
+      return next[tag == kSidePile ? side : tag]++;
+    };
+    // The slice falls into spans that its records' places map onto
+    // themselves (a file that is one pile, the files whose lines interleave):
+    // a record alone in its span stays where it is, and each longer span is
+    // laid out through the start of scratch, whose pages a first touch costs.
+    const std::vector<std::uint64_t> start = next;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
+    std::uint64_t from = 0, reach = 0;
+    for (std::uint64_t i = 0; i < v.size(); ++i) {
+      reach = std::max(reach, place(i));
+      if (reach != i) continue;
+      if (i > from) spans.emplace_back(from, i + 1);
+      from = i + 1;
     }
-    std::copy(scratch.begin(), scratch.end(), v.begin());
+    next = start;
+    std::uint64_t i = 0;
+    for (const auto& [b, e] : spans) {
+      for (; i < b; ++i) place(i);
+      for (; i < e; ++i) scratch[place(i) - b] = v[i];
+      std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(e - b),
+                v.begin() + static_cast<std::ptrdiff_t>(b));
+    }
     std::sort(v.begin() + static_cast<std::ptrdiff_t>(side_from), v.end(), less);
     if (deal.side) bounds.push_back(v.size());
   }
   return bounds;
 }
 
-// parallel_sort (record_sort.hpp) for records nearly in order: each thread's
-// slice is dealt into piles where it is nearly in order, else sorted; all the
-// piles and sorted slices are then merged on all threads. `scratch` is resized.
+// The first step of sort_nearly_in_order: each thread's slice of v is dealt
+// into piles, laid out one after another, where it is nearly in order, else
+// sorted. Returns where each pile and sorted slice begins in v, and v's end:
+// merging them is the rest of the sort. `scratch` is resized; only the slices
+// not in place touch it.
 template <class Vec, class Less>
-void sort_nearly_in_order(Vec& v, Vec& scratch, const Less& less, unsigned threads) {
+std::vector<std::uint64_t> sort_into_slices(Vec& v, Vec& scratch, const Less& less, unsigned threads) {
   using T = std::remove_cvref_t<decltype(v[0])>;
   const std::uint64_t n = v.size();
   const unsigned parts = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 8192)));
@@ -163,7 +186,15 @@ void sort_nearly_in_order(Vec& v, Vec& scratch, const Less& less, unsigned threa
   });
   std::vector<std::uint64_t> all{0};
   for (const auto& part : bounds) all.insert(all.end(), part.begin() + 1, part.end());
-  if (all.size() > 2) merge_sorted_slices(v, scratch, all, less, threads);
+  return all;
+}
+
+// parallel_sort (record_sort.hpp) for records nearly in order: the piles and
+// sorted slices of sort_into_slices merged on all threads. `scratch` is resized.
+template <class Vec, class Less>
+void sort_nearly_in_order(Vec& v, Vec& scratch, const Less& less, unsigned threads) {
+  const std::vector<std::uint64_t> bounds = sort_into_slices(v, scratch, less, threads);
+  if (bounds.size() > 2) merge_sorted_slices(v, scratch, bounds, less, threads);
 }
 
 }  // namespace corank::text

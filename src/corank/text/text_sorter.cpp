@@ -32,6 +32,7 @@
 #include "corank/text/rejects_option.hpp"
 #include "corank/text/row_check.hpp"
 #include "corank/text/run_window.hpp"
+#include "corank/text/merged_chunk_writer.hpp"
 #include "corank/text/sorted_chunk_writer.hpp"
 #include "corank/text/sample_budget.hpp"
 #include "corank/text/sorted_inputs.hpp"
@@ -152,14 +153,21 @@ public:
     stats_.records_in += chunk.records.size();
     tally_.add(format_, chunk, plan_.threads);
     stats_.key_values = tally_.counts();
-    sorting_.sort(chunk, format_, scratch_);
+    // The whole input in one chunk: its last merge writes the output.
+    sorting_.sort(chunk, format_, scratch_, last && first_chunk_ && merges_into_output());
     progress_.advance(chunk.used);
     if (!last && first_chunk_) start_streaming(chunk);
     first_chunk_ = false;
     return last;
   }
 
-  void write_chunk() { write_sorted(writing(), chunks_[chunk_], *out_, *output_, opt_.debug, in_range_); }
+  void write_chunk() {
+    if (sorting_.pending_slices().empty())
+      write_sorted(writing(), chunks_[chunk_], *out_, *output_, opt_.debug, in_range_);
+    else
+      write_sorted_slices(writing(), chunks_[chunk_], sorting_.pending_slices(), *out_, *output_, io_, in_range_);
+    sorting_.merged();
+  }
 
   SpilledRun spill_chunk() { return spill(chunks_[chunk_]); }
 
@@ -324,6 +332,7 @@ private:
 
   const TextFormat* unique_format() const { return format_.unique() ? &format_ : nullptr; }
   ChunkWriting writing() const { return ChunkWriting{format_, plan_.threads}; }
+  bool merges_into_output() const { return !format_.unique() && !opt_.debug && output_->can_reserve_range(); }
   // Samples serve only the parallel merge (merge_in_ranges_ok).
   bool keeps_samples() const { return plan_.threads > 1 && !format_.unique() && !compressed_runs(); }
 

@@ -139,5 +139,37 @@ TEST(PileSort, SmallEmptyAndAllEqual) {
   }
 }
 
+// A file in place, two files whose lines interleave, and a file in place
+// again: only the interleaved span is laid out, through the start of scratch,
+// whose other places are never written.
+TEST(PileSort, OnlyTheSpanThatMovesGoesThroughScratch) {
+  std::mt19937_64 rng(8);
+  const auto a = sorted_files(rng, 1, 3000), d = sorted_files(rng, 1, 3000);
+  const auto bc = sorted_files(rng, 2, 2000, /*stacked=*/true);  // b above c
+  std::vector<std::uint64_t> keys;
+  for (const auto k : a) keys.push_back(k + 3'000'000);
+  for (std::size_t i = 0; i < 2000; ++i) {
+    keys.push_back(bc[i] + 2'000'000);
+    keys.push_back(bc[2000 + i] + 2'000'000);
+  }
+  for (const auto k : d) keys.push_back(k);
+  std::vector<Item> v = numbered(keys);
+  PileDeal deal;
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+  ASSERT_EQ(deal.sizes.size(), 4u);
+  ASSERT_FALSE(deal.in_place());
+  const Item untouched{~std::uint64_t{0}, ~std::uint64_t{0}};
+  std::vector<Item> scratch(v.size(), untouched);
+  const auto bounds = lay_out_piles(std::span<Item>(v), std::span<Item>(scratch), deal, ItemLess{});
+  EXPECT_EQ(bounds, (std::vector<std::uint64_t>{0, 3000, 5000, 7000, 10000}));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const std::size_t pile = i < 3000 ? 0 : i < 5000 ? 1 : i < 7000 ? 2 : 3;
+    const std::size_t from = pile == 0 ? i : pile == 1 ? 3000 + 2 * (i - 3000) : pile == 2 ? 3001 + 2 * (i - 5000) : i;
+    EXPECT_EQ(v[i].pos, from) << i;
+  }
+  for (std::size_t i = 4000; i < scratch.size(); ++i) ASSERT_EQ(scratch[i], untouched) << i;
+  expect_sorted_like_std(keys, 1);
+}
+
 }  // namespace
 }  // namespace corank::text

@@ -1,0 +1,92 @@
+#include "corank/text/merged_chunk_writer.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <vector>
+
+#include "corank/kway_co_rank.hpp"
+#include "corank/kway_merge.hpp"
+#include "corank/parallel.hpp"
+#include "corank/stopwatch.hpp"
+#include "corank/text/record_writer.hpp"
+#include "corank/text/tied_records.hpp"
+
+namespace corank::text {
+
+std::vector<std::uint64_t> share_start(std::span<const std::span<const RecordEntry>> slices, std::uint64_t rank) {
+  std::vector<std::uint64_t> cut = kway_co_rank(slices, rank, PrefixLess{});
+  const RecordEntry* first = nullptr;  // the share's first record: the least at the cuts
+  for (std::size_t i = 0; i < slices.size(); ++i)
+    if (cut[i] < slices[i].size() && (!first || PrefixLess{}(slices[i][cut[i]], *first))) first = &slices[i][cut[i]];
+  if (!first) return cut;  // the end
+  // Records before the cut are at most `first`, so those with its prefix come
+  // last there: the first of them is the new cut.
+  const Prefix p = first->prefix;
+  for (std::size_t i = 0; i < slices.size(); ++i) {
+    const auto begin = slices[i].begin();
+    cut[i] = static_cast<std::uint64_t>(
+        std::lower_bound(begin, begin + static_cast<std::ptrdiff_t>(cut[i]), p,
+                         [](const RecordEntry& e, const Prefix& q) { return e.prefix < q; }) -
+        begin);
+  }
+  return cut;
+}
+
+std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::span<const std::uint64_t> bounds,
+                           const EntryLess& less, const io::FileRange& range,
+                           const io::IoOptions& io) {
+  const std::size_t k = bounds.size() - 1;
+  const std::uint64_t n = bounds.back() - bounds.front();
+  std::vector<std::span<const RecordEntry>> slices(k);
+  for (std::size_t i = 0; i < k; ++i)
+    slices[i] = std::span<const RecordEntry>(chunk.records.data() + bounds[i], bounds[i + 1] - bounds[i]);
+  const std::span<const std::span<const RecordEntry>> seqs(slices);
+  const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, how.threads));
+  std::vector<std::vector<std::uint64_t>> cuts(parts + 1);
+  parallel_for(parts + 1, [&](unsigned t) { cuts[t] = share_start(seqs, n * t / parts); });
+  // Each share's bytes, so that every share knows where it begins.
+  std::vector<std::uint64_t> offset(parts + 1, 0);
+  parallel_for(parts, [&](unsigned t) {
+    std::uint64_t b = 0;
+    for (std::size_t i = 0; i < k; ++i)
+      for (std::uint64_t r = cuts[t][i]; r < cuts[t + 1][i]; ++r) b += slices[i][r].length + 1;
+    offset[t + 1] = b;
+  });
+  for (unsigned t = 0; t < parts; ++t) offset[t + 1] += offset[t];
+  range.allocate(0, offset[parts]);  // where the file system can: written in whole blocks, behind the merge
+  parallel_for(parts, [&](unsigned t) {
+    std::vector<std::span<const RecordEntry>> share(k);
+    for (std::size_t i = 0; i < k; ++i) share[i] = slices[i].subspan(cuts[t][i], cuts[t + 1][i] - cuts[t][i]);
+    const std::unique_ptr<io::ByteSink> sink = range.engine_sink_at(offset[t], io);
+    RecordWriter w(*sink, how.format.terminator(), nullptr);
+    std::vector<RecordEntry> tied;  // records of one prefix, in PrefixLess order
+    auto put_tied = [&] {
+      if (tied.size() > 1) sort_tied(tied.data(), tied.data() + tied.size(), less, 1);
+      for (const RecordEntry& e : tied) w.write(chunk.record(e));
+      tied.clear();
+    };
+    merge_kway_each(std::span<const std::span<const RecordEntry>>(share), PrefixLess{}, [&](const RecordEntry& e) {
+      if (!tied.empty() && !(tied.front().prefix == e.prefix)) put_tied();
+      tied.push_back(e);
+    });
+    put_tied();
+    w.finish();
+    sink->finish();
+  });
+  return offset[parts];
+}
+
+void write_sorted_slices(const ChunkWriting& how, const Chunk& chunk, std::span<const std::uint64_t> slices,
+                         RecordWriter& w, io::OutputFile& output, const io::IoOptions& io, RangeWrites& in_range) {
+  const auto t0 = Clock::now();
+  w.finish();  // the header, if any, goes first
+  const std::optional<io::FileRange> range = output.reserve_range();
+  if (!range) throw std::logic_error("write_sorted_slices: an output without ranges");
+  in_range.bytes += write_merged(how, chunk, slices, EntryLess{&how.format, chunk.data()}, *range, io);
+  in_range.records += chunk.records.size();
+  in_range.seconds += seconds_since(t0);
+}
+
+}  // namespace corank::text
