@@ -19,7 +19,7 @@ std::pair<std::size_t, std::size_t> Binning::slice(std::size_t records, unsigned
 
 void Binning::split_into_slices(std::size_t records) {
   slices_ = static_cast<unsigned>(std::clamp<std::size_t>(records / 4096, 1, threads_));
-  slice_bytes_.assign(slices_, std::vector<std::uint64_t>(parts_, 0));
+  slice_bytes_.assign(slices_, ThreadCounters(parts_));
 }
 
 void Binning::find_parts(std::vector<ShareRecord>& records, const Partitioner& partitioner) {
@@ -27,7 +27,7 @@ void Binning::find_parts(std::vector<ShareRecord>& records, const Partitioner& p
   split_into_slices(records.size());
   parallel_for(slices_, [&](unsigned t) {
     const auto [b, e] = slice(records.size(), t);
-    std::vector<std::uint64_t>& bytes = slice_bytes_[t];
+    ThreadCounters& bytes = slice_bytes_[t];
     for (std::size_t i = b; i < e; ++i) {
       ShareRecord& r = records[i];
       r.part = partitioner.part_of(std::string_view(r.data, r.size), r.position);
@@ -73,12 +73,12 @@ void Binning::place_parts() {
 
 void Binning::group(unsigned self, std::byte* kept) {
   // Where the next record of `part` goes: into `kept` for this rank's own part.
-  auto destination = [&](std::vector<std::uint64_t>& to, unsigned part) {
+  auto destination = [&](ThreadCounters& to, unsigned part) {
     return kept && part == self ? reinterpret_cast<char*>(kept) + (to[self] - region_[self])
                                 : grouped_.data() + to[part];
   };
   parallel_for(slices_, [&](unsigned t) {
-    std::vector<std::uint64_t>& to = slice_bytes_[t];
+    ThreadCounters& to = slice_bytes_[t];
     if (record_size_) {
       const auto [b, e] = slice(block_records_, t);
       for (std::size_t i = b; i < e; ++i) {

@@ -18,6 +18,7 @@
 #include "corank/mpi/part_finder.hpp"
 #include "corank/mpi/partition.hpp"
 #include "corank/mpi/share_reader.hpp"
+#include "corank/thread_counters.hpp"
 
 namespace corank::mpi {
 
@@ -58,7 +59,7 @@ private:
   char term_;
   std::uint32_t extra_;  // terminator bytes a record gets back
   unsigned slices_ = 1;
-  std::vector<std::vector<std::uint64_t>> slice_bytes_;  // [slice][part]: bytes, then where the slice's start
+  std::vector<ThreadCounters> slice_bytes_;  // [slice][part]: bytes, then where the slice's start
   std::vector<std::uint64_t> region_, size_;
   io::HugeVector<char> grouped_;
   // What the last find_parts was given: text records, or a block of

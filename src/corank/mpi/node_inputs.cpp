@@ -10,6 +10,7 @@
 #include "corank/mpi/agreement.hpp"
 #include "corank/mpi/part_finder.hpp"
 #include "corank/parallel.hpp"
+#include "corank/thread_counters.hpp"
 
 namespace corank::mpi {
 
@@ -96,7 +97,7 @@ void NodeInputs::count_parts(Communicator& c, const Job& job) {
     const std::uint64_t R = record_size_;
     const std::uint64_t n = (job.share.end - job.share.begin) / R;
     const unsigned slices = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, std::max(job.local.threads, 1u)));
-    std::vector<std::vector<std::uint64_t>> of_slice(slices, std::vector<std::uint64_t>(parts, 0));
+    std::vector<ThreadCounters> of_slice(slices, ThreadCounters(parts));
     parallel_for(slices, [&](unsigned t) {
       // Records [b, e) of the share, map by map.
       std::uint64_t at = job.share.begin + n * t / slices * R;
@@ -112,7 +113,7 @@ void NodeInputs::count_parts(Communicator& c, const Job& job) {
         }
       }
     });
-    for (const auto& s : of_slice)
+    for (const ThreadCounters& s : of_slice)
       for (unsigned d = 0; d < parts; ++d) counts[d] += s[d];
   });
   // The collectives below order every rank's marks before any rank reads them.

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "corank/parallel.hpp"
+#include "corank/thread_counters.hpp"
 
 namespace corank::text {
 
@@ -14,7 +15,7 @@ void KeyValueTally::add(const TextFormat& format, const Chunk& chunk, unsigned t
   if (counts_.empty() || chunk.records.empty()) return;
   const std::uint64_t n = chunk.records.size();
   const unsigned parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 4096, 1, std::max(threads, 1u)));
-  std::vector<std::vector<std::uint64_t>> sums(parts, std::vector<std::uint64_t>(2 * counts_.size()));
+  std::vector<ThreadCounters> sums(parts, ThreadCounters(2 * counts_.size()));
   parallel_for(parts, [&](unsigned p) {
     std::uint64_t* c = sums[p].data();
     for (std::uint64_t i = n * p / parts; i < n * (p + 1) / parts; ++i) {
@@ -22,7 +23,7 @@ void KeyValueTally::add(const TextFormat& format, const Chunk& chunk, unsigned t
       format.count_values(chunk.record(e), e.prefix, c);
     }
   });
-  for (const auto& s : sums)
+  for (const ThreadCounters& s : sums)
     for (std::size_t k = 0; k < counts_.size(); ++k) {
       counts_[k].unread += s[2 * k];
       counts_[k].nulls += s[2 * k + 1];
