@@ -42,6 +42,10 @@ void merge_kway_each(std::span<const std::span<const T>> seqs, const Less& less,
 // Merges seqs into out (which holds the sum of their sizes), as merge_kway_each orders them.
 template <class T, class Less>
 void merge_kway_with(std::span<const std::span<const T>> seqs, T* out, const Less& less) {
+  if (seqs.size() == 1) {
+    std::copy(seqs[0].begin(), seqs[0].end(), out);
+    return;
+  }
   if (seqs.size() == 2) {
     std::merge(seqs[0].begin(), seqs[0].end(), seqs[1].begin(), seqs[1].end(), out, less);
     return;
