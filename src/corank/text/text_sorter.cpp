@@ -26,13 +26,13 @@
 #include "corank/text/chunk_sort.hpp"
 #include "corank/text/gpu_record_sort.hpp"
 #include "corank/text/key_value_tally.hpp"
+#include "corank/text/merged_chunk_writer.hpp"
 #include "corank/text/record_reader.hpp"
 #include "corank/text/record_sort.hpp"
 #include "corank/text/record_writer.hpp"
 #include "corank/text/rejects_option.hpp"
 #include "corank/text/row_check.hpp"
 #include "corank/text/run_window.hpp"
-#include "corank/text/merged_chunk_writer.hpp"
 #include "corank/text/sorted_chunk_writer.hpp"
 #include "corank/text/sample_budget.hpp"
 #include "corank/text/sorted_inputs.hpp"
@@ -169,7 +169,10 @@ public:
     sorting_.merged();
   }
 
-  SpilledRun spill_chunk() { return spill(chunks_[chunk_]); }
+  SpilledRun spill_chunk() {
+    sorting_.finish(chunks_[chunk_], format_, scratch_);  // a no-op: only the whole output is left unmerged
+    return spill(chunks_[chunk_]);
+  }
 
   // --- adaptive run formation (run_window.hpp; sort_driver.hpp's streams) ---
   bool streams() const { return window_ != nullptr; }
