@@ -20,9 +20,11 @@ namespace corank {
 template <class T, class Less, class Emit>
 void merge_kway_each(std::span<const std::span<const T>> seqs, const Less& less, Emit&& emit) {
   const std::size_t k = seqs.size();
-  if (k == 1)
+  if (k == 1) {
     for (const T& x : seqs[0]) emit(x);
-  if (k <= 1) return;
+    return;
+  }
+  if (k == 0) return;
   std::vector<std::size_t> cur(k, 0);
   std::uint64_t total = 0;
   for (const auto& s : seqs) total += s.size();

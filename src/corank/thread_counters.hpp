@@ -18,7 +18,6 @@ public:
   std::uint64_t& operator[](std::size_t i) noexcept { return v_[kPad + i]; }
   std::uint64_t operator[](std::size_t i) const noexcept { return v_[kPad + i]; }
   std::uint64_t* data() noexcept { return v_.data() + kPad; }
-  std::size_t size() const noexcept { return v_.size() - 2 * kPad; }
 
 private:
   static constexpr std::size_t kPad = 64 / sizeof(std::uint64_t);  // a line of 64 bytes on each side
