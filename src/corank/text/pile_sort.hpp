@@ -21,6 +21,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "corank/parallel.hpp"
@@ -33,6 +34,7 @@ inline constexpr std::size_t kMaxRuns = 1024;       // piles in all, each a run 
 inline constexpr std::uint16_t kSidePile = 0xffff;
 inline constexpr std::uint64_t kSideShare = 16;     // the side pile's largest share of a slice
 inline constexpr std::uint64_t kFirstLook = 4096;   // the side pile's share is of at least this many records
+inline constexpr std::uint64_t kInLine = 256;       // a stretch of one pile this long stays in line (lay_out_piles)
 
 // How a slice was dealt: each record's pile (tags), each pile's size in
 // creation order, the side pile's size; false where the slice is not nearly
@@ -111,51 +113,82 @@ bool deal_into_piles(std::span<const T> v, const Less& less, PileDeal& deal) {
   return true;
 }
 
-// Puts the dealt slice v in order of its piles, the side pile last and sorted,
-// through the start of `scratch` (as long as v, at most its longest span of
-// records out of place is written); returns where each nonempty pile begins
-// in v, and v's end.
+// Puts the dealt slice v in order of its piles, each pile a run of the merge,
+// the side pile last and sorted; returns where each run begins in v, and v's
+// end. Records that come in long stretches of one pile (a file's lines
+// between its late ones) stay in line: each such stretch moves down over the
+// gaps the others leave, in place, and stretches of one pile that follow one
+// another in v become one run. The rest (late lines, lines of files that
+// interleave, the side pile) go through the start of `scratch` (as long as
+// v), grouped by pile, and follow at the end: only as many places of scratch
+// are written, whose pages a first touch costs, as records leave the line.
+// Where the stretches kept would make more than kMaxRuns runs, every record
+// goes through scratch, one run a pile.
 template <class T, class Less>
 std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, const PileDeal& deal, const Less& less) {
+  const std::uint64_t n = v.size();
+  const std::size_t piles = deal.sizes.size(), side = piles;
   std::vector<std::uint64_t> bounds{0};
-  std::vector<std::uint64_t> next(deal.sizes.size() + 1, 0);  // where each pile's next record goes; the side's last
-  std::uint64_t at = 0;
-  for (std::size_t id = 0; id < deal.sizes.size(); ++id) {
-    next[id] = at;
-    at += deal.sizes[id];
-    if (deal.sizes[id]) bounds.push_back(at);
+  if (deal.in_place()) {
+    std::uint64_t at = 0;
+    for (const std::uint64_t size : deal.sizes)
+      if (size) bounds.push_back(at += size);
+    return bounds;
   }
-  const std::uint64_t side_from = at;
-  if (!deal.in_place()) {
-    const std::size_t side = deal.sizes.size();
-    next[side] = side_from;
-    auto place = [&](std::size_t i) {
-      const std::uint16_t tag = deal.tags[i];
-      return next[tag == kSidePile ? side : tag]++;
-    };
-    // The slice falls into spans that its records' places map onto
-    // themselves (a file that is one pile, the files whose lines interleave):
-    // a record alone in its span stays where it is, and each longer span is
-    // laid out through the start of scratch, whose pages a first touch costs.
-    const std::vector<std::uint64_t> start = next;
-    std::vector<std::pair<std::uint64_t, std::uint64_t>> spans;
-    std::uint64_t from = 0, reach = 0;
-    for (std::uint64_t i = 0; i < v.size(); ++i) {
-      reach = std::max(reach, place(i));
-      if (reach != i) continue;
-      if (i > from) spans.emplace_back(from, i + 1);
-      from = i + 1;
+  auto pile_of = [&](std::uint64_t i) -> std::size_t { return deal.tags[i] == kSidePile ? side : deal.tags[i]; };
+  auto stretch_end = [&](std::uint64_t i) {
+    std::uint64_t j = i + 1;
+    while (j < n && deal.tags[j] == deal.tags[i]) ++j;
+    return j;
+  };
+  // Which stretches stay in line: those of kInLine records or more, unless
+  // they would make too many runs.
+  std::uint64_t in_line = kInLine;
+  std::size_t runs = 0;
+  for (std::uint64_t i = 0, last = kSidePile + 1; i < n;) {
+    const std::uint64_t j = stretch_end(i);
+    if (deal.tags[i] != kSidePile && j - i >= in_line && deal.tags[i] != last) {
+      last = deal.tags[i];
+      if (++runs > kMaxRuns) {
+        in_line = n + 1;
+        break;
+      }
     }
-    next = start;
-    std::uint64_t i = 0;
-    for (const auto& [b, e] : spans) {
-      for (; i < b; ++i) place(i);
-      for (; i < e; ++i) scratch[place(i) - b] = v[i];
-      std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(e - b),
-                v.begin() + static_cast<std::ptrdiff_t>(b));
+    i = j;
+  }
+  auto stays = [&](std::uint64_t i, std::uint64_t j) { return deal.tags[i] != kSidePile && j - i >= in_line; };
+  std::vector<std::uint64_t> next(piles + 1, 0);  // where each pile's next record goes in scratch
+  for (std::uint64_t i = 0; i < n;) {
+    const std::uint64_t j = stretch_end(i);
+    if (!stays(i, j)) next[pile_of(i)] += j - i;
+    i = j;
+  }
+  std::uint64_t out = 0;  // in scratch, then where each pile's records begin
+  for (auto& x : next) out += std::exchange(x, out);
+  const std::vector<std::uint64_t> start = next;
+  std::uint64_t w = 0;  // the next place in line
+  for (std::uint64_t i = 0, last = kSidePile + 1; i < n;) {
+    const std::uint64_t j = stretch_end(i);
+    if (stays(i, j)) {
+      if (deal.tags[i] != last && w > 0) bounds.push_back(w);
+      last = deal.tags[i];
+      if (w != i)
+        std::copy(v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(j),
+                  v.begin() + static_cast<std::ptrdiff_t>(w));
+      w += j - i;
+    } else {
+      std::uint64_t& to = next[pile_of(i)];
+      for (std::uint64_t k = i; k < j; ++k) scratch[to++] = v[k];
     }
-    std::sort(v.begin() + static_cast<std::ptrdiff_t>(side_from), v.end(), less);
-    if (deal.side) bounds.push_back(v.size());
+    i = j;
+  }
+  if (w > 0) bounds.push_back(w);
+  std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(out), v.begin() + static_cast<std::ptrdiff_t>(w));
+  for (std::size_t p = 0; p < piles; ++p)
+    if (next[p] > start[p]) bounds.push_back(w + next[p]);
+  if (next[side] > start[side]) {
+    std::sort(v.begin() + static_cast<std::ptrdiff_t>(w + start[side]), v.end(), less);
+    bounds.push_back(n);
   }
   return bounds;
 }

@@ -139,10 +139,10 @@ TEST(PileSort, SmallEmptyAndAllEqual) {
   }
 }
 
-// A file in place, two files whose lines interleave, and a file in place
-// again: only the interleaved span is laid out, through the start of scratch,
-// whose other places are never written.
-TEST(PileSort, OnlyTheSpanThatMovesGoesThroughScratch) {
+// A file, two files whose lines interleave, and a file again: the two files
+// stay in line, each a run, and only the interleaved records go through the
+// start of scratch, whose other places are never written.
+TEST(PileSort, OnlyRecordsOutOfLineGoThroughScratch) {
   std::mt19937_64 rng(8);
   const auto a = sorted_files(rng, 1, 3000), d = sorted_files(rng, 1, 3000);
   const auto bc = sorted_files(rng, 2, 2000, /*stacked=*/true);  // b above c
@@ -161,14 +161,67 @@ TEST(PileSort, OnlyTheSpanThatMovesGoesThroughScratch) {
   const Item untouched{~std::uint64_t{0}, ~std::uint64_t{0}};
   std::vector<Item> scratch(v.size(), untouched);
   const auto bounds = lay_out_piles(std::span<Item>(v), std::span<Item>(scratch), deal, ItemLess{});
-  EXPECT_EQ(bounds, (std::vector<std::uint64_t>{0, 3000, 5000, 7000, 10000}));
+  EXPECT_EQ(bounds, (std::vector<std::uint64_t>{0, 3000, 6000, 8000, 10000}));
   for (std::size_t i = 0; i < v.size(); ++i) {
-    const std::size_t pile = i < 3000 ? 0 : i < 5000 ? 1 : i < 7000 ? 2 : 3;
-    const std::size_t from = pile == 0 ? i : pile == 1 ? 3000 + 2 * (i - 3000) : pile == 2 ? 3001 + 2 * (i - 5000) : i;
+    const std::size_t from = i < 3000 ? i : i < 6000 ? i + 4000 : i < 8000 ? 3000 + 2 * (i - 6000) : 3001 + 2 * (i - 8000);
     EXPECT_EQ(v[i].pos, from) << i;
   }
   for (std::size_t i = 4000; i < scratch.size(); ++i) ASSERT_EQ(scratch[i], untouched) << i;
   expect_sorted_like_std(keys, 1);
+}
+
+// Late lines and lines without a time (below every other, as a stack trace's
+// lines are) spread through files: the files' lines move down in place, and
+// scratch takes the others only.
+TEST(PileSort, LateLinesAloneGoThroughScratch) {
+  std::mt19937_64 rng(9);
+  std::vector<std::uint64_t> keys = sorted_files(rng, 3, 30000, /*stacked=*/true);
+  std::size_t out_of_line = 0;
+  for (std::size_t i = 500; i < keys.size(); i += 997) {
+    keys[i] = i % 2 ? 0 : keys[i] - std::min<std::uint64_t>(keys[i], 3);
+    ++out_of_line;
+  }
+  std::vector<Item> v = numbered(keys), want = v;
+  std::sort(want.begin(), want.end(), ItemLess{});
+  PileDeal deal;
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+  ASSERT_FALSE(deal.in_place());
+  const Item untouched{~std::uint64_t{0}, ~std::uint64_t{0}};
+  std::vector<Item> scratch(v.size(), untouched);
+  const auto bounds = lay_out_piles(std::span<Item>(v), std::span<Item>(scratch), deal, ItemLess{});
+  std::size_t written = 0;
+  for (const Item& x : scratch) written += !(x == untouched);
+  EXPECT_LE(written, out_of_line);
+  std::vector<Item> merged;
+  for (std::size_t r = 0; r + 1 < bounds.size(); ++r) {
+    ASSERT_LT(bounds[r], bounds[r + 1]);
+    ASSERT_TRUE(std::is_sorted(v.begin() + bounds[r], v.begin() + bounds[r + 1], ItemLess{})) << "run " << r;
+    const auto mid = merged.size();
+    merged.insert(merged.end(), v.begin() + bounds[r], v.begin() + bounds[r + 1]);
+    std::inplace_merge(merged.begin(), merged.begin() + mid, merged.end(), ItemLess{});
+  }
+  EXPECT_EQ(bounds.back(), v.size());
+  EXPECT_TRUE(merged == want);
+  for (unsigned threads : {1u, 2u, 3u}) expect_sorted_like_std(keys, threads);
+}
+
+// Two files whose lines alternate in stretches of kInLine: kept in line they
+// would be more than kMaxRuns runs, so every record goes through scratch, a
+// run a pile.
+TEST(PileSort, TooManyStretchesGoThroughScratchByPile) {
+  std::vector<std::uint64_t> keys;
+  for (std::uint64_t s = 0; s < kMaxRuns + 10; ++s)
+    for (std::uint64_t i = 0; i < kInLine; ++i) keys.push_back((s * kInLine + i) * 2 + (s % 2 ? 1'000'000'000 : 0));
+  std::vector<Item> v = numbered(keys);
+  PileDeal deal;
+  ASSERT_TRUE(deal_into_piles(std::span<const Item>(v), ItemLess{}, deal));
+  ASSERT_EQ(deal.sizes.size(), 2u);
+  std::vector<Item> scratch(v.size());
+  const auto bounds = lay_out_piles(std::span<Item>(v), std::span<Item>(scratch), deal, ItemLess{});
+  EXPECT_EQ(bounds.size(), 3u);
+  for (std::size_t r = 0; r + 1 < bounds.size(); ++r)
+    EXPECT_TRUE(std::is_sorted(v.begin() + bounds[r], v.begin() + bounds[r + 1], ItemLess{}));
+  expect_sorted_like_std(keys, 2);
 }
 
 }  // namespace
