@@ -1,11 +1,13 @@
 #include "corank/text/merged_chunk_writer.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "corank/io/recycling_allocator.hpp"
 #include "corank/kway_co_rank.hpp"
 #include "corank/kway_merge.hpp"
 #include "corank/parallel.hpp"
@@ -43,39 +45,60 @@ std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::spa
   for (std::size_t i = 0; i < k; ++i)
     slices[i] = std::span<const RecordEntry>(chunk.records.data() + bounds[i], bounds[i + 1] - bounds[i]);
   const std::span<const std::span<const RecordEntry>> seqs(slices);
-  const auto parts = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, how.threads));
-  std::vector<std::vector<std::uint64_t>> cuts(parts + 1);
-  parallel_for(parts + 1, [&](unsigned t) { cuts[t] = share_start(seqs, n * t / parts); });
+  // More shares than threads, taken in turn by whichever thread is free:
+  // shares of equal records are not of equal work (a run of long tied
+  // prefixes, as lines without a time make, costs many times the rest).
+  const auto threads = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, how.threads));
+  const auto shares = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, threads * kSharesPerThread));
+  std::vector<std::vector<std::uint64_t>> cuts(shares + 1);
+  parallel_for(threads, [&](unsigned t) {
+    for (unsigned s = t; s <= shares; s += threads) cuts[s] = share_start(seqs, n * s / shares);
+  });
   // Each share's bytes, so that every share knows where it begins.
-  std::vector<std::uint64_t> offset(parts + 1, 0);
-  parallel_for(parts, [&](unsigned t) {
-    std::uint64_t b = 0;
-    for (std::size_t i = 0; i < k; ++i)
-      for (std::uint64_t r = cuts[t][i]; r < cuts[t + 1][i]; ++r) b += slices[i][r].length + 1;
-    offset[t + 1] = b;
+  std::vector<std::uint64_t> offset(shares + 1, 0);
+  parallel_for(threads, [&](unsigned t) {
+    for (unsigned s = t; s < shares; s += threads) {
+      std::uint64_t b = 0;
+      for (std::size_t i = 0; i < k; ++i)
+        for (std::uint64_t r = cuts[s][i]; r < cuts[s + 1][i]; ++r) b += slices[i][r].length + 1;
+      offset[s + 1] = b;
+    }
   });
-  for (unsigned t = 0; t < parts; ++t) offset[t + 1] += offset[t];
-  range.allocate(0, offset[parts]);  // where the file system can: written in whole blocks, behind the merge
-  parallel_for(parts, [&](unsigned t) {
+  for (unsigned s = 0; s < shares; ++s) offset[s + 1] += offset[s];
+  range.allocate(0, offset[shares]);  // where the file system can: written in whole blocks, behind the merge
+  // The shares' sinks take their blocks from one pool: fresh ones for each
+  // would touch new memory a share.
+  io::RecyclingAllocator blocks(io.allocator ? *io.allocator : io::default_allocator());
+  io::IoOptions share_io = io;
+  share_io.allocator = &blocks;
+  std::atomic<unsigned> next{0};
+  parallel_for(threads, [&](unsigned) {
     std::vector<std::span<const RecordEntry>> share(k);
-    for (std::size_t i = 0; i < k; ++i) share[i] = slices[i].subspan(cuts[t][i], cuts[t + 1][i] - cuts[t][i]);
-    const std::unique_ptr<io::ByteSink> sink = range.engine_sink_at(offset[t], io);
-    RecordWriter w(*sink, how.format.terminator(), nullptr);
     std::vector<RecordEntry> tied;  // records of one prefix, in PrefixLess order
-    auto put_tied = [&] {
-      if (tied.size() > 1) sort_tied(tied.data(), tied.data() + tied.size(), less, 1);
-      for (const RecordEntry& e : tied) w.write(chunk.record(e));
-      tied.clear();
-    };
-    merge_kway_each(std::span<const std::span<const RecordEntry>>(share), PrefixLess{}, [&](const RecordEntry& e) {
-      if (!tied.empty() && !(tied.front().prefix == e.prefix)) put_tied();
-      tied.push_back(e);
-    });
-    put_tied();
-    w.finish();
-    sink->finish();
+    // A share's sink is finished once the next share is written, when its
+    // writes are done: finishing it at once would wait for them.
+    std::unique_ptr<io::ByteSink> before;
+    for (unsigned s; (s = next.fetch_add(1)) < shares;) {
+      for (std::size_t i = 0; i < k; ++i) share[i] = slices[i].subspan(cuts[s][i], cuts[s + 1][i] - cuts[s][i]);
+      std::unique_ptr<io::ByteSink> sink = range.engine_sink_at(offset[s], share_io);
+      RecordWriter w(*sink, how.format.terminator(), nullptr);
+      auto put_tied = [&] {
+        if (tied.size() > 1) sort_tied(tied.data(), tied.data() + tied.size(), less, 1);
+        for (const RecordEntry& e : tied) w.write(chunk.record(e));
+        tied.clear();
+      };
+      merge_kway_each(std::span<const std::span<const RecordEntry>>(share), PrefixLess{}, [&](const RecordEntry& e) {
+        if (!tied.empty() && !(tied.front().prefix == e.prefix)) put_tied();
+        tied.push_back(e);
+      });
+      put_tied();
+      w.finish();
+      if (before) before->finish();
+      before = std::move(sink);
+    }
+    if (before) before->finish();
   });
-  return offset[parts];
+  return offset[shares];
 }
 
 void write_sorted_slices(const ChunkWriting& how, const Chunk& chunk, std::span<const std::uint64_t> slices,

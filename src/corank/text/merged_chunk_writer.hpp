@@ -4,7 +4,9 @@
 // takes a share of the output, cut by the k-way co-rank where the prefix
 // changes, merges the slices' records of its share, puts each run of equal
 // prefixes in the order of the full comparison (sort_tied) as it goes, and
-// writes its records at its share's own offset in the output file.
+// writes its records at its share's own offset in the output file. There are
+// several shares a thread, each taken by the next thread free, so that a
+// share heavy with ties holds up no other.
 //
 // The order is the one a whole sort gives (merge_sorted_slices, then
 // settle_ties, then write_sorted), and so are the bytes. What it saves: the
@@ -20,6 +22,9 @@
 #include "corank/text/sorted_chunk_writer.hpp"
 
 namespace corank::text {
+
+// Shares of the output per thread (write_merged).
+inline constexpr unsigned kSharesPerThread = 8;
 
 // Writes the chunk, sorted slices chunk.records[slices[i], slices[i + 1]), to
 // `range` from its start on, in the order of `less` (the format's EntryLess);

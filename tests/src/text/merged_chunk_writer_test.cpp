@@ -102,7 +102,7 @@ TEST_F(MergedChunkWriter, SlicesMergedIntoAFileAreTheWholeSort) {
     for (const std::size_t each : {0u, 1u, 3000u, 30000u}) {
       const std::string bytes = log_like(rng, 7, each);
       const std::string want = sorted_whole(chunk_of(bytes, formats[f]), formats[f]);
-      for (const unsigned threads : {1u, 2u, 3u, 8u}) {  // 30000 lines a file: three shares
+      for (const unsigned threads : {1u, 2u, 3u, 8u}) {  // 30000 lines a file: three shares, taken by 1-3 threads
         SCOPED_TRACE("format " + std::to_string(f) + ", " + std::to_string(each) + " lines a file, " +
                      std::to_string(threads) + " threads");
         Chunk chunk = chunk_of(bytes, formats[f]);
