@@ -25,10 +25,11 @@ if [ -z "$cxx" ] || ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzze
 fi
 cc=${cxx/clang++/clang}
 # Release-like speed with line numbers in reports (line tables only: the
-# reports need no more debug information than that); the tests need the tools.
+# reports need no more debug information than that); the tests need the
+# tools, but not corank-bench.
 CC=$cc CXX=$cxx cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCORANK_ENABLE_CUDA=OFF \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" -DCORANK_BUILD_FUZZERS=ON >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" -DCORANK_BUILD_FUZZERS=ON -DCORANK_BUILD_BENCH=OFF >/dev/null
 start=$SECONDS
 cmake --build "$build" -j"$(nproc)"
 echo "sanitize: build took $((SECONDS - start)) s" >&2
