@@ -34,7 +34,7 @@ inline constexpr std::size_t kMaxRuns = 1024;       // piles in all, each a run 
 inline constexpr std::uint16_t kSidePile = 0xffff;
 inline constexpr std::uint64_t kSideShare = 16;     // the side pile's largest share of a slice
 inline constexpr std::uint64_t kFirstLook = 4096;   // the side pile's share is of at least this many records
-inline constexpr std::uint64_t kInLine = 256;       // a stretch of one pile this long stays in line (lay_out_piles)
+inline constexpr std::uint64_t kInLine = 256;       // a stretch this long takes the line over (lay_out_piles)
 
 // How a slice was dealt: each record's pile (tags), each pile's size in
 // creation order, the side pile's size; false where the slice is not nearly
@@ -115,15 +115,13 @@ bool deal_into_piles(std::span<const T> v, const Less& less, PileDeal& deal) {
 
 // Puts the dealt slice v in order of its piles, each pile a run of the merge,
 // the side pile last and sorted; returns where each run begins in v, and v's
-// end. Records that come in long stretches of one pile (a file's lines
-// between its late ones) stay in line: each such stretch moves down over the
-// gaps the others leave, in place, and stretches of one pile that follow one
-// another in v become one run. The rest (late lines, lines of files that
-// interleave, the side pile) go through the start of `scratch` (as long as
-// v), grouped by pile, and follow at the end: only as many places of scratch
-// are written, whose pages a first touch costs, as records leave the line.
-// Where the stretches kept would make more than kMaxRuns runs, every record
-// goes through scratch, one run a pile.
+// end. Most records stay in line: a file's lines but its late ones (and
+// those without a time) move down over the gaps the others leave, in place,
+// as one run. The rest (late lines, the lines of a file that interleaves
+// with another, the side pile) go through the start of `scratch` (as long
+// as v), grouped by pile, and follow at the end: only as many places of
+// scratch are written, whose pages a first touch costs, as records leave
+// the line.
 template <class T, class Less>
 std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, const PileDeal& deal, const Less& less) {
   const std::uint64_t n = v.size();
@@ -141,37 +139,49 @@ std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, c
     while (j < n && deal.tags[j] == deal.tags[i]) ++j;
     return j;
   };
-  // Which stretches stay in line: those of kInLine records or more, unless
-  // they would make too many runs.
-  std::uint64_t in_line = kInLine;
-  std::size_t runs = 0;
-  for (std::uint64_t i = 0, last = kSidePile + 1; i < n;) {
-    const std::uint64_t j = stretch_end(i);
-    if (deal.tags[i] != kSidePile && j - i >= in_line && deal.tags[i] != last) {
-      last = deal.tags[i];
-      if (++runs > kMaxRuns) {
-        in_line = n + 1;
-        break;
+  // Which stretches stay in line. The line follows one pile at a time, the
+  // current one, whose stretches all stay, however short. Another pile's
+  // stretch takes the line over where it is kInLine records long, or where
+  // the current pile has no record among the next kInLine (its file has
+  // ended, say); the other stretches (late lines, lines without a time
+  // between a file's) leave the line. Each takeover starts a run; where there
+  // would be more than kMaxRuns, no stretch stays.
+  constexpr std::uint32_t kNoPile = 0x10000;
+  bool any_stays = true;
+  auto walk = [&](auto&& each) {  // each(i, j, stays, takes_over) for each stretch [i, j), in order
+    std::uint32_t current = kNoPile;
+    std::uint64_t seen = 0;  // a record of the current pile at or after the stretch, or where the look stopped
+    for (std::uint64_t i = 0; i < n;) {
+      const std::uint64_t j = stretch_end(i);
+      const std::uint16_t tag = deal.tags[i];
+      bool stays = any_stays && tag != kSidePile && tag == current, takes_over = false;
+      if (any_stays && tag != kSidePile && tag != current) {
+        takes_over = current == kNoPile || j - i >= kInLine;
+        if (!takes_over) {
+          seen = std::max(seen, j);
+          while (seen < n && seen < i + kInLine && deal.tags[seen] != current) ++seen;
+          takes_over = seen == n || seen >= i + kInLine;
+        }
+        if (takes_over) current = tag, seen = 0, stays = true;
       }
+      each(i, j, stays, takes_over);
+      i = j;
     }
-    i = j;
-  }
-  auto stays = [&](std::uint64_t i, std::uint64_t j) { return deal.tags[i] != kSidePile && j - i >= in_line; };
+  };
+  std::size_t runs = 0;
+  walk([&](std::uint64_t, std::uint64_t, bool, bool takes_over) { runs += takes_over; });
+  if (runs > kMaxRuns) any_stays = false;
   std::vector<std::uint64_t> next(piles + 1, 0);  // where each pile's next record goes in scratch
-  for (std::uint64_t i = 0; i < n;) {
-    const std::uint64_t j = stretch_end(i);
-    if (!stays(i, j)) next[pile_of(i)] += j - i;
-    i = j;
-  }
+  walk([&](std::uint64_t i, std::uint64_t j, bool stays, bool) {
+    if (!stays) next[pile_of(i)] += j - i;
+  });
   std::uint64_t out = 0;  // in scratch, then where each pile's records begin
   for (auto& x : next) out += std::exchange(x, out);
   const std::vector<std::uint64_t> start = next;
   std::uint64_t w = 0;  // the next place in line
-  for (std::uint64_t i = 0, last = kSidePile + 1; i < n;) {
-    const std::uint64_t j = stretch_end(i);
-    if (stays(i, j)) {
-      if (deal.tags[i] != last && w > 0) bounds.push_back(w);
-      last = deal.tags[i];
+  walk([&](std::uint64_t i, std::uint64_t j, bool stays, bool takes_over) {
+    if (stays) {
+      if (takes_over && w > 0) bounds.push_back(w);
       if (w != i)
         std::copy(v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(j),
                   v.begin() + static_cast<std::ptrdiff_t>(w));
@@ -180,8 +190,7 @@ std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, c
       std::uint64_t& to = next[pile_of(i)];
       for (std::uint64_t k = i; k < j; ++k) scratch[to++] = v[k];
     }
-    i = j;
-  }
+  });
   if (w > 0) bounds.push_back(w);
   std::copy(scratch.begin(), scratch.begin() + static_cast<std::ptrdiff_t>(out), v.begin() + static_cast<std::ptrdiff_t>(w));
   for (std::size_t p = 0; p < piles; ++p)
