@@ -49,7 +49,8 @@ std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::spa
   // shares of equal records are not of equal work (a run of long tied
   // prefixes, as lines without a time make, costs many times the rest).
   const auto threads = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, how.threads));
-  const auto shares = static_cast<unsigned>(std::clamp<std::uint64_t>(n / 65536, 1, threads * kSharesPerThread));
+  const auto shares = static_cast<unsigned>(
+      std::clamp<std::uint64_t>(n / 65536, 1, std::min(threads * kSharesPerThread, kMostShares)));
   std::vector<std::vector<std::uint64_t>> cuts(shares + 1);
   parallel_for(threads, [&](unsigned t) {
     for (unsigned s = t; s <= shares; s += threads) cuts[s] = share_start(seqs, n * s / shares);

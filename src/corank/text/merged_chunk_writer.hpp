@@ -5,8 +5,8 @@
 // changes, merges the slices' records of its share, puts each run of equal
 // prefixes in the order of the full comparison (sort_tied) as it goes, and
 // writes its records at its share's own offset in the output file. There are
-// several shares a thread, each taken by the next thread free, so that a
-// share heavy with ties holds up no other.
+// several shares a thread (up to kMostShares), each taken by the next thread
+// free, so that a share heavy with ties holds up no other.
 //
 // The order is the one a whole sort gives (merge_sorted_slices, then
 // settle_ties, then write_sorted), and so are the bytes. What it saves: the
@@ -23,8 +23,11 @@
 
 namespace corank::text {
 
-// Shares of the output per thread (write_merged).
+// Shares of the output per thread (write_merged), and in all: each share
+// opens a sink (a ring, its blocks registered), and on 16 threads 128 of
+// them cost more system time than the balance gained (BENCHMARKS.md).
 inline constexpr unsigned kSharesPerThread = 8;
+inline constexpr unsigned kMostShares = 32;
 
 // Writes the chunk, sorted slices chunk.records[slices[i], slices[i + 1]), to
 // `range` from its start on, in the order of `less` (the format's EntryLess);
