@@ -1,5 +1,7 @@
 #include "corank/text/time_pattern.hpp"
 
+#include <array>
+
 #include "corank/errors.hpp"
 #include "corank/text/char_classes.hpp"
 
@@ -28,20 +30,38 @@ int read_digits(std::string_view s, std::size_t& i, int min, int max) noexcept {
   return n < min ? -1 : v;
 }
 
-// One of `names` (1-based index), by its first three letters and, where the
-// text goes on with them, the rest of its letters; 0 when none.
-int read_name(std::string_view s, std::size_t& i, const char* const* names, int count) noexcept {
+// Three letters, lowered, as one number.
+constexpr std::uint32_t three(unsigned char a, unsigned char b, unsigned char c) noexcept {
+  return std::uint32_t{lower(a)} << 16 | std::uint32_t{lower(b)} << 8 | lower(c);
+}
+template <std::size_t N>
+constexpr std::array<std::uint32_t, N> heads(const char* const (&names)[N]) noexcept {
+  std::array<std::uint32_t, N> h{};
+  for (std::size_t k = 0; k < N; ++k)
+    h[k] = three(static_cast<unsigned char>(names[k][0]), static_cast<unsigned char>(names[k][1]),
+                 static_cast<unsigned char>(names[k][2]));
+  return h;
+}
+constexpr auto kMonthHeads = heads(kMonths);
+constexpr auto kWeekdayHeads = heads(kWeekdays);
+
+// One of `names` (1-based index), by its first three letters (`heads`, as
+// three() makes them) and, where the text goes on with them, the rest of its
+// letters; 0 when none.
+template <std::size_t N>
+int read_name(std::string_view s, std::size_t& i, const char* const (&names)[N],
+              const std::array<std::uint32_t, N>& head_of) noexcept {
   if (i + 3 > s.size()) return 0;
-  for (int k = 0; k < count; ++k) {
+  const std::uint32_t head = three(static_cast<unsigned char>(s[i]), static_cast<unsigned char>(s[i + 1]),
+                                   static_cast<unsigned char>(s[i + 2]));
+  for (std::size_t k = 0; k < N; ++k) {
+    if (head != head_of[k]) continue;
     const char* n = names[k];
-    if (lower(static_cast<unsigned char>(s[i])) != n[0] || lower(static_cast<unsigned char>(s[i + 1])) != n[1] ||
-        lower(static_cast<unsigned char>(s[i + 2])) != n[2])
-      continue;
     std::size_t j = i + 3, c = 3;
     while (n[c] && j < s.size() && lower(static_cast<unsigned char>(s[j])) == static_cast<unsigned char>(n[c]))
       ++j, ++c;
     i = n[c] ? i + 3 : j;  // the whole name, or its abbreviation
-    return k + 1;
+    return static_cast<int>(k) + 1;
   }
   return 0;
 }
@@ -65,13 +85,16 @@ bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept {
     offset = 0;
     return true;
   }
-  for (const char* name : {"UTC", "GMT", "UT"}) {
-    const std::string_view n(name);
-    if (s.substr(i, n.size()) == n) {
-      i += n.size();
-      offset = 0;
-      return true;
+  if (c == 'U' || c == 'G') {
+    for (const char* name : {"UTC", "GMT", "UT"}) {
+      const std::string_view n(name);
+      if (s.substr(i, n.size()) == n) {
+        i += n.size();
+        offset = 0;
+        return true;
+      }
     }
+    return false;
   }
   if (c != '+' && c != '-') return false;
   std::size_t j = i + 1;
@@ -200,7 +223,9 @@ void TimePattern::compile(std::string_view p) {
       case '[': {
         const std::size_t close = p.find(']', i + 1);
         if (close == std::string_view::npos || close == i + 1) bad("'%[' needs bytes and a ']'");
-        sets_.emplace_back(p.substr(i + 1, close - i - 1));
+        ByteSet set;
+        for (char b : p.substr(i + 1, close - i - 1)) set.add(static_cast<unsigned char>(b));
+        sets_.push_back(set);
         add(Op::Set, 0, static_cast<std::uint16_t>(sets_.size() - 1));
         i = close;
         break;
@@ -235,7 +260,7 @@ void TimePattern::compute_first_bytes() {
         case Op::Literal: first_[s.byte] = true; return;
         case Op::Blanks: first_[' '] = first_['\t'] = true; return;
         case Op::Set:
-          for (char c : sets_[s.arg]) first_[static_cast<unsigned char>(c)] = true;
+          for (int c = 0; c < 256; ++c) first_[c] |= sets_[s.arg].has(static_cast<unsigned char>(c));
           return;
         case Op::DaySpaced: first_[' '] = true; add_range('0', '9'); return;
         case Op::MonthName: case Op::Weekday: case Op::AmPm: letters(); return;
@@ -279,11 +304,11 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
         ok = i < s.size() && (s[i] == ' ' || s[i] == '\t');
         while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
         break;
-      case Op::Set: ok = i < s.size() && sets_[step.arg].find(s[i]) != std::string::npos, i += ok; break;
+      case Op::Set: ok = i < s.size() && sets_[step.arg].has(static_cast<unsigned char>(s[i])), i += ok; break;
       case Op::Year4: ok = (v = read_digits(s, i, 4, 4)) >= 0, st.t.year = v; break;
       case Op::Year2: ok = (v = read_digits(s, i, 2, 2)) >= 0, st.t.year = v + (v >= 69 ? 1900 : 2000); break;
       case Op::Month: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 12, st.t.month = v; break;
-      case Op::MonthName: ok = (st.t.month = read_name(s, i, kMonths, 12)) != 0; break;
+      case Op::MonthName: ok = (st.t.month = read_name(s, i, kMonths, kMonthHeads)) != 0; break;
       case Op::DaySpaced:
         if (i < s.size() && s[i] == ' ') ++i;
         [[fallthrough]];
@@ -298,7 +323,7 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       }
       case Op::Minute: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 59, st.t.minute = v; break;
       case Op::Second: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 60, st.t.second = v; break;
-      case Op::Weekday: ok = read_name(s, i, kWeekdays, 7) != 0; break;
+      case Op::Weekday: ok = read_name(s, i, kWeekdays, kWeekdayHeads) != 0; break;
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
       case Op::Offset: ok = read_utc_offset(s, i, st.t.offset), st.t.has_offset |= ok; break;
       case Op::Epoch: ok = read_epoch(s, i, st.t, anchored_epoch); break;

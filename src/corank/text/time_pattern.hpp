@@ -88,7 +88,13 @@ private:
 
   std::string text_;
   std::vector<Step> steps_;
-  std::vector<std::string> sets_;
+  // Each %[...] as the 256 bits of the bytes it takes: a lookup, not a search.
+  struct ByteSet {
+    std::uint64_t bits[4] = {};
+    bool has(unsigned char c) const noexcept { return (bits[c >> 6] >> (c & 63)) & 1; }
+    void add(unsigned char c) noexcept { bits[c >> 6] |= std::uint64_t{1} << (c & 63); }
+  };
+  std::vector<ByteSet> sets_;
   bool first_[256] = {};
   bool has_year_ = false, has_offset_ = false, trailing_offset_ = false, epoch_ = false;
 };
