@@ -10,7 +10,9 @@
 # -S, default: corank's own default), GNU_S (GNU sort's -S, default 50%),
 # THREADS (default: the CPUs), TMP (default OUT_DIR/tmp), OLD_BIN (another
 # build's directory: its --time and -k1,1 run too each round, after the new
-# ones', for a comparison in the same run). Every run starts with the inputs
+# ones', for a comparison in the same run), FSYNC (default 1; 0: corank's
+# runs take --no-fsync, and so are as durable as GNU sort's output, which is
+# not fsynced: on a disk whose cache flush is slow, the like-for-like figure). Every run starts with the inputs
 # read once, untimed, into the page cache: a VM that reclaims pages idle for
 # a few seconds would otherwise hand some runs their inputs from disk.
 set -u
@@ -23,6 +25,7 @@ mkdir -p "$OUT" "$tmp"
 files=("$corpus"/*.log)
 budget=()
 [[ -n ${S:-} ]] && budget=(-S "$S")
+[[ ${FSYNC:-1} == 0 ]] && budget+=(--no-fsync)
 S_=$OUT/summary.txt
 
 wall() {  # name, command...: appends "name: SECONDS rc=RC" to the summary
@@ -40,7 +43,7 @@ export LC_ALL=C
 {
   echo "date: $(date -u +%F)  cpus: $(nproc)  corank: $bin"
   echo "corpus: ${#files[@]} files, $(cat "${files[@]}" | wc -c) bytes, $(cat "${files[@]}" | wc -l) lines"
-  echo "corank ${budget[*]:-(default -S)} --parallel $threads; GNU sort -S ${GNU_S:-50%} --parallel=$threads"
+  echo "corank ${budget[*]:-(default -S)} --parallel $threads (output fsynced: $([[ ${FSYNC:-1} == 0 ]] && echo no || echo yes)); GNU sort -S ${GNU_S:-50%} --parallel=$threads"
 } >> "$S_"
 builds=("$bin")
 [[ -n ${OLD_BIN:-} ]] && builds+=("$(cd "$OLD_BIN" && pwd)")
