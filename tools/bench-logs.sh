@@ -12,9 +12,10 @@
 # build's directory: its --time and -k1,1 run too each round, after the new
 # ones', for a comparison in the same run), FSYNC (default 1; 0: corank's
 # runs take --no-fsync, and so are as durable as GNU sort's output, which is
-# not fsynced: on a disk whose cache flush is slow, the like-for-like figure). Every run starts with the inputs
-# read once, untimed, into the page cache: a VM that reclaims pages idle for
-# a few seconds would otherwise hand some runs their inputs from disk.
+# not fsynced: on a disk whose cache flush is slow, the like-for-like
+# figure). Every run starts with the inputs read once, untimed, into the page
+# cache: a VM that reclaims pages idle for a few seconds would otherwise hand
+# some runs their inputs from disk.
 set -u
 bin=$(cd "${1:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}" && pwd)
 corpus=${2:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}
@@ -25,7 +26,8 @@ mkdir -p "$OUT" "$tmp"
 files=("$corpus"/*.log)
 budget=()
 [[ -n ${S:-} ]] && budget=(-S "$S")
-[[ ${FSYNC:-1} == 0 ]] && budget+=(--no-fsync)
+sync=()
+[[ ${FSYNC:-1} == 0 ]] && sync=(--no-fsync)
 S_=$OUT/summary.txt
 
 wall() {  # name, command...: appends "name: SECONDS rc=RC" to the summary
@@ -43,7 +45,7 @@ export LC_ALL=C
 {
   echo "date: $(date -u +%F)  cpus: $(nproc)  corank: $bin"
   echo "corpus: ${#files[@]} files, $(cat "${files[@]}" | wc -c) bytes, $(cat "${files[@]}" | wc -l) lines"
-  echo "corank ${budget[*]:-(default -S)} --parallel $threads (output fsynced: $([[ ${FSYNC:-1} == 0 ]] && echo no || echo yes)); GNU sort -S ${GNU_S:-50%} --parallel=$threads"
+  echo "corank ${budget[*]:-(default -S)} ${sync[*]:-(fsynced output)} --parallel $threads; GNU sort -S ${GNU_S:-50%} --parallel=$threads"
 } >> "$S_"
 builds=("$bin")
 [[ -n ${OLD_BIN:-} ]] && builds+=("$(cd "$OLD_BIN" && pwd)")
@@ -51,9 +53,9 @@ for ((round = 1; round <= rounds; round++)); do
   for b in "${builds[@]}"; do
     tag=""
     [[ $b != "$bin" ]] && tag=" (old)"
-    wall "round $round corank --time$tag" "$b/src/corank" --time --time-zone "$zone" "${budget[@]}" \
+    wall "round $round corank --time$tag" "$b/src/corank" --time --time-zone "$zone" "${budget[@]}" "${sync[@]}" \
       --parallel "$threads" -v -T "$tmp" -o "$OUT/time.out" "${files[@]}"
-    wall "round $round corank -k1,1$tag" "$b/src/corank" -k1,1 "${budget[@]}" --parallel "$threads" -T "$tmp" \
+    wall "round $round corank -k1,1$tag" "$b/src/corank" -k1,1 "${budget[@]}" "${sync[@]}" --parallel "$threads" -T "$tmp" \
       -o "$OUT/k1${tag:+-old}.out" "${files[@]}"
   done
   wall "round $round GNU sort -k1,1" sort -k1,1 -S "${GNU_S:-50%}" --parallel="$threads" -T "$tmp" \

@@ -34,29 +34,32 @@ int read_digits(std::string_view s, std::size_t& i, int min, int max) noexcept {
 constexpr std::uint32_t three(unsigned char a, unsigned char b, unsigned char c) noexcept {
   return std::uint32_t{lower(a)} << 16 | std::uint32_t{lower(b)} << 8 | lower(c);
 }
-template <std::size_t N>
-constexpr std::array<std::uint32_t, N> heads(const char* const (&names)[N]) noexcept {
-  std::array<std::uint32_t, N> h{};
-  for (std::size_t k = 0; k < N; ++k)
-    h[k] = three(static_cast<unsigned char>(names[k][0]), static_cast<unsigned char>(names[k][1]),
-                 static_cast<unsigned char>(names[k][2]));
-  return h;
-}
-constexpr auto kMonthHeads = heads(kMonths);
-constexpr auto kWeekdayHeads = heads(kWeekdays);
 
-// One of `names` (1-based index), by its first three letters (`heads`, as
-// three() makes them) and, where the text goes on with them, the rest of its
-// letters; 0 when none.
+// Names (lower case) and each one's first three letters as three() makes
+// them: a name is found by one comparison of numbers a name.
 template <std::size_t N>
-int read_name(std::string_view s, std::size_t& i, const char* const (&names)[N],
-              const std::array<std::uint32_t, N>& head_of) noexcept {
+struct NameTable {
+  const char* const (&names)[N];
+  std::array<std::uint32_t, N> heads{};
+  constexpr explicit NameTable(const char* const (&n)[N]) noexcept : names(n) {
+    for (std::size_t k = 0; k < N; ++k)
+      heads[k] = three(static_cast<unsigned char>(n[k][0]), static_cast<unsigned char>(n[k][1]),
+                       static_cast<unsigned char>(n[k][2]));
+  }
+};
+constexpr NameTable kMonthNames(kMonths);
+constexpr NameTable kWeekdayNames(kWeekdays);
+
+// One of the table's names (1-based index), by its first three letters and,
+// where the text goes on with them, the rest of its letters; 0 when none.
+template <std::size_t N>
+int read_name(std::string_view s, std::size_t& i, const NameTable<N>& table) noexcept {
   if (i + 3 > s.size()) return 0;
   const std::uint32_t head = three(static_cast<unsigned char>(s[i]), static_cast<unsigned char>(s[i + 1]),
                                    static_cast<unsigned char>(s[i + 2]));
   for (std::size_t k = 0; k < N; ++k) {
-    if (head != head_of[k]) continue;
-    const char* n = names[k];
+    if (head != table.heads[k]) continue;
+    const char* n = table.names[k];
     std::size_t j = i + 3, c = 3;
     while (n[c] && j < s.size() && lower(static_cast<unsigned char>(s[j])) == static_cast<unsigned char>(n[c]))
       ++j, ++c;
@@ -308,7 +311,7 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       case Op::Year4: ok = (v = read_digits(s, i, 4, 4)) >= 0, st.t.year = v; break;
       case Op::Year2: ok = (v = read_digits(s, i, 2, 2)) >= 0, st.t.year = v + (v >= 69 ? 1900 : 2000); break;
       case Op::Month: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 12, st.t.month = v; break;
-      case Op::MonthName: ok = (st.t.month = read_name(s, i, kMonths, kMonthHeads)) != 0; break;
+      case Op::MonthName: ok = (st.t.month = read_name(s, i, kMonthNames)) != 0; break;
       case Op::DaySpaced:
         if (i < s.size() && s[i] == ' ') ++i;
         [[fallthrough]];
@@ -323,7 +326,7 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       }
       case Op::Minute: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 59, st.t.minute = v; break;
       case Op::Second: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 60, st.t.second = v; break;
-      case Op::Weekday: ok = read_name(s, i, kWeekdays, kWeekdayHeads) != 0; break;
+      case Op::Weekday: ok = read_name(s, i, kWeekdayNames) != 0; break;
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
       case Op::Offset: ok = read_utc_offset(s, i, st.t.offset), st.t.has_offset |= ok; break;
       case Op::Epoch: ok = read_epoch(s, i, st.t, anchored_epoch); break;
