@@ -52,9 +52,8 @@ bool find_from(std::span<const TimePattern* const> patterns, std::string_view li
   std::size_t end = 0;
   for (std::size_t i = 0; i < line.size(); ++i) {
     if (i > 0 && word_byte(line, i - 1)) continue;
-    const auto c = static_cast<unsigned char>(line[i]);
     for (const TimePattern* p : patterns) {
-      if (p->reads_epoch() != epochs || !p->can_start_with(c) || !p->match(line, i, hit.time, end, false)) continue;
+      if (p->reads_epoch() != epochs || !p->may_match_at(line, i) || !p->match(line, i, hit.time, end, false)) continue;
       if (end < line.size() && word_byte(line, end)) continue;
       hit.begin = i;
       hit.end = end;
@@ -68,10 +67,9 @@ bool find_from(std::span<const TimePattern* const> patterns, std::string_view li
 }  // namespace
 
 bool find_first(std::span<const TimePattern* const> patterns, std::string_view line, TimeHit& hit) noexcept {
-  if (find_from(patterns, line, false, hit)) return true;
-  for (const TimePattern* p : patterns)
-    if (p->reads_epoch()) return find_from(patterns, line, true, hit);
-  return false;
+  const auto epoch = [](const TimePattern* p) { return p->reads_epoch(); };
+  if (!std::all_of(patterns.begin(), patterns.end(), epoch) && find_from(patterns, line, false, hit)) return true;
+  return std::any_of(patterns.begin(), patterns.end(), epoch) && find_from(patterns, line, true, hit);
 }
 
 std::vector<int> detect_formats(std::span<const TimeFormat> formats, std::span<const std::string_view> lines,

@@ -164,7 +164,7 @@ struct MatchState {
 
 TimePattern::TimePattern(std::string_view pattern) : text_(pattern) {
   compile(pattern);
-  compute_first_bytes();
+  compute_lead_bytes();
 }
 
 void TimePattern::compile(std::string_view p) {
@@ -247,35 +247,105 @@ void TimePattern::compile(std::string_view p) {
                       (n >= 4 && steps_[n - 3].op == Op::Blanks && steps_[n - 4].op == Op::GroupBegin));
 }
 
-void TimePattern::compute_first_bytes() {
-  auto add_range = [&](char lo, char hi) {
-    for (int c = lo; c <= hi; ++c) first_[c] = true;
-  };
-  auto letters = [&] { add_range('a', 'z'), add_range('A', 'Z'); };
-  // Walks from step i while the steps so far may match nothing.
-  auto walk = [&](auto&& self, std::size_t i) -> void {
-    for (; i < steps_.size(); ++i) {
-      const Step& s = steps_[i];
-      switch (s.op) {
-        case Op::GroupBegin: self(self, i + 1); i = s.arg; continue;  // inside, then past it
-        case Op::GroupEnd: continue;
-        case Op::Fraction: first_['.'] = first_[','] = true; continue;
-        case Op::Literal: first_[s.byte] = true; return;
-        case Op::Blanks: first_[' '] = first_['\t'] = true; return;
-        case Op::Set:
-          for (int c = 0; c < 256; ++c) first_[c] |= sets_[s.arg].has(static_cast<unsigned char>(c));
-          return;
-        case Op::DaySpaced: first_[' '] = true; add_range('0', '9'); return;
-        case Op::MonthName: case Op::Weekday: case Op::AmPm: letters(); return;
-        case Op::Offset:
-          for (char c : {'Z', 'z', 'U', 'G', '+', '-'}) first_[static_cast<unsigned char>(c)] = true;
-          return;
-        case Op::Epoch: first_['-'] = true; add_range('0', '9'); return;
-        default: add_range('0', '9'); return;
-      }
+namespace {
+
+// What one step can read: its first byte, the bytes after it, and how many
+// bytes in all (kUnbounded: any number).
+constexpr unsigned kUnbounded = ~0u;
+struct Reach {
+  TimePattern::Step step;
+  std::uint64_t first[4] = {}, rest[4] = {};
+  unsigned min = 1, max = 1;
+  void add(std::uint64_t (&set)[4], unsigned char c) noexcept { set[c >> 6] |= std::uint64_t{1} << (c & 63); }
+  void add(std::uint64_t (&set)[4], char lo, char hi) noexcept {
+    for (int c = lo; c <= hi; ++c) add(set, static_cast<unsigned char>(c));
+  }
+};
+
+}  // namespace
+
+// The bytes each of a match's first kLeadBytes positions can hold, from
+// every way through the steps: the set of offsets a step may start at is
+// carried from step to step (an optional part adds the offsets after it to
+// those before it), and each step allows its bytes at the offsets it may
+// cover. Where a match may end before offset k, every byte is allowed at k.
+void TimePattern::compute_lead_bytes() {
+  constexpr unsigned K = kLeadBytes;
+  constexpr std::uint32_t kBeyond = 1u << K;  // offsets at or past K: nothing more to allow
+  auto reach_of = [&](const Step& st) {
+    Reach r{st};
+    auto digits = [&](unsigned lo, unsigned hi) {
+      r.add(r.first, '0', '9'), r.add(r.rest, '0', '9');
+      r.min = lo, r.max = hi;
+    };
+    auto letters = [&](std::uint64_t (&set)[4]) { r.add(set, 'a', 'z'), r.add(set, 'A', 'Z'); };
+    switch (st.op) {
+      case Op::Literal: r.add(r.first, st.byte); break;
+      case Op::Blanks:
+        for (unsigned char c : {' ', '\t'}) r.add(r.first, c), r.add(r.rest, c);
+        r.max = kUnbounded;
+        break;
+      case Op::Set:
+        for (int w = 0; w < 4; ++w) r.first[w] = sets_[st.arg].bits[w];
+        break;
+      case Op::Year4: digits(4, 4); break;
+      case Op::Year2: case Op::Minute: case Op::Second: digits(2, 2); break;
+      case Op::Month: case Op::Day: case Op::Hour: case Op::Hour12: digits(1, 2); break;
+      case Op::DaySpaced: digits(1, 3), r.add(r.first, ' '); break;  // an optional blank, 1-2 digits
+      case Op::MonthName: case Op::Weekday: letters(r.first), letters(r.rest), r.min = 3, r.max = 9; break;
+      case Op::AmPm:
+        for (unsigned char c : {'a', 'A', 'p', 'P'}) r.add(r.first, c);
+        r.add(r.rest, 'm'), r.add(r.rest, 'M'), r.min = r.max = 2;
+        break;
+      case Op::Fraction:  // optional: '.' or ',', then digits
+        r.add(r.first, '.'), r.add(r.first, ','), r.add(r.rest, '0', '9'), r.min = 0, r.max = kUnbounded;
+        break;
+      case Op::Offset:  // Z, UT, UTC, GMT, +hh, +hhmm, +hh:mm (or -)
+        for (unsigned char c : {'Z', 'z', 'U', 'G', '+', '-'}) r.add(r.first, c);
+        r.add(r.rest, '0', '9');
+        for (unsigned char c : {':', 'T', 'C', 'M'}) r.add(r.rest, c);
+        r.max = 6;
+        break;
+      case Op::Epoch: digits(1, kUnbounded), r.add(r.first, '-'), r.add(r.rest, '.'); break;
+      case Op::GroupBegin: case Op::GroupEnd: break;
     }
+    return r;
   };
-  walk(walk, 0);
+  auto allow = [&](unsigned k, const std::uint64_t (&set)[4]) {
+    for (unsigned c = 0; c < 256; ++c)
+      if ((set[c >> 6] >> (c & 63)) & 1) lead_[c] |= static_cast<std::uint8_t>(1u << k);
+  };
+  // From the offsets `at`, through steps [from, to): the offsets after them.
+  auto walk = [&](auto&& self, std::size_t from, std::size_t to, std::uint32_t at) -> std::uint32_t {
+    for (std::size_t i = from; i < to; ++i) {
+      const Step& st = steps_[i];
+      if (st.op == Op::GroupBegin) {  // left out, or taken whole
+        at |= self(self, i + 1, st.arg, at);
+        i = st.arg;
+        continue;
+      }
+      const Reach r = reach_of(st);
+      std::uint32_t next = at & kBeyond;
+      for (unsigned s = 0; s < K; ++s) {
+        if (!((at >> s) & 1)) continue;
+        allow(s, r.first);
+        for (unsigned t = s + 1; t < K && t - s < r.max; ++t) allow(t, r.rest);
+        for (unsigned n = r.min; n <= r.max; ++n) {
+          if (s + n >= K) {
+            next |= kBeyond;
+            break;
+          }
+          next |= 1u << (s + n);
+        }
+      }
+      at = next;
+    }
+    return at;
+  };
+  const std::uint32_t ends = walk(walk, 0, steps_.size(), 1);
+  for (unsigned s = 0; s < K; ++s)
+    if ((ends >> s) & 1)
+      for (unsigned c = 0; c < 256; ++c) lead_[c] |= static_cast<std::uint8_t>(0xFFu << s);
 }
 
 bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std::size_t& end,

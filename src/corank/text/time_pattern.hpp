@@ -60,7 +60,18 @@ public:
              bool anchored_epoch) const noexcept;
 
   // Whether a match can start with byte c (for searching a line).
-  bool can_start_with(unsigned char c) const noexcept { return first_[c]; }
+  bool can_start_with(unsigned char c) const noexcept { return lead_[c] & 1; }
+  // Whether a match at text[pos] is possible as far as its first kLeadBytes
+  // bytes tell: false only where match() would fail. Searching a line tries
+  // most of its words and rejects them here, without matching (an address's
+  // numbers before Common Log Format's time, say).
+  bool may_match_at(std::string_view text, std::size_t pos) const noexcept {
+    const std::size_t n = text.size() - pos < kLeadBytes ? text.size() - pos : kLeadBytes;
+    for (std::size_t k = 0; k < n; ++k)
+      if (!((lead_[static_cast<unsigned char>(text[pos + k])] >> k) & 1)) return false;
+    return true;
+  }
+  static constexpr std::size_t kLeadBytes = 8;
   // Whether the pattern reads a year, a UTC offset (%z, or %s).
   bool has_year() const noexcept { return has_year_; }
   bool has_offset() const noexcept { return has_offset_; }
@@ -84,7 +95,7 @@ public:
 
 private:
   void compile(std::string_view pattern);
-  void compute_first_bytes();
+  void compute_lead_bytes();
 
   std::string text_;
   std::vector<Step> steps_;
@@ -95,7 +106,9 @@ private:
     void add(unsigned char c) noexcept { bits[c >> 6] |= std::uint64_t{1} << (c & 63); }
   };
   std::vector<ByteSet> sets_;
-  bool first_[256] = {};
+  // Bit k of lead_[c]: byte c may be a match's k-th byte (k < kLeadBytes),
+  // or the match may have ended before it.
+  std::uint8_t lead_[256] = {};
   bool has_year_ = false, has_offset_ = false, trailing_offset_ = false, epoch_ = false;
 };
 

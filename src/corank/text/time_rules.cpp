@@ -51,10 +51,9 @@ bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept
   while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
   if (i < s.size() && s[i] == '[') ++i;
   if (i == s.size()) return false;
-  const auto c = static_cast<unsigned char>(s[i]);
   for (const TimePattern* p : start_) {
     std::size_t end = 0;
-    if (!p->can_start_with(c) || !p->match(s, i, found.local, end, true)) continue;
+    if (!p->may_match_at(s, i) || !p->match(s, i, found.local, end, true)) continue;
     if (end < s.size() && !is_blank(static_cast<unsigned char>(s[end])) && s[end] != ']') continue;
     found.begin = i;
     found.end = end;

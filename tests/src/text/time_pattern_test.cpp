@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <string>
+#include <vector>
+
 #include "corank/format.hpp"
+#include "corank/text/time_formats.hpp"
 
 namespace corank::text {
 namespace {
@@ -67,6 +72,59 @@ TEST(TimePattern, FirstBytes) {
   EXPECT_FALSE(p.can_start_with('['));
   EXPECT_TRUE(TimePattern("[%F").can_start_with('['));
   EXPECT_FALSE(TimePattern("[%F").can_start_with('2'));
+}
+
+// The lead bytes reject only where match() fails: every match of mutated
+// timestamps (each known format's and --time-format-like patterns', cut,
+// bytes changed, inserted, dropped) is one that may_match_at allows.
+TEST(TimePattern, LeadBytesNeverRejectAMatch) {
+  std::vector<TimePattern> patterns;
+  std::vector<std::string> texts;
+  for (const TimeFormat& f : known_time_formats()) patterns.push_back(f.pattern);
+  for (const char* p : {"%{%a, %}%e %b %Y %T %z", "%I:%M %p %d.%m.%y", "%[[(]%F%{%[Tt ]%R%}%[)x]", "%A %B %d %H%M%S"})
+    patterns.emplace_back(p);
+  for (const char* t : {"2026-11-25T11:15:01.123+01:00", "2026-11-25 11:15:01,123 x", "Wed, 25 Nov 2026 11:15:01 +0100",
+                        "25/Nov/2026:11:15:01 +0100]", "2026/11/25 11:15:01", "Wed Nov 25 11:15:01.123456 2026",
+                        "Nov  5 11:15:01 h", "1795605301.123", "-17956053", "11:15 pm 25.11.26", "[2026-11-25 11:15]",
+                        "Wednesday November 25 111501", "25 November 2026 11:15:01 UTC", "Sat, 1 Feb 2025 01:02 GMT"})
+    texts.emplace_back(t);
+  std::mt19937 rng(31);
+  const std::string bytes = "0123456789 -:/.,+TZUGMCtz[]()APapmNovWed\t";
+  for (int round = 0; round < 20000; ++round) {
+    std::string s = texts[rng() % texts.size()];
+    for (int edits = rng() % 4; edits > 0; --edits) {
+      const std::size_t at = rng() % (s.size() + 1);
+      const char b = bytes[rng() % bytes.size()];
+      switch (rng() % 4) {
+        case 0: if (at < s.size()) s[at] = b; break;
+        case 1: s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), b); break;
+        case 2: if (at < s.size()) s.erase(at, 1); break;
+        default: s.resize(at); break;
+      }
+    }
+    for (const TimePattern& p : patterns)
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        LocalTime t;
+        std::size_t end = 0;
+        for (bool anchored : {false, true})
+          if (p.match(s, i, t, end, anchored)) {
+            ASSERT_TRUE(p.may_match_at(s, i)) << p.text() << " at " << i << " of '" << s << "'";
+            ASSERT_TRUE(p.can_start_with(static_cast<unsigned char>(s[i])));
+          }
+      }
+  }
+}
+
+TEST(TimePattern, LeadBytesRejectWhatCannotStart) {
+  const TimePattern clf("%d/%b/%Y:%T%f%{ %z%}");
+  const std::string_view line = "10.105.172.3 - - [24/Nov/2026:05:00:00 +0900] \"GET /\"";
+  for (std::size_t i : {0u, 3u, 7u, 11u}) EXPECT_FALSE(clf.may_match_at(line, i)) << i;  // the address's numbers
+  EXPECT_TRUE(clf.may_match_at(line, 18));
+  const TimePattern iso("%F%[Tt ]%R");
+  EXPECT_FALSE(iso.may_match_at("<165>1 2026-03-29T07:00", 1));  // "165>": no year
+  EXPECT_TRUE(iso.may_match_at("<165>1 2026-03-29T07:00", 7));
+  EXPECT_TRUE(iso.may_match_at("2026", 0));  // too short to tell: match() decides
+  EXPECT_FALSE(TimePattern("%b %e %T").may_match_at("Nov:", 0));
 }
 
 TEST(TimePattern, Malformed) {
