@@ -111,6 +111,10 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
     });
   }
   deferred_.clear();
+  // The threads' lists are of no more use once every record is split off:
+  // freed now, their pages (resident, warm) are the next ones this process
+  // or the kernel hands out, the sort's scratch first, rather than new ones.
+  if (done_) std::vector<std::vector<RecordEntry>>().swap(found_);
   return got;
 }
 
