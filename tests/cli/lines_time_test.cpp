@@ -14,6 +14,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lines_test_util.hpp"
@@ -78,6 +79,49 @@ TEST_F(Lines, SortTimeAndTheSyslogYear) {
     r = run(std::string(bad) + " " + path("in"));
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("corank: ", 0), 0u) << r.err;
+  }
+}
+
+// Docker's JSON log lines: the order of their "time" members (UTC), not of
+// the timestamps the application wrote into its messages in local time
+// (UTC+1, no offset given), which --time would otherwise find first; a file
+// of ECS lines ("@timestamp") in the same sort, and lines read whole through
+// runs too.
+TEST_F(Lines, TimeOfJsonLogsFromTheirTimeMember) {
+  std::mt19937_64 rng(34);
+  std::vector<int> seconds(1500);
+  for (std::size_t i = 0; i < seconds.size(); ++i) seconds[i] = static_cast<int>(i) * 7;
+  std::shuffle(seconds.begin(), seconds.end(), rng);
+  std::vector<std::pair<int, std::string>> lines;
+  std::string docker, ecs;
+  for (std::size_t i = 0; i < seconds.size(); ++i) {
+    const int s = seconds[i];  // after 2026-11-25 00:00:00 UTC
+    char utc[40], local[40], line[200];
+    std::snprintf(utc, sizeof utc, "2026-11-25T%02d:%02d:%02d.%09dZ", s / 3600, s / 60 % 60, s % 60, static_cast<int>(i));
+    std::snprintf(local, sizeof local, "2026-11-25 %02d:%02d:%02d", s / 3600 + 1, s / 60 % 60, s % 60);
+    if (i % 3 == 2) {
+      std::snprintf(line, sizeof line, R"({"@timestamp":"%s","log.level":"info","message":"job %zu at %s"})", utc, i, local);
+      ecs += std::string(line) + "\n";
+    } else {
+      std::snprintf(line, sizeof line, R"({"log":"%s INFO job %zu\n","stream":"stdout","time":"%s"})",
+                    i % 3 ? local : "-", i, utc);
+      docker += std::string(line) + "\n";
+    }
+    lines.emplace_back(s, line);
+  }
+  write_file(path("docker.log"), docker);
+  write_file(path("ecs.log"), ecs);
+  std::sort(lines.begin(), lines.end());
+  std::string want;
+  for (const auto& l : lines) want += l.second + "\n";
+  for (const char* budget : {"", "-S 64K --parallel 2"}) {
+    SCOPED_TRACE(budget);
+    const Result r = run(std::string("--time -v ") + budget + " -T " + path("tmp") + " -o " + path("out") + " " +
+                         path("docker.log") + " " + path("ecs.log"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("out")), want);
+    EXPECT_NE(r.err.find("each read at its member \"time\""), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("each read at its member \"@timestamp\""), std::string::npos) << r.err;
   }
 }
 

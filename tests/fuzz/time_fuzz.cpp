@@ -1,6 +1,7 @@
 // The time parser (text/time_pattern.cpp, time_formats.cpp, time_rules.cpp),
 // hand-written for speed: for a pattern from the input (or the known formats),
-// a zone and a year reference chosen by the first bytes, and two lines,
+// a zone, a year reference and JSON time members chosen by the first
+// bytes, and two lines, every JSON member lies within its line,
 // every match lies within its text, instants have nanoseconds below a second,
 // the time keys (found anywhere, or at a field's start with the offset after
 // it) compare antisymmetrically and agree with their prefixes, the lead
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "corank/format.hpp"
+#include "corank/text/json_members.hpp"
 #include "corank/text/line_comparator.hpp"
 #include "corank/text/time_rules.hpp"
 #include "fuzz_util.hpp"
@@ -49,8 +51,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const corank::UsageError&) {
     return 0;  // a malformed pattern is refused, as the command line refuses it
   }
+  if (data[0] & 8) rules->set_json_time_members({"time", "t", "@timestamp"});
   // Every format at every position of the pattern's line, and of each line.
   for (std::string_view text : {pattern, a, b}) {
+    JsonMembers members(text);
+    for (JsonMember m; members.next(m);)
+      for (std::string_view part : {m.name, m.value})
+        corank::fuzz::require(part.data() >= text.data() && part.data() + part.size() <= text.data() + text.size(),
+                              "a JSON member lies within its line");
     check_key(*rules, true, text, {});
     check_key(*rules, false, text, {});
     for (std::size_t cut = 0; cut <= text.size(); cut += 1 + text.size() / 8)

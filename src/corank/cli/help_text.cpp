@@ -38,7 +38,9 @@ Ordering options (text formats):
                                 human-numeric -h, month -M, numeric -n,
                                 random -R, version -V, time (the key letter T)
       --time                  sort by each line's timestamp, found anywhere in
-                                it, in the formats detected in the input files
+                                it, in the formats detected in the input files,
+                                or at a JSON line's time member ("time",
+                                "@timestamp") where a file's lines have one
                                 (the key -k T; see "Sorting logs" in README)
       --time-format=FMT       time keys read FMT (strftime-style: %Y %m %d %H
                                 %M %S %f %z %b %e %s ...) instead of the known

@@ -6,12 +6,15 @@
 
 #include <algorithm>
 #include <optional>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include "corank/io/diagnostics.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/source.hpp"
 #include "corank/notes.hpp"
+#include "corank/text/json_members.hpp"
 
 namespace corank::text {
 
@@ -88,11 +91,58 @@ void add_lines(std::string_view bytes, char eol, bool from_line_start, bool to_e
 namespace {
 
 // What one input says: the formats its sampled lines show (empty: not
-// sampled, or none found), its modification time (none: not a regular file).
+// sampled, or none found), a JSON log's time member (json_time_member), its
+// modification time (none: not a regular file).
 struct InputTimes {
   std::vector<int> formats;
+  std::string json_member;
   std::optional<std::int64_t> mtime;
 };
+
+// A JSON log's time member: where nine in ten of the sampled lines that are
+// not blank hold a JSON object, the top-level member whose whole value is a
+// timestamp of a known format in the most of them (at least half), and the
+// formats its values take (Docker's "time", Bunyan's, ECS's "@timestamp").
+struct JsonTime {
+  std::string name;
+  std::vector<int> formats;
+};
+std::optional<JsonTime> json_time_member(std::span<const std::string_view> lines) {
+  const auto known = known_time_formats();
+  struct Count {
+    std::string_view name;
+    std::size_t lines = 0;
+    std::vector<int> formats;
+  };
+  std::vector<Count> counts;
+  std::size_t filled = 0, objects = 0;
+  for (std::string_view line : lines) {
+    if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+    ++filled;
+    JsonMembers members(line);
+    objects += members.object();
+    for (JsonMember m; members.next(m);) {
+      for (std::size_t f = 0; f < known.size(); ++f) {
+        const TimePattern& p = known[f].pattern;
+        LocalTime t;
+        std::size_t end = 0;
+        if (!p.may_match_at(m.value, 0) || !p.match(m.value, 0, t, end, false) || end != m.value.size()) continue;
+        auto c = std::find_if(counts.begin(), counts.end(), [&](const Count& x) { return x.name == m.name; });
+        if (c == counts.end()) c = counts.insert(counts.end(), Count{m.name, 0, {}});
+        ++c->lines;
+        if (std::find(c->formats.begin(), c->formats.end(), static_cast<int>(f)) == c->formats.end())
+          c->formats.push_back(static_cast<int>(f));
+        break;
+      }
+    }
+  }
+  if (objects == 0 || objects * 10 < filled * 9) return std::nullopt;
+  const Count* best = nullptr;
+  for (const Count& c : counts)
+    if (!best || c.lines > best->lines) best = &c;
+  if (!best || best->lines * 2 < objects) return std::nullopt;
+  return JsonTime{std::string(best->name), best->formats};
+}
 
 InputTimes input_times(const std::string& path, bool sample, char eol, const io::IoOptions& io, bool verbose) {
   InputTimes out;
@@ -110,6 +160,11 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
   if (lines.empty()) return out;
   const auto known = known_time_formats();
   out.formats = detect_formats(known, lines);
+  if (auto json = json_time_member(lines)) {
+    out.json_member = json->name;
+    for (int f : json->formats)
+      if (std::find(out.formats.begin(), out.formats.end(), f) == out.formats.end()) out.formats.push_back(f);
+  }
   if (out.formats.empty()) {
     if (io.diagnostics)
       io.diagnostics->warning(path + ": no timestamp of a known format in " + std::to_string(lines.size()) +
@@ -118,7 +173,9 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
   }
   std::string names;
   for (int f : out.formats) names += (names.empty() ? "" : ", ") + std::string(known[static_cast<std::size_t>(f)].name);
-  note(verbose, io, "time: " + path + ": " + names + " timestamps");
+  note(verbose, io,
+       "time: " + path + ": " + names + " timestamps" +
+           (out.json_member.empty() ? "" : "; JSON lines, each read at its member \"" + out.json_member + "\""));
   return out;
 }
 
@@ -129,6 +186,11 @@ std::vector<const TimePattern*> patterns_of(const std::vector<bool>& detected) {
   for (std::size_t f = 0; f < known.size(); ++f)
     if (detected[f]) search.push_back(&known[f].pattern);
   return search;
+}
+
+// The JSON time members of a sort's inputs, each once, in input order.
+void add_member(std::vector<std::string>& members, const std::string& name) {
+  if (!name.empty() && std::find(members.begin(), members.end(), name) == members.end()) members.push_back(name);
 }
 
 void note_reference(const TimeRules& rules, const std::string& what, const io::IoOptions& io, bool verbose) {
@@ -148,6 +210,7 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
   if (inputs.empty()) inputs = stdin_only;
   std::optional<std::int64_t> newest;
   std::vector<bool> detected(known_time_formats().size());
+  std::vector<std::string> members;
   bool sampled_any = false, all_sampled = true;
   for (const std::string& path : inputs) {
     const InputTimes t = input_times(path, sample && !rules->custom_format(), eol, io, verbose);
@@ -155,9 +218,11 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
     if (t.mtime) newest = std::max(newest.value_or(*t.mtime), *t.mtime);
     sampled_any = sampled_any || !t.formats.empty();
     for (int f : t.formats) detected[static_cast<std::size_t>(f)] = true;
+    add_member(members, t.json_member);
   }
   // Input not sampled (standard input, a pipe) may hold any format.
   if (sampled_any && all_sampled) rules->set_search_formats(patterns_of(detected));
+  rules->set_json_time_members(std::move(members));
   if (settings.year <= 0 && newest) {
     YearReference r;
     rules->zone().year_month_at(*newest, r.year, r.month);
@@ -211,6 +276,7 @@ std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSett
   for (std::size_t g = 0; g < groups; ++g) {
     rules[g] = std::make_shared<TimeRules>(settings);
     std::vector<bool> detected(known.size());
+    std::vector<std::string> members;
     bool all_sampled = true, any = false;
     std::optional<std::int64_t> newest;
     for (std::size_t i = 0; i < in.size(); ++i) {
@@ -218,9 +284,11 @@ std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSett
       all_sampled = all_sampled && in[i].times.mtime;
       if (in[i].times.mtime) newest = std::max(newest.value_or(*in[i].times.mtime), *in[i].times.mtime);
       for (int f : in[i].times.formats) detected[static_cast<std::size_t>(f)] = any = true;
+      add_member(members, in[i].times.json_member);
     }
     // Input not sampled (standard input, a pipe) may hold any format.
     if (any && all_sampled) rules[g]->set_search_formats(patterns_of(detected));
+    rules[g]->set_json_time_members(std::move(members));
     if (!years.empty()) rules[g]->set_reference(years[g]);
     else if (settings.year <= 0 && newest) {
       YearReference r;

@@ -1,10 +1,12 @@
 #include "corank/text/time_rules.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 
 #include "corank/errors.hpp"
 #include "corank/text/char_classes.hpp"
+#include "corank/text/json_members.hpp"
 
 namespace corank::text {
 
@@ -63,7 +65,30 @@ bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept
   return false;
 }
 
+bool TimeRules::match_whole(std::string_view text, TimeFound& found) const noexcept {
+  for (const TimePattern* p : search_) {
+    std::size_t end = 0;
+    if (!p->may_match_at(text, 0) || !p->match(text, 0, found.local, end, false) || end != text.size()) continue;
+    found.begin = 0;
+    found.end = end;
+    found.pattern = p;
+    return true;
+  }
+  return false;
+}
+
 bool TimeRules::find(std::string_view line, TimeFound& found) const noexcept {
+  if (!json_members_.empty()) {
+    JsonMembers members(line);
+    for (JsonMember m; members.next(m);) {
+      if (std::find(json_members_.begin(), json_members_.end(), m.name) == json_members_.end()) continue;
+      if (!match_whole(m.value, found)) continue;
+      const auto at = static_cast<std::size_t>(m.value.data() - line.data());
+      found.begin += at;
+      found.end += at;
+      return true;
+    }
+  }
   TimeHit hit;
   if (!find_first(search_, line, hit)) return false;
   found.local = hit.time;

@@ -68,8 +68,18 @@ public:
   // in the first format that reads it, which ends the text or is followed by
   // a blank or ']'.
   bool match_start(std::string_view text, TimeFound& found) const noexcept;
-  // The first timestamp anywhere in a line, in one of the search formats.
+  // JSON logs' time members, detected in the inputs (time_inputs.hpp): in a
+  // line that holds a JSON object, the first top-level member of one of these
+  // names whose whole value is a timestamp is the line's time, before any
+  // timestamp in its other members (a message's own, perhaps in another zone).
+  void set_json_time_members(std::vector<std::string> names) { json_members_ = std::move(names); }
+  const std::vector<std::string>& json_time_members() const noexcept { return json_members_; }
+  // A line's time: where it holds a JSON object, its time member's (above);
+  // else the first timestamp anywhere in it, in one of the search formats.
   bool find(std::string_view line, TimeFound& found) const noexcept;
+  // A whole text that is one timestamp of the search formats (an epoch of
+  // nine digits or more): a JSON member's value.
+  bool match_whole(std::string_view text, TimeFound& found) const noexcept;
   // The instant of what was found: nullopt for a date that does not exist
   // (Feb 29 of an inferred year that is not a leap year).
   std::optional<Instant> instant(const LocalTime& t) const noexcept;
@@ -80,6 +90,7 @@ private:
   std::shared_ptr<const TimePattern> custom_;
   std::vector<const TimePattern*> start_;   // what match_start tries
   std::vector<const TimePattern*> search_;  // what find looks for
+  std::vector<std::string> json_members_;   // JSON logs' time members, by name
 };
 
 // The instant of a time key's text (the key's bytes), or nullopt. `search`:

@@ -194,6 +194,27 @@ TEST(TimeRules, FoundAnywhereInALine) {
   EXPECT_EQ(end, 28u);
 }
 
+// A JSON log's time member, where the inputs showed one: before the first
+// timestamp anywhere (a message's own, in local time), where its whole value
+// is one; other lines as before.
+TEST(TimeRules, JsonTimeMembers) {
+  TimeRules r = rules_in(2026);
+  r.set_json_time_members({"time", "ts"});
+  const std::string_view docker = R"({"log":"2026-11-25 12:15:01 INFO up\n","stream":"stdout","time":"2026-11-25T11:15:01Z"})";
+  EXPECT_EQ(found(docker), at(k20261125T111501Z + 3600));  // without the members: the message's
+  EXPECT_EQ(found(docker, r), at(k20261125T111501Z));
+  std::size_t begin = 0, end = 0;
+  ASSERT_TRUE(key_instant(r, true, docker, {}, &begin, &end));
+  EXPECT_EQ(docker.substr(begin, end - begin), "2026-11-25T11:15:01Z");
+  EXPECT_EQ(found(R"({"ts":1795605301.25,"msg":"2026-01-01T00:00:00Z"})", r), at(k20261125T111501Z, 250'000'000));
+  // Not a whole timestamp, nested, or no object: the first timestamp anywhere.
+  EXPECT_EQ(found(R"({"time":"at 2026-11-25T11:15:01Z","x":"2027-01-01T00:00:00Z"})", r), at(k20261125T111501Z));
+  EXPECT_EQ(found(R"({"ctx":{"time":"2027-01-01T00:00:00Z"},"at":"2026-11-25T11:15:01Z"})", r), at(1798761600));
+  EXPECT_EQ(found(R"({"time":"2026-11-25T11:15:01Z")", r), at(k20261125T111501Z));  // cut short after it
+  EXPECT_EQ(found("2026-11-25T11:15:01Z {\"time\":\"2027-01-01T00:00:00Z\"}", r), at(k20261125T111501Z));
+  EXPECT_EQ(found(R"({"time":"12345"})", r), std::nullopt);  // a short number is no epoch
+}
+
 TEST(TimeRules, CustomFormat) {
   const TimeRules us = rules_in(2026, 12, "", "%m/%d/%Y %I:%M:%S %p");
   EXPECT_EQ(t("11/25/2026 11:15:01 AM", us), at(k20261125T111501Z));
