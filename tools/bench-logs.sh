@@ -13,9 +13,14 @@
 # ones', for a comparison in the same run), FSYNC (default 1; 0: corank's
 # runs take --no-fsync, and so are as durable as GNU sort's output, which is
 # not fsynced: on a disk whose cache flush is slow, the like-for-like
-# figure). Every run starts with the inputs read once, untimed, into the page
-# cache: a VM that reclaims pages idle for a few seconds would otherwise hand
-# some runs their inputs from disk.
+# figure), SETTLE (default 5: seconds idle before each run). Every run starts
+# with the inputs read once, untimed, into the page cache: a VM that reclaims
+# pages idle for a few seconds would otherwise hand some runs their inputs
+# from disk. The idle seconds before it put every run in the same state: on
+# a VM that hands memory freed a few seconds ago back to its host, a run that
+# follows another at once finds the memory the other freed still backed and
+# touches it at a tenth of the cost, so that the order of the runs would
+# decide their times (BENCHMARKS.md, "What a first touch of memory costs").
 set -u
 bin=$(cd "${1:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}" && pwd)
 corpus=${2:?usage: bench-logs.sh BIN_DIR CORPUS_DIR OUT_DIR}
@@ -33,6 +38,7 @@ S_=$OUT/summary.txt
 wall() {  # name, command...: appends "name: SECONDS rc=RC" to the summary
   local name=$1 s e rc
   shift
+  sleep "${SETTLE:-5}"
   cat "${files[@]}" > /dev/null
   s=$(date +%s.%N)
   "$@" > /dev/null 2>> "$OUT/stderr.log"
@@ -49,14 +55,27 @@ export LC_ALL=C
 } >> "$S_"
 builds=("$bin")
 [[ -n ${OLD_BIN:-} ]] && builds+=("$(cd "$OLD_BIN" && pwd)")
+time_run() {  # build dir, round, tag
+  wall "round $2 corank --time$3" "$1/src/corank" --time --time-zone "$zone" "${budget[@]}" "${sync[@]}" \
+    --parallel "$threads" -v -T "$tmp" -o "$OUT/time.out" "${files[@]}"
+}
+k1_run() {
+  wall "round $2 corank -k1,1$3" "$1/src/corank" -k1,1 "${budget[@]}" "${sync[@]}" --parallel "$threads" -T "$tmp" \
+    -o "$OUT/k1${3:+-old}.out" "${files[@]}"
+}
 for ((round = 1; round <= rounds; round++)); do
   for b in "${builds[@]}"; do
     tag=""
     [[ $b != "$bin" ]] && tag=" (old)"
-    wall "round $round corank --time$tag" "$b/src/corank" --time --time-zone "$zone" "${budget[@]}" "${sync[@]}" \
-      --parallel "$threads" -v -T "$tmp" -o "$OUT/time.out" "${files[@]}"
-    wall "round $round corank -k1,1$tag" "$b/src/corank" -k1,1 "${budget[@]}" "${sync[@]}" --parallel "$threads" -T "$tmp" \
-      -o "$OUT/k1${tag:+-old}.out" "${files[@]}"
+    # --time first in odd rounds, -k1,1 first in even ones: neither always
+    # follows GNU's run.
+    if ((round % 2)); then
+      time_run "$b" "$round" "$tag"
+      k1_run "$b" "$round" "$tag"
+    else
+      k1_run "$b" "$round" "$tag"
+      time_run "$b" "$round" "$tag"
+    fi
   done
   wall "round $round GNU sort -k1,1" sort -k1,1 -S "${GNU_S:-50%}" --parallel="$threads" -T "$tmp" \
     -o "$OUT/gnu.out" "${files[@]}"
