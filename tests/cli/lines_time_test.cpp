@@ -125,6 +125,24 @@ TEST_F(Lines, TimeOfJsonLogsFromTheirTimeMember) {
   }
 }
 
+// --time -r (and --multiline -r) is newest first; a -k key with its own
+// ordering letter keeps -r to the last-resort comparison, as GNU's keys do.
+TEST_F(Lines, TimeReversedIsNewestFirst) {
+  write_file(path("in"), "Nov 25 10:00:02 h b\n2026-11-25T10:00:03Z c\n[25/Nov/2026:11:00:01 +0100] a\n");
+  auto sorted = [&](const std::string& args) {
+    const Result r = run(args + " -o " + path("out"));
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_file(path("out"));
+  };
+  EXPECT_EQ(sorted("--time -r --time-year 2026 " + path("in")),
+            "2026-11-25T10:00:03Z c\nNov 25 10:00:02 h b\n[25/Nov/2026:11:00:01 +0100] a\n");
+  EXPECT_EQ(sorted("-k T -r --time-year 2026 " + path("in")),
+            "[25/Nov/2026:11:00:01 +0100] a\nNov 25 10:00:02 h b\n2026-11-25T10:00:03Z c\n");
+  write_file(path("java"), "2026-11-25 10:00:01 a\n  at x\n2026-11-25 10:00:03 c\n  at y\n2026-11-25 10:00:02 b\n");
+  EXPECT_EQ(sorted("--multiline -r " + path("java")),
+            "2026-11-25 10:00:03 c\n  at y\n2026-11-25 10:00:02 b\n2026-11-25 10:00:01 a\n  at x\n");
+}
+
 // The cases: yearless lines dated from the file's modification time
 // (March 2028: December is 2027's, Feb 29 exists), --time finding CLF
 // timestamps and their offsets, -k4,4T taking the offset from field 5.

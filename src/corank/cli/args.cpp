@@ -37,7 +37,8 @@ bool is_obsolete_end(const char* arg) {
 Invocation parse_args(int argc, char** argv) {
   Invocation inv;
   SortRequest& r = inv.request;
-  bool check = false, check_quiet = false, time_key = false;
+  bool check = false, check_quiet = false;
+  std::optional<std::size_t> time_key;  // which of r.keys --time (or --multiline) added
   std::optional<std::string> output, tab, compress_program;
   // getopt names the program after argv[0]; GNU's messages say "corank: ...".
   std::vector<char*> args(argv, argv + argc);
@@ -166,7 +167,7 @@ Invocation parse_args(int argc, char** argv) {
         r.time_year_month = arg.size() > 4 ? y.month : 0;
         break;
       }
-      case kTime: r.keys.push_back("T"), time_key = true; break;  // a T key without positions
+      case kTime: time_key = r.keys.size(), r.keys.push_back("T"); break;  // a T key without positions
       case kMultiline: r.multiline = true; break;
       case kTimeFormat: r.time_format = arg; break;
       case kTimeZone: r.time_zone = arg; break;
@@ -187,8 +188,11 @@ Invocation parse_args(int argc, char** argv) {
   }
   if (r.debug && output) throw UsageError("options '-o --debug' are incompatible");
   // --multiline sorts by time where no key says otherwise.
-  if (r.multiline && r.keys.empty() && r.ordering.empty()) r.keys.push_back("T"), time_key = true;
+  if (r.multiline && r.keys.empty() && r.ordering.empty()) time_key = r.keys.size(), r.keys.push_back("T");
   if (time_key && r.format != "lines") throw UsageError("--time applies to --format lines; CSV and JSON lines take KEY:time");
+  // --time -r is newest first: its key takes -r, where a -k key's own
+  // ordering letter would keep it to the last-resort comparison (GNU's rule).
+  if (time_key && r.reverse) r.keys[*time_key] += 'r';
   if (!inv.files0_from.empty() && !r.inputs.empty())
     throw BadCommandLine("extra operand '" + r.inputs[0] + "'\nfile operands cannot be combined with --files0-from");
   if (output) r.output = *output;

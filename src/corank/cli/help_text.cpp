@@ -41,7 +41,8 @@ Ordering options (text formats):
                                 it, in the formats detected in the input files,
                                 or at a JSON line's time member ("time",
                                 "@timestamp") where a file's lines have one
-                                (the key -k T; see "Sorting logs" in README)
+                                (the key -k T; with -r newest first; see
+                                "Sorting logs" in README)
       --time-format=FMT       time keys read FMT (strftime-style: %Y %m %d %H
                                 %M %S %f %z %b %e %s ...) instead of the known
                                 formats

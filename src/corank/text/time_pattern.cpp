@@ -253,7 +253,6 @@ namespace {
 // bytes in all (kUnbounded: any number).
 constexpr unsigned kUnbounded = ~0u;
 struct Reach {
-  TimePattern::Step step;
   std::uint64_t first[4] = {}, rest[4] = {};
   unsigned min = 1, max = 1;
   void add(std::uint64_t (&set)[4], unsigned char c) noexcept { set[c >> 6] |= std::uint64_t{1} << (c & 63); }
@@ -273,7 +272,7 @@ void TimePattern::compute_lead_bytes() {
   constexpr unsigned K = kLeadBytes;
   constexpr std::uint32_t kBeyond = 1u << K;  // offsets at or past K: nothing more to allow
   auto reach_of = [&](const Step& st) {
-    Reach r{st};
+    Reach r;
     auto digits = [&](unsigned lo, unsigned hi) {
       r.add(r.first, '0', '9'), r.add(r.rest, '0', '9');
       r.min = lo, r.max = hi;
@@ -307,7 +306,7 @@ void TimePattern::compute_lead_bytes() {
         r.max = 6;
         break;
       case Op::Epoch: digits(1, kUnbounded), r.add(r.first, '-'), r.add(r.rest, '.'); break;
-      case Op::GroupBegin: case Op::GroupEnd: break;
+      case Op::GroupBegin: case Op::GroupEnd: r.min = r.max = 0; break;  // walk() takes parts whole
     }
     return r;
   };
