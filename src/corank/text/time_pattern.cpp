@@ -19,6 +19,10 @@ constexpr const char* kMonths[] = {"january", "february", "march",     "april", 
 constexpr const char* kWeekdays[] = {"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"};
 
 constexpr unsigned char lower(unsigned char c) noexcept { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+bool is_word(char c) noexcept {
+  const auto u = static_cast<unsigned char>(c);
+  return is_alpha(u) || is_digit(u);
+}
 bool digit_at(std::string_view s, std::size_t i) noexcept {
   return i < s.size() && is_digit(static_cast<unsigned char>(s[i]));
 }
@@ -239,6 +243,16 @@ void TimePattern::compile(std::string_view p) {
   if (!open.empty()) bad("'%{' without '%}'");
   epoch_ = epoch;
   if (!epoch && !(month && day)) bad("it needs a month and a day, or %s");
+  // An offset that ends the pattern (only the ends of optional parts after
+  // it) is a word of its own: "Z" and "UT" are no offset at the start of
+  // "Zebra" or "UTILITY", which would otherwise end the match inside a word,
+  // and the time would be lost with it.
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    if (steps_[k].op != Op::Offset) continue;
+    std::size_t after = k + 1;
+    while (after < steps_.size() && steps_[after].op == Op::GroupEnd) ++after;
+    steps_[k].arg = after == steps_.size();
+  }
   // An optional UTC offset at the very end, perhaps after blanks: what a key
   // cut at a blank may have left in the next field.
   const std::size_t n = steps_.size();
@@ -397,7 +411,10 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       case Op::Second: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 60, st.t.second = v; break;
       case Op::Weekday: ok = read_name(s, i, kWeekdayNames) != 0; break;
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
-      case Op::Offset: ok = read_utc_offset(s, i, st.t.offset), st.t.has_offset |= ok; break;
+      case Op::Offset:
+        ok = read_utc_offset(s, i, st.t.offset) && !(step.arg && i < s.size() && is_word(s[i]));
+        st.t.has_offset |= ok;
+        break;
       case Op::Epoch: ok = read_epoch(s, i, st.t, anchored_epoch); break;
       case Op::GroupBegin: open[depth++].o = Open{step.arg, i, st}; break;
       case Op::GroupEnd: --depth; break;

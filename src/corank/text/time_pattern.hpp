@@ -90,7 +90,8 @@ public:
   struct Step {
     Op op;
     std::uint8_t byte = 0;    // Literal
-    std::uint16_t arg = 0;    // Set: index into sets_; GroupBegin: the index of its GroupEnd
+    std::uint16_t arg = 0;    // Set: index into sets_; GroupBegin: the index of its GroupEnd;
+                              // Offset: 1 where it ends the pattern (a word of its own)
   };
 
 private:

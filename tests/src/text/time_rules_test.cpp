@@ -185,6 +185,11 @@ TEST(TimeRules, FoundAnywhereInALine) {
   EXPECT_EQ(found("level=info ts=2026-11-25T11:15:01Z msg=x"), at(k20261125T111501Z));
   EXPECT_EQ(found("{\"time\":\"2026-11-25T11:15:01Z\",\"msg\":\"x\"}"), at(k20261125T111501Z));
   EXPECT_EQ(found("no time here"), std::nullopt);
+  // A word after the time that starts like an offset is no offset: the time stays.
+  EXPECT_EQ(found("2026-11-25 11:15:01 Zookeeper started"), at(k20261125T111501Z));
+  EXPECT_EQ(found("2026-11-25 11:15:01 UTILITY x"), at(k20261125T111501Z));
+  EXPECT_EQ(found("2026-11-25 12:15:01 +0100 Zone"), at(k20261125T111501Z));
+  EXPECT_EQ(found("2026-11-25 11:15:01 Z done"), at(k20261125T111501Z));
   EXPECT_EQ(found("x2026-11-25T11:15:01Z"), std::nullopt);  // not at the start of a word
   // The first timestamp in the line wins.
   EXPECT_EQ(found("Nov 25 11:15:01 host app: retry at 2027-01-01T00:00:00Z"), at(k20261125T111501Z));
