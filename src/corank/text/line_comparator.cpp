@@ -266,6 +266,17 @@ Prefix LineComparator::prefix(std::string_view line) const {
     const KeyField& key = o_.keys.front();
     const KeySpan span = find_key(line, key, o_.tab);
     const std::string_view k{span.begin, span.size()};
+    if (o_.keys.size() == 1 && !o_.unique && !o_.stable && key.time && locale_) {
+      // In another locale the last resort is strcoll's: the collation's
+      // digest of the line follows the code, so that lines of one second
+      // (or none: a stack trace's) seldom tie and need strcoll.
+      unsigned char p[kPrefixBytes] = {};
+      encode_time(key_instant(time_rules_of(key), key.time_search, k, rest(line, span)), p);
+      if (key.reverse)
+        for (std::size_t i = 0; i < kTimeCodeBytes; ++i) p[i] = static_cast<unsigned char>(~p[i]);
+      line_digest_in_locale(line, *locale_, o_.reverse, p + kTimeCodeBytes, kPrefixBytes - kTimeCodeBytes);
+      return prefix_from_bytes(p, false);
+    }
     // In another locale the last resort is strcoll's, which bytes do not follow.
     if (o_.keys.size() == 1 && !o_.unique && !o_.stable && !locale_) {
       unsigned char p[kPrefixBytes] = {};

@@ -172,6 +172,13 @@ Prefix line_prefix_in_locale(std::string_view line, const LineLocale& locale, bo
   return prefix_from_bytes(p, reverse);
 }
 
+void line_digest_in_locale(std::string_view line, const LineLocale& locale, bool reverse, unsigned char* p,
+                           std::size_t n) {
+  text_prefix(line, locale.collation(), p, n);
+  if (reverse)
+    for (std::size_t i = 0; i < n; ++i) p[i] = static_cast<unsigned char>(~p[i]);
+}
+
 int compare_collated_key(const KeyField& key, std::string_view a, std::string_view b, const Collation& collation) {
   const TextRules rules{key.ignore, key.fold ? &c_upper() : nullptr};
   thread_local std::string ba, bb;

@@ -26,6 +26,12 @@ Prefix key_prefix_in_locale(const KeyField& key, std::string_view key_bytes, con
 // and the prefix of a line that has no keys.
 int compare_lines_in_locale(std::string_view a, std::string_view b, const LineLocale& locale);
 Prefix line_prefix_in_locale(std::string_view line, const LineLocale& locale, bool reverse);
+// The first n bytes of that prefix (its collation's digest of the line, which
+// keeps compare_lines_in_locale's order at any length) into p, inverted under
+// `reverse`: what follows a time key's code in the prefix of a line sorted by
+// the key and then by the last resort.
+void line_digest_in_locale(std::string_view line, const LineLocale& locale, bool reverse, unsigned char* p,
+                           std::size_t n);
 
 // Whether a collation orders `key`: a text key, not a number, month, version,
 // time or random one.

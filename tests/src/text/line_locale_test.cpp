@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "corank/text/key_spec.hpp"
+#include "corank/text/line_comparator.hpp"
 #include "corank/text/locale_number.hpp"
 
 namespace corank::text {
@@ -75,6 +77,30 @@ TEST(LineLocale, TheEmptyNameReadsTheEnvironment) {
   if (saved) ::setenv("LC_ALL", keep.c_str(), 1); else ::unsetenv("LC_ALL");
   EXPECT_EQ(l->collation_name(), "de_DE.UTF-8");
   EXPECT_EQ(l->numbers().decimal_point, ',');
+}
+
+// A time key under a collation: lines of one instant are ordered by strcoll,
+// and their prefixes hold the collation's digest after the time, so that
+// they seldom tie; never against the full comparison, -r and Tr included.
+TEST(LineLocale, TimeKeyPrefixesFollowTheCollation) {
+  LOAD_OR_SKIP(en, "en_US.UTF-8");
+  const std::vector<std::string> lines = {
+      "2026-11-25 10:00:01 apple", "2026-11-25 10:00:01 Zebra", "2026-11-25 10:00:01 \xc3\x84" "pfel",
+      "2026-11-25 10:00:01 eclair", "2026-11-25 10:00:01 \xc3\xa9" "clair", "2026-11-25 10:00:01 Eclair",
+      "2026-11-25 10:00:01 a-b", "2026-11-25 10:00:01 ab", "2026-11-25T09:00:01Z x", "no time, apple",
+      "\tat com.example.A(A.java:1)", "\tat com.example.A(A.java:2)", "2026-11-25 10:00:02 apple", ""};
+  for (const char* key : {"T", "Tr"})
+    for (bool reverse : {false, true}) {
+      LineOrdering o = resolve_ordering({parse_keydef(key)}, KeyField{}, kNoTab, false, false, '\n');
+      o.reverse = reverse;
+      o.locale = en;
+      const LineComparator cmp(std::move(o));
+      for (const auto& a : lines)
+        for (const auto& b : lines)
+          if (cmp.compare(a, b) < 0) EXPECT_FALSE(cmp.prefix(b) < cmp.prefix(a)) << key << reverse << " " << a << " < " << b;
+      EXPECT_LT(cmp.compare(lines[0], lines[1]) * (reverse ? -1 : 1), 0) << key << reverse;  // apple before Zebra, as strcoll has it
+      EXPECT_FALSE(cmp.prefix(lines[0]) == cmp.prefix(lines[1]));
+    }
 }
 
 TEST(LocaleNumbers, GermanNumbersAsGnuSortOrdersThem) {
