@@ -239,4 +239,39 @@ TEST_F(Locales, CheckAndMergeFollowTheLocale) {
   }
 }
 
+// Lines alike in their first words (a stack trace's, with its case, accents,
+// punctuation and line numbers varied), which tie in their prefixes and are
+// sorted by the collation's longer digests: GNU's order, whole lines and
+// under --time where every line has one time (the last resort decides).
+TEST_F(Locales, LinesAlikeInTheirFirstWordsMatchGnu) {
+  std::mt19937 rng(20261130);
+  const char* const kHeads[] = {"\tat com.example.PaymentService.charge(PaymentService.java:",
+                                "\tat com.example.paymentservice.charge(PaymentService.java:",
+                                "\tat com.example.Payment-Service.charge(PaymentService.java:",
+                                "\tat com.example.PaymentS\xc3\xa9rvice.charge(PaymentService.java:",
+                                "\tat com.example.PaymentService.chargeAll(PaymentService.java:"};
+  std::string plain, timed;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string line = std::string(kHeads[rng() % std::size(kHeads)]) + std::to_string(rng() % 700) + ")";
+    plain += line + "\n";
+    timed += "2026-11-25 10:00:01 " + line + "\n";
+  }
+  write_file(path("in"), plain);
+  write_file(path("timed"), timed);
+  for (const char* locale : kLocales) {
+    if (!installed(locale)) continue;
+    for (const char* opts : {"", "-r", "-u"}) {
+      SCOPED_TRACE(std::string(locale) + " " + opts);
+      expect_same(locale, opts, path("in"));
+    }
+    for (const char* opts : {"", "-r"}) {
+      SCOPED_TRACE(std::string(locale) + " --time " + opts);
+      ASSERT_EQ(gnu(locale, std::string(opts) + " " + path("timed") + " > " + path("want")).status, 0);
+      const Result r = corank(locale, std::string("--time ") + opts + " " + path("timed") + " > " + path("got"));
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_TRUE(read_file(path("got")) == read_file(path("want")));
+    }
+  }
+}
+
 }  // namespace

@@ -297,6 +297,14 @@ Prefix LineComparator::prefix(std::string_view line) const {
   return prefix_from_bytes(p, o_.reverse);
 }
 
+bool LineComparator::tied_digest(std::string_view line, unsigned char* out, std::size_t n) const {
+  if (!locale_ || !locale_->collation()) return false;
+  if (!o_.keys.empty() && (o_.keys.size() != 1 || !o_.keys.front().time || o_.unique || o_.stable)) return false;
+  std::memset(out, 0, n);
+  line_digest_in_locale(line, *locale_, o_.reverse, out, n);
+  return true;
+}
+
 bool LineComparator::orders_by_bytes() const noexcept {
   if (locale_) return false;
   if (o_.keys.empty()) return true;

@@ -79,6 +79,13 @@ public:
   // (inverted, as the line's bytes are, under -r), and its length in
   // `length`. False for a key with a NUL byte, whose code is escaped.
   bool prefix_at(std::string_view line, std::size_t depth, Prefix& out, std::size_t& length) const;
+  // Where lines whose prefixes tie are then ordered by a collation alone (a
+  // locale's strcoll as the last resort: no key, or one time key; neither -s
+  // nor -u): the first n bytes of the collation's digest of the line
+  // (inverted under -r), zeros past its end, which keep that order at any
+  // length: compare_tied(a, b) < 0 implies memcmp(digest(a), digest(b), n) <= 0.
+  // False elsewhere.
+  bool tied_digest(std::string_view line, unsigned char* out, std::size_t n) const;
 
   const LineOrdering& ordering() const noexcept { return o_; }
 

@@ -29,6 +29,12 @@ public:
   // compare(a, b) for records whose prefixes are equal, which may tell a
   // format that a key they hold whole is equal (a time key's instant).
   virtual int compare_tied(std::string_view a, std::string_view b) const { return compare(a, b); }
+  // Where records whose prefixes tie are ordered by a collation alone: the
+  // first n bytes of its digest of the record, in that order
+  // (LineComparator::tied_digest). False where the format has none.
+  virtual bool tied_digest(std::string_view record, unsigned char* out, std::size_t n) const {
+    return (void)record, (void)out, (void)n, false;
+  }
   // The length of the record that starts at p, its one-byte terminator
   // included, or 0 when [p, end) holds no whole record.
   virtual std::size_t record_length(const char* p, const char* end) const = 0;
@@ -134,6 +140,9 @@ public:
   int compare(std::string_view a, std::string_view b) const override { return cmp_.compare(a, b); }
   Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
   int compare_tied(std::string_view a, std::string_view b) const override { return cmp_.compare_tied(a, b); }
+  bool tied_digest(std::string_view record, unsigned char* out, std::size_t n) const override {
+    return cmp_.tied_digest(record, out, n);
+  }
   bool costly_prefix() const override;
   std::size_t record_length(const char* p, const char* end) const override;
   bool every_terminator_ends_a_record() const override { return true; }

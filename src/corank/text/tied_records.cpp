@@ -1,6 +1,7 @@
 #include "corank/text/tied_records.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <string_view>
 #include <utility>
@@ -94,6 +95,63 @@ void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, 
     t = u;
   }
   std::copy(out.begin(), out.end(), first);
+}
+
+// Under a collation, a run is sorted by its digests kDigestBytes a level, at
+// most kMostDigestBytes deep.
+constexpr std::size_t kDigestBytes = 64, kMostDigestBytes = 256;
+
+// Under a collation (TextFormat::tied_digest): the run sorted by bytes
+// [depth, depth + kDigestBytes) of each record's digest, a memcmp each; each
+// run of equal digests that goes on past them by the next level, the others
+// (texts whose weights end alike: apart only in accents, case or
+// punctuation, or equal) by the full comparison. The order std::sort(less)
+// gives, with strcoll called for few pairs rather than for every comparison
+// (lines that share their first words: a stack trace's). False where the
+// format has no digests.
+bool sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads,
+                     std::size_t depth = 0) {
+  const auto count = static_cast<std::size_t>(n);
+  std::vector<unsigned char> probe(depth + kDigestBytes);
+  if (!less.format->tied_digest(text_of(first[0], less.base), probe.data(), probe.size())) return false;
+  io::HugeVector<unsigned char> digests(count * kDigestBytes);
+  const auto parts = static_cast<unsigned>(std::clamp<std::size_t>(count / 4096, 1, threads));
+  parallel_for(parts, [&](unsigned p) {
+    std::vector<unsigned char> whole(depth + kDigestBytes);
+    for (std::size_t i = count * p / parts, end = count * (p + 1) / parts; i < end; ++i) {
+      less.format->tied_digest(text_of(first[i], less.base), whole.data(), whole.size());
+      std::memcpy(digests.data() + i * kDigestBytes, whole.data() + depth, kDigestBytes);
+    }
+  });
+  const auto digest = [&](std::uint64_t i) { return digests.data() + i * kDigestBytes; };
+  io::HugeVector<std::uint64_t> order(count), scratch;
+  for (std::size_t i = 0; i < count; ++i) order[i] = i;
+  const auto by_digest = [&](std::uint64_t a, std::uint64_t b) {
+    const int c = std::memcmp(digest(a), digest(b), kDigestBytes);
+    return c ? c < 0 : first[a].offset < first[b].offset;
+  };
+  if (threads > 1 && count >= kManyTied) parallel_sort(order, scratch, by_digest, threads);
+  else std::sort(order.begin(), order.end(), by_digest);
+  {
+    std::vector<RecordEntry> sorted(count);
+    for (std::size_t i = 0; i < count; ++i) sorted[i] = first[order[i]];
+    std::copy(sorted.begin(), sorted.end(), first);
+  }
+  for (std::size_t i = 0; i < count;) {
+    std::size_t j = i + 1;
+    while (j < count && std::memcmp(digest(order[j]), digest(order[i]), kDigestBytes) == 0) ++j;
+    if (j - i > 1) {
+      // Zeros (inverted under -r) past a digest's end: one that fills the
+      // level may go on.
+      const unsigned char last = digest(order[i])[kDigestBytes - 1];
+      const auto m = static_cast<std::ptrdiff_t>(j - i);
+      if (last == 0x00 || last == 0xFF || depth + 2 * kDigestBytes > kMostDigestBytes ||
+          !sort_by_digests(first + i, m, less, 1, depth + kDigestBytes))
+        std::sort(first + i, first + j, less);
+    }
+    i = j;
+  }
+  return true;
 }
 
 // A tied record with the next bytes of its order (LineComparator::prefix_at)
@@ -200,7 +258,7 @@ void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, uns
   // their next bytes, found level by level to their ends, would cost more.
   if (n < 2 || (n >= kFewTied && sort_by_refreshed_prefixes(first, n, less, threads))) return;
   if (n >= kFewTied && mostly_repeated(first, n, less.base)) sort_by_texts(first, n, less, threads);
-  else sort_range(first, n, less, threads);
+  else if (n < kFewTied || !sort_by_digests(first, n, less, threads)) sort_range(first, n, less, threads);
 }
 
 void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,
