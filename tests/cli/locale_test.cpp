@@ -241,8 +241,9 @@ TEST_F(Locales, CheckAndMergeFollowTheLocale) {
 
 // Lines alike in their first words (a stack trace's, with its case, accents,
 // punctuation and line numbers varied), which tie in their prefixes and are
-// sorted by the collation's longer digests: GNU's order, whole lines and
-// under --time where every line has one time (the last resort decides).
+// sorted by the collation's longer digests: GNU's order, whole lines, by a
+// key whose values repeat (the last resort then decides), and under --time
+// where every line has one time.
 TEST_F(Locales, LinesAlikeInTheirFirstWordsMatchGnu) {
   std::mt19937 rng(20261130);
   const char* const kHeads[] = {"\tat com.example.PaymentService.charge(PaymentService.java:",
@@ -260,7 +261,7 @@ TEST_F(Locales, LinesAlikeInTheirFirstWordsMatchGnu) {
   write_file(path("timed"), timed);
   for (const char* locale : kLocales) {
     if (!installed(locale)) continue;
-    for (const char* opts : {"", "-r", "-u"}) {
+    for (const char* opts : {"", "-r", "-u", "-k1,1", "-k1,1 -r", "-k2,2", "-k1,1f"}) {
       SCOPED_TRACE(std::string(locale) + " " + opts);
       expect_same(locale, opts, path("in"));
     }

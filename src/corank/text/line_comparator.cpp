@@ -305,6 +305,16 @@ bool LineComparator::tied_digest(std::string_view line, unsigned char* out, std:
   return true;
 }
 
+bool LineComparator::ties_by_key_then_digest() const noexcept {
+  return locale_ && locale_->collation() && o_.keys.size() == 1 && !o_.keys.front().time && !o_.unique &&
+         !o_.stable;
+}
+
+void LineComparator::last_resort_digest(std::string_view line, unsigned char* out, std::size_t n) const {
+  std::memset(out, 0, n);
+  line_digest_in_locale(line, *locale_, o_.reverse, out, n);
+}
+
 bool LineComparator::orders_by_bytes() const noexcept {
   if (locale_) return false;
   if (o_.keys.empty()) return true;

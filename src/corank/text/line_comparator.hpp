@@ -86,6 +86,12 @@ public:
   // length: compare_tied(a, b) < 0 implies memcmp(digest(a), digest(b), n) <= 0.
   // False elsewhere.
   bool tied_digest(std::string_view line, unsigned char* out, std::size_t n) const;
+  // Where lines whose prefixes tie are ordered by one text key and then by a
+  // collation alone (a locale's strcoll as the last resort; neither -s nor
+  // -u): compare_keys() first, then the last resort, of which
+  // last_resort_digest gives the digest as tied_digest does.
+  bool ties_by_key_then_digest() const noexcept;
+  void last_resort_digest(std::string_view line, unsigned char* out, std::size_t n) const;
 
   const LineOrdering& ordering() const noexcept { return o_; }
 

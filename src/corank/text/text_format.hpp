@@ -35,6 +35,14 @@ public:
   virtual bool tied_digest(std::string_view record, unsigned char* out, std::size_t n) const {
     return (void)record, (void)out, (void)n, false;
   }
+  // Where such records are ordered by their keys and then by a collation
+  // alone (LineComparator::ties_by_key_then_digest): the keys' comparison,
+  // and the digest of the rest.
+  virtual bool ties_by_key_then_digest() const { return false; }
+  virtual int compare_tied_keys(std::string_view a, std::string_view b) const { return (void)a, (void)b, 0; }
+  virtual void last_resort_digest(std::string_view record, unsigned char* out, std::size_t n) const {
+    (void)record, (void)out, (void)n;
+  }
   // The length of the record that starts at p, its one-byte terminator
   // included, or 0 when [p, end) holds no whole record.
   virtual std::size_t record_length(const char* p, const char* end) const = 0;
@@ -142,6 +150,11 @@ public:
   int compare_tied(std::string_view a, std::string_view b) const override { return cmp_.compare_tied(a, b); }
   bool tied_digest(std::string_view record, unsigned char* out, std::size_t n) const override {
     return cmp_.tied_digest(record, out, n);
+  }
+  bool ties_by_key_then_digest() const override { return cmp_.ties_by_key_then_digest(); }
+  int compare_tied_keys(std::string_view a, std::string_view b) const override { return cmp_.compare_keys(a, b); }
+  void last_resort_digest(std::string_view record, unsigned char* out, std::size_t n) const override {
+    cmp_.last_resort_digest(record, out, n);
   }
   bool costly_prefix() const override;
   std::size_t record_length(const char* p, const char* end) const override;

@@ -109,22 +109,26 @@ constexpr std::size_t kDigestBytes = 64, kMostDigestBytes = 256;
 // gives, with strcoll called for few pairs rather than for every comparison
 // (lines that share their first words: a stack trace's). False where the
 // format has no digests.
+// `digest_of(text, out, n)`: the digest's first n bytes, false where there is none.
+template <class DigestOf>
 bool sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads,
-                     std::size_t depth = 0) {
+                     const DigestOf& digest_of, std::size_t depth = 0) {
   const auto count = static_cast<std::size_t>(n);
   std::vector<unsigned char> probe(depth + kDigestBytes);
-  if (!less.format->tied_digest(text_of(first[0], less.base), probe.data(), probe.size())) return false;
-  io::HugeVector<unsigned char> digests(count * kDigestBytes);
+  if (!digest_of(text_of(first[0], less.base), probe.data(), probe.size())) return false;
+  // Plain vectors: most runs are short, and a mapping of their own each
+  // would cost a system call and, unmapped, every thread's TLB.
+  std::vector<unsigned char> digests(count * kDigestBytes);
   const auto parts = static_cast<unsigned>(std::clamp<std::size_t>(count / 4096, 1, threads));
   parallel_for(parts, [&](unsigned p) {
     std::vector<unsigned char> whole(depth + kDigestBytes);
     for (std::size_t i = count * p / parts, end = count * (p + 1) / parts; i < end; ++i) {
-      less.format->tied_digest(text_of(first[i], less.base), whole.data(), whole.size());
+      digest_of(text_of(first[i], less.base), whole.data(), whole.size());
       std::memcpy(digests.data() + i * kDigestBytes, whole.data() + depth, kDigestBytes);
     }
   });
   const auto digest = [&](std::uint64_t i) { return digests.data() + i * kDigestBytes; };
-  io::HugeVector<std::uint64_t> order(count), scratch;
+  std::vector<std::uint64_t> order(count), scratch;
   for (std::size_t i = 0; i < count; ++i) order[i] = i;
   const auto by_digest = [&](std::uint64_t a, std::uint64_t b) {
     const int c = std::memcmp(digest(a), digest(b), kDigestBytes);
@@ -146,9 +150,37 @@ bool sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less
       const unsigned char last = digest(order[i])[kDigestBytes - 1];
       const auto m = static_cast<std::ptrdiff_t>(j - i);
       if (last == 0x00 || last == 0xFF || depth + 2 * kDigestBytes > kMostDigestBytes ||
-          !sort_by_digests(first + i, m, less, 1, depth + kDigestBytes))
+          !sort_by_digests(first + i, m, less, 1, digest_of, depth + kDigestBytes))
         std::sort(first + i, first + j, less);
     }
+    i = j;
+  }
+  return true;
+}
+
+// Under one key and then a collation (TextFormat::ties_by_key_then_digest):
+// the run sorted by its keys alone (equal keys, the usual tie, are equal
+// bytes: a memcmp each), then each run of equal keys by the last resort's
+// digests (sort_by_digests). False where the format does not order so.
+bool sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
+  const TextFormat& format = *less.format;
+  if (!format.ties_by_key_then_digest()) return false;
+  const auto key_order = [&](const RecordEntry& a, const RecordEntry& b) {
+    return format.compare_tied_keys(text_of(a, less.base), text_of(b, less.base));
+  };
+  sort_range(first, n, [&](const RecordEntry& a, const RecordEntry& b) {
+    const int c = key_order(a, b);
+    return c ? c < 0 : a.offset < b.offset;
+  }, threads);
+  const auto rest_digest = [&](std::string_view text, unsigned char* out, std::size_t k) {
+    format.last_resort_digest(text, out, k);
+    return true;
+  };
+  for (std::ptrdiff_t i = 0; i < n;) {
+    std::ptrdiff_t j = i + 1;
+    while (j < n && key_order(first[i], first[j]) == 0) ++j;
+    if (j - i >= kFewTied) sort_by_digests(first + i, j - i, less, threads, rest_digest);
+    else if (j - i > 1) std::sort(first + i, first + j, less);
     i = j;
   }
   return true;
@@ -258,7 +290,12 @@ void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, uns
   // their next bytes, found level by level to their ends, would cost more.
   if (n < 2 || (n >= kFewTied && sort_by_refreshed_prefixes(first, n, less, threads))) return;
   if (n >= kFewTied && mostly_repeated(first, n, less.base)) sort_by_texts(first, n, less, threads);
-  else if (n < kFewTied || !sort_by_digests(first, n, less, threads)) sort_range(first, n, less, threads);
+  else if (n < kFewTied || !(sort_by_digests(first, n, less, threads, [&](std::string_view t, unsigned char* out,
+                                                                             std::size_t k) {
+                                return less.format->tied_digest(t, out, k);
+                              }) ||
+                              sort_by_key_then_digests(first, n, less, threads)))
+    sort_range(first, n, less, threads);
 }
 
 void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,
