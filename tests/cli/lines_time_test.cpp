@@ -23,6 +23,15 @@ namespace {
 
 using namespace corank::test::lines;
 
+// n distinct seconds, 7 apart, in an order the generator picks.
+template <class Rng>
+std::vector<int> shuffled_seconds(std::size_t n, Rng& rng) {
+  std::vector<int> seconds(n);
+  for (std::size_t i = 0; i < n; ++i) seconds[i] = static_cast<int>(i) * 7;
+  std::shuffle(seconds.begin(), seconds.end(), rng);
+  return seconds;
+}
+
 TEST_F(Lines, TimeKeysOrderLogLinesByInstant) {
   std::mt19937_64 rng(10);
   struct Line {
@@ -89,9 +98,7 @@ TEST_F(Lines, SortTimeAndTheSyslogYear) {
 // runs too.
 TEST_F(Lines, TimeOfJsonLogsFromTheirTimeMember) {
   std::mt19937_64 rng(34);
-  std::vector<int> seconds(1500);
-  for (std::size_t i = 0; i < seconds.size(); ++i) seconds[i] = static_cast<int>(i) * 7;
-  std::shuffle(seconds.begin(), seconds.end(), rng);
+  const std::vector<int> seconds = shuffled_seconds(1500, rng);
   std::vector<std::pair<int, std::string>> lines;
   std::string docker, ecs;
   for (std::size_t i = 0; i < seconds.size(); ++i) {
@@ -192,9 +199,7 @@ TEST_F(Lines, TimeKeysOfLogs) {
 // through many runs and merge passes (records across chunk and run ends).
 TEST_F(Lines, MultilineRecordsMoveWhole) {
   std::mt19937 rng(17);
-  std::vector<int> seconds(1500);
-  for (std::size_t i = 0; i < seconds.size(); ++i) seconds[i] = static_cast<int>(i) * 7;
-  std::shuffle(seconds.begin(), seconds.end(), rng);
+  const std::vector<int> seconds = shuffled_seconds(1500, rng);
   std::vector<std::pair<int, std::string>> records;
   std::string files[2] = {"JVM warming up\nsecond head line\n", "other head\n"};
   for (std::size_t i = 0; i < seconds.size(); ++i) {

@@ -266,12 +266,13 @@ Prefix LineComparator::prefix(std::string_view line) const {
     const KeyField& key = o_.keys.front();
     const KeySpan span = find_key(line, key, o_.tab);
     const std::string_view k{span.begin, span.size()};
-    if (o_.keys.size() == 1 && !o_.unique && !o_.stable && key.time && locale_) {
+    if (o_.keys.size() == 1 && !o_.unique && !o_.stable && key.time) {
+      unsigned char p[kPrefixBytes] = {};
+      encode_time(key_instant(time_rules_of(key), key.time_search, k, rest(line, span)), p);
+      if (!locale_) return key_then_line(p, kTimeCodeBytes, key.reverse, line, o_.reverse);
       // In another locale the last resort is strcoll's: the collation's
       // digest of the line follows the code, so that lines of one second
       // (or none: a stack trace's) seldom tie and need strcoll.
-      unsigned char p[kPrefixBytes] = {};
-      encode_time(key_instant(time_rules_of(key), key.time_search, k, rest(line, span)), p);
       if (key.reverse)
         for (std::size_t i = 0; i < kTimeCodeBytes; ++i) p[i] = static_cast<unsigned char>(~p[i]);
       line_digest_in_locale(line, *locale_, o_.reverse, p + kTimeCodeBytes, kPrefixBytes - kTimeCodeBytes);
@@ -280,10 +281,6 @@ Prefix LineComparator::prefix(std::string_view line) const {
     // In another locale the last resort is strcoll's, which bytes do not follow.
     if (o_.keys.size() == 1 && !o_.unique && !o_.stable && !locale_) {
       unsigned char p[kPrefixBytes] = {};
-      if (key.time) {
-        encode_time(key_instant(time_rules_of(key), key.time_search, k, rest(line, span)), p);
-        return key_then_line(p, kTimeCodeBytes, key.reverse, line, o_.reverse);
-      }
       if (!transforms_first(key))  // a text key: its bytes, each NUL as 00 FF, then 00 00
         return key_then_line(p, text_key_bytes(key, k, p, /*escape_nul=*/true) + 2, key.reverse,
                              starts_lines(key) ? rest(line, span) : line, o_.reverse);
@@ -297,17 +294,10 @@ Prefix LineComparator::prefix(std::string_view line) const {
   return prefix_from_bytes(p, o_.reverse);
 }
 
-bool LineComparator::tied_digest(std::string_view line, unsigned char* out, std::size_t n) const {
-  if (!locale_ || !locale_->collation()) return false;
-  if (!o_.keys.empty() && (o_.keys.size() != 1 || !o_.keys.front().time || o_.unique || o_.stable)) return false;
-  std::memset(out, 0, n);
-  line_digest_in_locale(line, *locale_, o_.reverse, out, n);
-  return true;
-}
-
-bool LineComparator::ties_by_key_then_digest() const noexcept {
-  return locale_ && locale_->collation() && o_.keys.size() == 1 && !o_.keys.front().time && !o_.unique &&
-         !o_.stable;
+TieOrder LineComparator::tie_order() const noexcept {
+  if (!locale_ || !locale_->collation() || o_.unique || o_.stable || o_.keys.size() > 1) return TieOrder::other;
+  if (o_.keys.empty() || o_.keys.front().time) return TieOrder::collation;
+  return TieOrder::key_then_collation;
 }
 
 void LineComparator::last_resort_digest(std::string_view line, unsigned char* out, std::size_t n) const {

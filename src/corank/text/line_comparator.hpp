@@ -16,6 +16,9 @@ namespace corank::text {
 // comparison) stay rare even between the heads of a many-way merge. For any
 // records a, b: compare(a, b) < 0 implies prefix(a) <= prefix(b), so unequal
 // prefixes decide and equal prefixes fall back to compare().
+// How records whose prefixes tie are ordered (LineComparator::tie_order).
+enum class TieOrder { other, collation, key_then_collation };
+
 struct Prefix {
   static constexpr std::size_t kBytes = 32;
   std::uint64_t w[4] = {0, 0, 0, 0};
@@ -79,18 +82,15 @@ public:
   // (inverted, as the line's bytes are, under -r), and its length in
   // `length`. False for a key with a NUL byte, whose code is escaped.
   bool prefix_at(std::string_view line, std::size_t depth, Prefix& out, std::size_t& length) const;
-  // Where lines whose prefixes tie are then ordered by a collation alone (a
-  // locale's strcoll as the last resort: no key, or one time key; neither -s
-  // nor -u): the first n bytes of the collation's digest of the line
-  // (inverted under -r), zeros past its end, which keep that order at any
-  // length: compare_tied(a, b) < 0 implies memcmp(digest(a), digest(b), n) <= 0.
-  // False elsewhere.
-  bool tied_digest(std::string_view line, unsigned char* out, std::size_t n) const;
-  // Where lines whose prefixes tie are ordered by one text key and then by a
-  // collation alone (a locale's strcoll as the last resort; neither -s nor
-  // -u): compare_keys() first, then the last resort, of which
-  // last_resort_digest gives the digest as tied_digest does.
-  bool ties_by_key_then_digest() const noexcept;
+  // How lines whose prefixes tie are ordered where a locale's strcoll is the
+  // last resort (neither -s nor -u): by it alone (no key, or one time key,
+  // whose tied prefixes hold its whole instant), or by one text key and then
+  // by it; TieOrder::other elsewhere.
+  TieOrder tie_order() const noexcept;
+  // Where tie_order() is not TieOrder::other: the first n bytes of the
+  // collation's digest of the line (inverted under -r), zeros past its end,
+  // which keep the last resort's order at any length: a line that the last
+  // resort puts first has a digest that memcmp puts first or equal.
   void last_resort_digest(std::string_view line, unsigned char* out, std::size_t n) const;
 
   const LineOrdering& ordering() const noexcept { return o_; }

@@ -29,20 +29,14 @@ public:
   // compare(a, b) for records whose prefixes are equal, which may tell a
   // format that a key they hold whole is equal (a time key's instant).
   virtual int compare_tied(std::string_view a, std::string_view b) const { return compare(a, b); }
-  // Where records whose prefixes tie are ordered by a collation alone: the
-  // first n bytes of its digest of the record, in that order
-  // (LineComparator::tied_digest). False where the format has none.
-  virtual bool tied_digest(std::string_view record, unsigned char* out, std::size_t n) const {
-    return (void)record, (void)out, (void)n, false;
-  }
-  // Where such records are ordered by their keys and then by a collation
-  // alone (LineComparator::ties_by_key_then_digest): the keys' comparison,
-  // and the digest of the rest.
-  virtual bool ties_by_key_then_digest() const { return false; }
-  virtual int compare_tied_keys(std::string_view a, std::string_view b) const { return (void)a, (void)b, 0; }
+  // How records whose prefixes tie are ordered (LineComparator::tie_order),
+  // and where not TieOrder::other, the digest of what decides last and the
+  // comparison of the key that decides before it (key_then_collation).
+  virtual TieOrder tie_order() const { return TieOrder::other; }
   virtual void last_resort_digest(std::string_view record, unsigned char* out, std::size_t n) const {
     (void)record, (void)out, (void)n;
   }
+  virtual int compare_tied_keys(std::string_view a, std::string_view b) const { return (void)a, (void)b, 0; }
   // The length of the record that starts at p, its one-byte terminator
   // included, or 0 when [p, end) holds no whole record.
   virtual std::size_t record_length(const char* p, const char* end) const = 0;
@@ -148,14 +142,11 @@ public:
   int compare(std::string_view a, std::string_view b) const override { return cmp_.compare(a, b); }
   Prefix prefix(std::string_view record) const override { return cmp_.prefix(record); }
   int compare_tied(std::string_view a, std::string_view b) const override { return cmp_.compare_tied(a, b); }
-  bool tied_digest(std::string_view record, unsigned char* out, std::size_t n) const override {
-    return cmp_.tied_digest(record, out, n);
-  }
-  bool ties_by_key_then_digest() const override { return cmp_.ties_by_key_then_digest(); }
-  int compare_tied_keys(std::string_view a, std::string_view b) const override { return cmp_.compare_keys(a, b); }
+  TieOrder tie_order() const override { return cmp_.tie_order(); }
   void last_resort_digest(std::string_view record, unsigned char* out, std::size_t n) const override {
     cmp_.last_resort_digest(record, out, n);
   }
+  int compare_tied_keys(std::string_view a, std::string_view b) const override { return cmp_.compare_keys(a, b); }
   bool costly_prefix() const override;
   std::size_t record_length(const char* p, const char* end) const override;
   bool every_terminator_ends_a_record() const override { return true; }

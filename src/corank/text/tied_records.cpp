@@ -101,21 +101,17 @@ void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, 
 // most kMostDigestBytes deep.
 constexpr std::size_t kDigestBytes = 64, kMostDigestBytes = 256;
 
-// Under a collation (TextFormat::tied_digest): the run sorted by bytes
-// [depth, depth + kDigestBytes) of each record's digest, a memcmp each; each
-// run of equal digests that goes on past them by the next level, the others
-// (texts whose weights end alike: apart only in accents, case or
-// punctuation, or equal) by the full comparison. The order std::sort(less)
-// gives, with strcoll called for few pairs rather than for every comparison
-// (lines that share their first words: a stack trace's). False where the
-// format has no digests.
-// `digest_of(text, out, n)`: the digest's first n bytes, false where there is none.
-template <class DigestOf>
-bool sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads,
-                     const DigestOf& digest_of, std::size_t depth = 0) {
+// Where the last resort is a collation's (TextFormat::tie_order): the run,
+// whose records the last resort alone orders, sorted by bytes [depth, depth +
+// kDigestBytes) of each record's digest, a memcmp each; each run of equal
+// digests that goes on past them by the next level, the others (texts whose
+// weights end alike: apart only in accents, case or punctuation, or equal) by
+// the full comparison. The order std::sort(less) gives, with strcoll called
+// for few pairs rather than for every comparison (lines that share their
+// first words: a stack trace's).
+void sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads,
+                     std::size_t depth = 0) {
   const auto count = static_cast<std::size_t>(n);
-  std::vector<unsigned char> probe(depth + kDigestBytes);
-  if (!digest_of(text_of(first[0], less.base), probe.data(), probe.size())) return false;
   // Plain vectors: most runs are short, and a mapping of their own each
   // would cost a system call and, unmapped, every thread's TLB.
   std::vector<unsigned char> digests(count * kDigestBytes);
@@ -123,7 +119,7 @@ bool sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less
   parallel_for(parts, [&](unsigned p) {
     std::vector<unsigned char> whole(depth + kDigestBytes);
     for (std::size_t i = count * p / parts, end = count * (p + 1) / parts; i < end; ++i) {
-      digest_of(text_of(first[i], less.base), whole.data(), whole.size());
+      less.format->last_resort_digest(text_of(first[i], less.base), whole.data(), whole.size());
       std::memcpy(digests.data() + i * kDigestBytes, whole.data() + depth, kDigestBytes);
     }
   });
@@ -144,27 +140,23 @@ bool sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less
   for (std::size_t i = 0; i < count;) {
     std::size_t j = i + 1;
     while (j < count && std::memcmp(digest(order[j]), digest(order[i]), kDigestBytes) == 0) ++j;
-    if (j - i > 1) {
-      // Zeros (inverted under -r) past a digest's end: one that fills the
-      // level may go on.
-      const unsigned char last = digest(order[i])[kDigestBytes - 1];
-      const auto m = static_cast<std::ptrdiff_t>(j - i);
-      if (last == 0x00 || last == 0xFF || depth + 2 * kDigestBytes > kMostDigestBytes ||
-          !sort_by_digests(first + i, m, less, 1, digest_of, depth + kDigestBytes))
-        std::sort(first + i, first + j, less);
-    }
+    // Zeros (inverted under -r) past a digest's end: one that fills the
+    // level may go on.
+    const unsigned char last = digest(order[i])[kDigestBytes - 1];
+    if (j - i > 1 && last != 0x00 && last != 0xFF && depth + 2 * kDigestBytes <= kMostDigestBytes)
+      sort_by_digests(first + i, static_cast<std::ptrdiff_t>(j - i), less, 1, depth + kDigestBytes);
+    else if (j - i > 1)
+      std::sort(first + i, first + j, less);
     i = j;
   }
-  return true;
 }
 
-// Under one key and then a collation (TextFormat::ties_by_key_then_digest):
-// the run sorted by its keys alone (equal keys, the usual tie, are equal
-// bytes: a memcmp each), then each run of equal keys by the last resort's
-// digests (sort_by_digests). False where the format does not order so.
-bool sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
+// Where one text key decides before the collation (TieOrder::
+// key_then_collation): the run sorted by its keys alone (equal keys, the
+// usual tie, are equal bytes: a memcmp each), then each run of equal keys by
+// the last resort's digests.
+void sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
   const TextFormat& format = *less.format;
-  if (!format.ties_by_key_then_digest()) return false;
   const auto key_order = [&](const RecordEntry& a, const RecordEntry& b) {
     return format.compare_tied_keys(text_of(a, less.base), text_of(b, less.base));
   };
@@ -172,18 +164,13 @@ bool sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryL
     const int c = key_order(a, b);
     return c ? c < 0 : a.offset < b.offset;
   }, threads);
-  const auto rest_digest = [&](std::string_view text, unsigned char* out, std::size_t k) {
-    format.last_resort_digest(text, out, k);
-    return true;
-  };
   for (std::ptrdiff_t i = 0; i < n;) {
     std::ptrdiff_t j = i + 1;
     while (j < n && key_order(first[i], first[j]) == 0) ++j;
-    if (j - i >= kFewTied) sort_by_digests(first + i, j - i, less, threads, rest_digest);
+    if (j - i >= kFewTied) sort_by_digests(first + i, j - i, less, threads);
     else if (j - i > 1) std::sort(first + i, first + j, less);
     i = j;
   }
-  return true;
 }
 
 // A tied record with the next bytes of its order (LineComparator::prefix_at)
@@ -289,13 +276,11 @@ void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, uns
   // A few records (a line and its copy, say) are compared in full at once:
   // their next bytes, found level by level to their ends, would cost more.
   if (n < 2 || (n >= kFewTied && sort_by_refreshed_prefixes(first, n, less, threads))) return;
+  const TieOrder order = n >= kFewTied ? less.format->tie_order() : TieOrder::other;
   if (n >= kFewTied && mostly_repeated(first, n, less.base)) sort_by_texts(first, n, less, threads);
-  else if (n < kFewTied || !(sort_by_digests(first, n, less, threads, [&](std::string_view t, unsigned char* out,
-                                                                             std::size_t k) {
-                                return less.format->tied_digest(t, out, k);
-                              }) ||
-                              sort_by_key_then_digests(first, n, less, threads)))
-    sort_range(first, n, less, threads);
+  else if (order == TieOrder::collation) sort_by_digests(first, n, less, threads);
+  else if (order == TieOrder::key_then_collation) sort_by_key_then_digests(first, n, less, threads);
+  else sort_range(first, n, less, threads);
 }
 
 void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,

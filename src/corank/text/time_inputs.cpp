@@ -123,10 +123,8 @@ std::optional<JsonTime> json_time_member(std::span<const std::string_view> lines
     objects += members.object();
     for (JsonMember m; members.next(m);) {
       for (std::size_t f = 0; f < known.size(); ++f) {
-        const TimePattern& p = known[f].pattern;
         LocalTime t;
-        std::size_t end = 0;
-        if (!p.may_match_at(m.value, 0) || !p.match(m.value, 0, t, end, false) || end != m.value.size()) continue;
+        if (!known[f].pattern.matches_whole(m.value, t)) continue;
         auto c = std::find_if(counts.begin(), counts.end(), [&](const Count& x) { return x.name == m.name; });
         if (c == counts.end()) c = counts.insert(counts.end(), Count{m.name, 0, {}});
         ++c->lines;

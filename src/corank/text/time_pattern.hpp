@@ -59,6 +59,12 @@ public:
   bool match(std::string_view text, std::size_t pos, LocalTime& out, std::size_t& end,
              bool anchored_epoch) const noexcept;
 
+  // Whether the whole text is one match (an epoch of nine digits or more):
+  // a JSON member's value.
+  bool matches_whole(std::string_view text, LocalTime& out) const noexcept {
+    std::size_t end = 0;
+    return may_match_at(text, 0) && match(text, 0, out, end, false) && end == text.size();
+  }
   // Whether a match can start with byte c (for searching a line).
   bool can_start_with(unsigned char c) const noexcept { return lead_[c] & 1; }
   // Whether a match at text[pos] is possible as far as its first kLeadBytes

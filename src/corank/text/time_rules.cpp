@@ -67,10 +67,9 @@ bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept
 
 bool TimeRules::match_whole(std::string_view text, TimeFound& found) const noexcept {
   for (const TimePattern* p : search_) {
-    std::size_t end = 0;
-    if (!p->may_match_at(text, 0) || !p->match(text, 0, found.local, end, false) || end != text.size()) continue;
+    if (!p->matches_whole(text, found.local)) continue;
     found.begin = 0;
-    found.end = end;
+    found.end = text.size();
     found.pattern = p;
     return true;
   }
