@@ -26,6 +26,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+constexpr std::uint64_t kRecordOverhead = 60;
+
 using corank::test::read_file;
 using corank::test::write_file;
 
@@ -98,7 +100,8 @@ protected:
   }
 
   // The window's size under `budget`, as -v says, in records of `record_bytes`
-  // (a window holds a record's bytes and about 72 bytes of entries).
+  // (a window holds a record's bytes and its entries: ChunkReader's
+  // kRecordOverhead, an entry and a half of 40 bytes).
   std::uint64_t window_records(const std::string& args, const std::string& budget, std::uint64_t record_bytes) {
     std::string err;
     EXPECT_EQ(corank(args + gpu_arg() + " -v " + budget + " -o " + path("probe.out") + " " + path("in"), &err), 0)
@@ -108,7 +111,7 @@ protected:
       ADD_FAILURE() << "no window in: " << err;
       return 1;
     }
-    return std::max<std::uint64_t>(1, std::stoull(m[1]) / (record_bytes + 72));
+    return std::max<std::uint64_t>(1, std::stoull(m[1]) / (record_bytes + kRecordOverhead));
   }
 
   static std::string gpu_arg() { return on_gpu() ? " --gpu=on" : ""; }
@@ -241,7 +244,7 @@ TEST_F(NearlySorted, CsvAndJsonLinesMatchAStableSortAndTheInMemorySort) {
 TEST_F(NearlySorted, SideRunsMergeIntoACompressedOutputAndOverTheInput) {
   write_file(path("in"), lines_in(Shape::sorted, 1, 3));
   const std::uint64_t window = window_records("", kBudget, kLineBytes);
-  write_file(path("in"), lines_in(Shape::at, 2 * window, 3));
+  write_file(path("in"), lines_in(Shape::at, 3 * window, 3));
   ASSERT_EQ(corank::test::run_shell("LC_ALL=C sort " + path("in") + " > " + path("want"), dir_ / "gnu.err").status,
             0);
   const Stats st = sort("", kBudget, "in", "out.gz");

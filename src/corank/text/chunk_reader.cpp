@@ -94,7 +94,10 @@ bool ChunkReader::open_next_or_finish() {
 }
 
 bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
-  const bool got = fill_records(chunk, budget);
+  // Entries hold offsets of 40 bits: a chunk takes at most a quarter of
+  // that, and grows past it only for one record that large.
+  const bool got = fill_records(chunk, std::min(budget, RecordEntry::kMaxBytes / 4));
+  if (chunk.used >= RecordEntry::kMaxBytes) throw InputError(source_name_ + ": a record of 1 TiB or more");
   // Records split off one at a time get their prefixes here where they are
   // deferred (defer_prefixes_), all threads sharing the work (the parallel
   // split gives them as it goes).
@@ -152,7 +155,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
     if (end > from) mapped_->drop(from, end - from);
     dropped_to_ = std::max(dropped_to_, end);
   }
-  chunk.records.clear();
+  chunk.clear_records();
   chunk.used = 0;
   chunk.mapped = nullptr;
   if (done_) return false;
@@ -294,7 +297,8 @@ void ChunkReader::take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n
   if (!rows_ && format_.checks_records()) format_.check_record({base + scan, n - 1}, source_name_, line);
   // The prefix now, while the record is in cache.
   if (defer_prefixes_) defer_prefix(chunk.records.size());
-  chunk.records.push_back({defer_prefixes_ ? Prefix{} : input_format_->prefix({base + scan, n - 1}), scan, n - 1});
+  chunk.records.push_back(RecordEntry(defer_prefixes_ ? Prefix{} : input_format_->prefix({base + scan, n - 1}), scan,
+                                      n - 1, chunk.long_records));
   scan += n;
 }
 
@@ -370,6 +374,7 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
   std::vector<std::vector<RecordEntry>>& found = found_;
   found.resize(parts);
   for (auto& f : found) f.clear();
+  found_long_.assign(parts, {});
   parallel_for(parts, [&](unsigned p) {
     std::uint64_t at = begin + (end - begin) * p / parts;
     const std::uint64_t stop = begin + (end - begin) * (p + 1) / parts;
@@ -380,12 +385,13 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
       if (at >= stop) return;  // a record that began in an earlier part covers this one
     }
     auto& out = found[p];
+    auto& longs = found_long_[p];
     out.reserve(static_cast<std::size_t>((stop - at) / 64 + 16));
     while (at < stop) {
       const void* t = std::memchr(base + at, terminator, static_cast<std::size_t>(end - at));
       if (t == nullptr) break;
       const auto length = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) - at;
-      out.push_back({input_format_->prefix({base + at, static_cast<std::size_t>(length)}), at, length});
+      out.push_back(RecordEntry(input_format_->prefix({base + at, static_cast<std::size_t>(length)}), at, length, longs));
       at += length + 1;
     }
   });
@@ -413,7 +419,13 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
     if (n == 0) return;  // a part without records: its list may own no memory
     std::memcpy(static_cast<void*>(chunk.records.data() + first[p]), found[p].data(), n * sizeof(RecordEntry));
   });
-  if (take > before) scan = chunk.records[take - 1].offset + chunk.records[take - 1].length + 1;
+  if (take > before) {  // the long records taken, in order of offsets
+    const std::uint64_t last = chunk.records[take - 1].offset;
+    for (const LongRecords& longs : found_long_)
+      for (const LongRecord& r : longs)
+        if (r.offset <= last) chunk.long_records.push_back(r);
+  }
+  if (take > before) scan = chunk.records[take - 1].offset + chunk.length(chunk.records[take - 1]) + 1;
   if (take < first[parts]) {
     // The first record left out starts where the last one taken ended, or at `scan`.
     return false;

@@ -16,36 +16,12 @@
 #include "corank/io/options.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/huge_vector.hpp"
+#include "corank/text/chunk.hpp"
 #include "corank/text/line_endings.hpp"
 #include "corank/text/row_check.hpp"
 #include "corank/text/text_format.hpp"
 
 namespace corank::text {
-
-// A record in a chunk: `length` bytes at `offset`, then its terminator.
-struct RecordEntry {
-  Prefix prefix;
-  std::uint64_t offset;
-  std::uint64_t length;
-};
-
-struct Chunk {
-  io::HugeVector<char> bytes;  // only [0, used) is ever read
-  std::uint64_t capacity = 0;
-  std::uint64_t used = 0;
-  io::HugeVector<RecordEntry> records;  // in input order
-  // Set: the records lie in a mapped input file here instead of in `bytes`.
-  const char* mapped = nullptr;
-
-  void reserve(std::uint64_t n) {  // keeps [0, used)
-    bytes.reserve(n);
-    capacity = std::max<std::uint64_t>(capacity, n);
-  }
-  const char* data() const noexcept { return mapped ? mapped : bytes.data(); }
-  std::string_view record(const RecordEntry& e) const noexcept {
-    return {data() + e.offset, static_cast<std::size_t>(e.length)};
-  }
-};
 
 class ChunkReader {
 public:
@@ -157,6 +133,7 @@ private:
   };
   std::vector<Deferred> deferred_;
   std::vector<std::vector<RecordEntry>> found_;  // each thread's records of a piece (split_in_parallel)
+  std::vector<LongRecords> found_long_;          // and the long ones' lengths
   bool done_ = false;
   std::string header_;
   bool saw_header_ = false;

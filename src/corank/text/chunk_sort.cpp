@@ -14,7 +14,7 @@ void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<Reco
                      bool leave_merge) {
   const auto t0 = Clock::now();
   slices_.clear();
-  const EntryLess less{&format, chunk.data()};
+  const EntryLess less{&format, &chunk};
   bool done = false;
   if (gpu_) {
     try {
@@ -39,7 +39,7 @@ void ChunkSort::sort(Chunk& chunk, const TextFormat& format, io::HugeVector<Reco
 void ChunkSort::finish(Chunk& chunk, const TextFormat& format, io::HugeVector<RecordEntry>& scratch) {
   if (slices_.empty()) return;
   if (slices_.size() > 2) merge_sorted_slices(chunk.records, scratch, slices_, PrefixLess{}, threads_);
-  settle_ties(chunk.records, 0, chunk.records.size(), EntryLess{&format, chunk.data()}, threads_);
+  settle_ties(chunk.records, 0, chunk.records.size(), EntryLess{&format, &chunk}, threads_);
   slices_.clear();
 }
 

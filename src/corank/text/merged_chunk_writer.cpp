@@ -61,7 +61,7 @@ std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::spa
     for (unsigned s = t; s < shares; s += threads) {
       std::uint64_t b = 0;
       for (std::size_t i = 0; i < k; ++i)
-        for (std::uint64_t r = cuts[s][i]; r < cuts[s + 1][i]; ++r) b += slices[i][r].length + 1;
+        for (std::uint64_t r = cuts[s][i]; r < cuts[s + 1][i]; ++r) b += chunk.length(slices[i][r]) + 1;
       offset[s + 1] = b;
     }
   });
@@ -108,7 +108,7 @@ void write_sorted_slices(const ChunkWriting& how, const Chunk& chunk, std::span<
   w.finish();  // the header, if any, goes first
   const std::optional<io::FileRange> range = output.reserve_range();
   if (!range) throw std::logic_error("write_sorted_slices: an output without ranges");
-  in_range.bytes += write_merged(how, chunk, slices, EntryLess{&how.format, chunk.data()}, *range, io);
+  in_range.bytes += write_merged(how, chunk, slices, EntryLess{&how.format, &chunk}, *range, io);
   in_range.records += chunk.records.size();
   in_range.seconds += seconds_since(t0);
 }

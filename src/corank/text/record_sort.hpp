@@ -19,11 +19,10 @@ namespace corank::text {
 
 struct EntryLess {
   const TextFormat* format;
-  const char* base;
+  const Chunk* chunk;  // the records'
   bool operator()(const RecordEntry& a, const RecordEntry& b) const {
     if (!(a.prefix == b.prefix)) return a.prefix < b.prefix;
-    const int c = format->compare_tied({base + a.offset, static_cast<std::size_t>(a.length)},
-                                  {base + b.offset, static_cast<std::size_t>(b.length)});
+    const int c = format->compare_tied(chunk->record(a), chunk->record(b));
     if (c) return c < 0;
     return a.offset < b.offset;
   }

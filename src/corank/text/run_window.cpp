@@ -9,7 +9,7 @@ namespace corank::text {
 
 namespace {
 
-std::uint64_t window_cost(const RecordEntry& e) { return e.length + 1 + ChunkReader::kRecordOverhead; }
+std::uint64_t window_cost(std::string_view record) { return record.size() + 1 + ChunkReader::kRecordOverhead; }
 
 }  // namespace
 
@@ -29,39 +29,37 @@ std::size_t RunWindow::late_records(const Chunk& chunk) const {
 
 void RunWindow::advance(const Chunk& chunk, std::size_t from, bool last, RecordWriter& run,
                         io::HugeVector<RecordEntry>& merged) {
-  const io::HugeVector<RecordEntry>& window = entries_[current_];
-  const char* window_base = bytes_[current_].data();
-  const char* chunk_base = chunk.data();
+  const Chunk& window = windows_[current_];
   const std::size_t n = chunk.records.size();
-  // The merged records hold their addresses in `offset`: they lie in two buffers.
-  merged.resize(window.size() + (n - from));
-  const auto at = [](const char* base, const RecordEntry& e) {
-    return RecordEntry{e.prefix, reinterpret_cast<std::uintptr_t>(base + e.offset), e.length};
+  // A merged record's spare bit says where it lies: set, in the window.
+  merged.resize(window.records.size() + (n - from));
+  const auto tagged = [](const RecordEntry& e, bool in_window) {
+    RecordEntry t = e;
+    t.spare = in_window;
+    return t;
   };
-  const auto view = [](const RecordEntry& e) {
-    return std::string_view(reinterpret_cast<const char*>(e.offset), static_cast<std::size_t>(e.length));
-  };
+  const auto view = [&](const RecordEntry& e) { return e.spare ? window.record(e) : chunk.record(e); };
   std::size_t i = 0, j = from, k = 0;
-  while (i < window.size() && j < n) {
+  while (i < window.records.size() && j < n) {
     const RecordEntry& c = chunk.records[j];
-    const RecordEntry& w = window[i];
+    const RecordEntry& w = window.records[i];
     bool chunk_first;
     if (!(c.prefix == w.prefix))
       chunk_first = c.prefix < w.prefix;
     else
-      chunk_first = format_.compare(chunk.record(c), {window_base + w.offset, static_cast<std::size_t>(w.length)}) < 0;
-    merged[k++] = chunk_first ? at(chunk_base, chunk.records[j++]) : at(window_base, window[i++]);
+      chunk_first = format_.compare(chunk.record(c), window.record(w)) < 0;
+    merged[k++] = chunk_first ? tagged(chunk.records[j++], false) : tagged(window.records[i++], true);
   }
-  for (; i < window.size(); ++i) merged[k++] = at(window_base, window[i]);
-  for (; j < n; ++j) merged[k++] = at(chunk_base, chunk.records[j]);
+  for (; i < window.records.size(); ++i) merged[k++] = tagged(window.records[i], true);
+  for (; j < n; ++j) merged[k++] = tagged(chunk.records[j], false);
 
   // The window keeps the largest records that fit it.
   std::size_t cut = k;
   std::uint64_t kept = 0, kept_bytes = 0;
   if (!last)
-    while (cut > 0 && kept + window_cost(merged[cut - 1]) <= capacity_) {
-      kept += window_cost(merged[cut - 1]);
-      kept_bytes += merged[cut - 1].length + 1;
+    while (cut > 0 && kept + window_cost(view(merged[cut - 1])) <= capacity_) {
+      kept += window_cost(view(merged[cut - 1]));
+      kept_bytes += view(merged[cut - 1]).size() + 1;
       --cut;
     }
   for (std::size_t r = 0; r < cut; ++r) run.write(view(merged[r]));
@@ -71,30 +69,31 @@ void RunWindow::advance(const Chunk& chunk, std::size_t from, bool last, RecordW
     took_any_ = true;
   }
 
-  const int next = current_ ^ 1;
-  io::HugeVector<char>& to = bytes_[next];
-  io::HugeVector<RecordEntry>& to_entries = entries_[next];
-  to.resize(kept_bytes);
-  to_entries.resize(k - cut);
+  Chunk& to = windows_[current_ ^ 1];
+  to.bytes.resize(kept_bytes);
+  to.clear_records();
+  to.records.resize(k - cut);
   std::uint64_t offset = 0;
   for (std::size_t r = cut; r < k; ++r) {
-    const RecordEntry& e = merged[r];
-    std::memcpy(to.data() + offset, reinterpret_cast<const char*>(e.offset), static_cast<std::size_t>(e.length));
-    to_entries[r - cut] = RecordEntry{e.prefix, offset, e.length};
-    offset += e.length + 1;
+    const std::string_view record = view(merged[r]);
+    std::memcpy(to.bytes.data() + offset, record.data(), record.size());
+    to.records[r - cut] = RecordEntry(merged[r].prefix, offset, record.size(), to.long_records);
+    offset += record.size() + 1;
   }
-  entries_[current_].clear();
-  bytes_[current_].clear();
-  current_ = next;
+  to.used = offset;
+  windows_[current_].clear_records();
+  windows_[current_].bytes.clear();
+  current_ ^= 1;
   merged.clear();
 }
 
 Chunk RunWindow::as_chunk() const {
+  const Chunk& window = windows_[current_];
   Chunk c;
-  c.mapped = bytes_[current_].data();
-  const auto& e = entries_[current_];
-  c.records.resize(e.size());
-  std::copy(e.begin(), e.end(), c.records.begin());
+  c.mapped = window.bytes.data();
+  c.records.resize(window.records.size());
+  std::copy(window.records.begin(), window.records.end(), c.records.begin());
+  c.long_records = window.long_records;
   return c;
 }
 
@@ -118,8 +117,8 @@ bool looks_nearly_sorted(const Chunk& sorted, std::uint64_t window) {
   if (recs.empty()) return true;
   std::uint64_t first = UINT64_MAX, bytes = 0;
   for (const RecordEntry& e : recs) {
-    first = std::min(first, e.offset);
-    bytes += e.length + 1;
+    first = std::min<std::uint64_t>(first, e.offset);
+    bytes += sorted.length(e) + 1;
   }
   // The window's capacity counts entries too; displacements are in record bytes.
   window = static_cast<std::uint64_t>(static_cast<double>(window) * static_cast<double>(bytes) /
@@ -128,7 +127,7 @@ bool looks_nearly_sorted(const Chunk& sorted, std::uint64_t window) {
   for (const RecordEntry& e : recs) {
     const std::uint64_t read_at = e.offset - first;
     if ((read_at > place ? read_at - place : place - read_at) > window) ++far;
-    place += e.length + 1;
+    place += sorted.length(e) + 1;
   }
   return far * 4 <= recs.size();
 }
@@ -139,6 +138,7 @@ Chunk chunk_part(const Chunk& chunk, std::size_t first, std::size_t last) {
   c.records.resize(last - first);
   std::copy(chunk.records.begin() + static_cast<std::ptrdiff_t>(first),
             chunk.records.begin() + static_cast<std::ptrdiff_t>(last), c.records.begin());
+  c.long_records = chunk.long_records;
   return c;
 }
 

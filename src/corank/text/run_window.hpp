@@ -49,17 +49,17 @@ public:
   // The window's records in order, as a chunk whose records lie in the window
   // (to spill them as a run when adaptive run formation gives up).
   Chunk as_chunk() const;
-  std::size_t records() const noexcept { return entries_[current_].size(); }
+  std::size_t records() const noexcept { return windows_[current_].records.size(); }
 
 private:
   bool less_than_last(std::string_view record, const Prefix& prefix) const;
 
   const TextFormat& format_;
   std::uint64_t capacity_;
-  // Two windows: the records kept are copied from the current one (and the
-  // chunk) into the other, which then becomes current.
-  io::HugeVector<char> bytes_[2];
-  io::HugeVector<RecordEntry> entries_[2];
+  // Two windows, each a chunk of its own bytes: the records kept are copied
+  // from the current one (and the chunk) into the other, which then becomes
+  // current.
+  Chunk windows_[2];
   int current_ = 0;
   std::string last_;  // the last record the run took
   Prefix last_prefix_;

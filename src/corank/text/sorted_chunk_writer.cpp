@@ -37,7 +37,7 @@ void write_sorted(const ChunkWriting& how, const Chunk& chunk, RecordWriter& w, 
   for (std::size_t i = 0; i < n;) {
     std::size_t j = i;
     std::uint64_t bytes = 0;
-    while (j < n && bytes + recs[j].length + 1 <= w.capacity()) bytes += recs[j++].length + 1;
+    while (j < n && bytes + chunk.length(recs[j]) + 1 <= w.capacity()) bytes += chunk.length(recs[j++]) + 1;
     if (j == i) {  // a record larger than the buffer
       w.write(chunk.record(recs[i++]));
       continue;
@@ -47,15 +47,16 @@ void write_sorted(const ChunkWriting& how, const Chunk& chunk, RecordWriter& w, 
     at[0] = 0;
     for (unsigned p = 0; p < parts; ++p) {
       std::uint64_t b = 0;
-      for (std::size_t r = first(p); r < first(p + 1); ++r) b += recs[r].length + 1;
+      for (std::size_t r = first(p); r < first(p + 1); ++r) b += chunk.length(recs[r]) + 1;
       at[p + 1] = at[p] + b;
     }
     char* dst = w.claim(static_cast<std::size_t>(bytes));
     parallel_for(parts, [&](unsigned p) {
       char* d = dst + at[p];
       for (std::size_t r = first(p); r < first(p + 1); ++r) {
-        std::memcpy(d, chunk.data() + recs[r].offset, recs[r].length);
-        d += recs[r].length;
+        const std::string_view record = chunk.record(recs[r]);
+        std::memcpy(d, record.data(), record.size());
+        d += record.size();
         *d++ = terminator;
       }
     });
@@ -75,7 +76,7 @@ std::optional<std::uint64_t> write_mapped(const ChunkWriting& how, const Chunk& 
   std::vector<std::uint64_t> offset(parts + 1, 0);
   parallel_for(parts, [&](unsigned p) {
     std::uint64_t b = 0;
-    for (std::size_t i = n * p / parts, end = n * (p + 1) / parts; i < end; ++i) b += r[i].length + 1;
+    for (std::size_t i = n * p / parts, end = n * (p + 1) / parts; i < end; ++i) b += chunk.length(r[i]) + 1;
     offset[p + 1] = b;
   });
   for (unsigned p = 0; p < parts; ++p) offset[p + 1] += offset[p];
@@ -86,12 +87,12 @@ std::optional<std::uint64_t> write_mapped(const ChunkWriting& how, const Chunk& 
   if (!map) return std::nullopt;
   char* base = map.data();
   const char terminator = how.format.terminator();
-  const char* bytes = chunk.data();
   parallel_for(parts, [&](unsigned p) {
     char* d = base + offset[p];
     for (std::size_t i = n * p / parts, end = n * (p + 1) / parts; i < end; ++i) {
-      std::memcpy(d, bytes + r[i].offset, r[i].length);
-      d += r[i].length;
+      const std::string_view record = chunk.record(r[i]);
+      std::memcpy(d, record.data(), record.size());
+      d += record.size();
       *d++ = terminator;
     }
   });
@@ -110,7 +111,7 @@ std::uint64_t write_at(const ChunkWriting& how, const Chunk& chunk, const io::Fi
   for (unsigned p = 0; p <= parts; ++p) first[p] = n * p / parts;
   for (unsigned p = 0; p < parts; ++p) {
     offset[p + 1] = offset[p];
-    for (std::size_t i = first[p]; i < first[p + 1]; ++i) offset[p + 1] += chunk.records[i].length + 1;
+    for (std::size_t i = first[p]; i < first[p + 1]; ++i) offset[p + 1] += chunk.length(chunk.records[i]) + 1;
   }
   std::vector<std::vector<RunSample>> part_samples(samples ? parts : 0);
   std::vector<std::uint64_t> part_records(parts);
@@ -149,7 +150,7 @@ std::uint64_t write_compressed(const ChunkWriting& how, const Chunk& chunk, int 
   std::vector<std::size_t> cut{0};
   std::uint64_t bytes = 0;
   for (std::size_t i = 0; i < recs.size(); ++i) {
-    bytes += recs[i].length + 1;
+    bytes += chunk.length(recs[i]) + 1;
     if (bytes >= piece_bytes && !format.unique()) {
       cut.push_back(i + 1);
       bytes = 0;

@@ -21,15 +21,15 @@ constexpr std::ptrdiff_t kSample = 64;
 // Runs of at least this many records are sorted on all threads.
 constexpr std::uint64_t kManyTied = 1 << 16;
 
-std::string_view text_of(const RecordEntry& r, const char* base) {
-  return {base + r.offset, static_cast<std::size_t>(r.length)};
+std::string_view text_of(const RecordEntry& r, const Chunk& chunk) {
+  return chunk.record(r);
 }
 
 // Bytes, then input position.
 struct BytesLess {
-  const char* base;
+  const Chunk& chunk;
   bool operator()(const RecordEntry& a, const RecordEntry& b) const {
-    const int c = text_of(a, base).compare(text_of(b, base));
+    const int c = text_of(a, chunk).compare(text_of(b, chunk));
     return c ? c < 0 : a.offset < b.offset;
   }
 };
@@ -38,10 +38,10 @@ struct BytesLess {
 // (all of them, if fewer) have distinct texts: then sorting by bytes first
 // saves full comparisons; else (texts mostly distinct: paths that share their
 // first bytes, say) it would only add a pass.
-bool mostly_repeated(const RecordEntry* first, std::ptrdiff_t n, const char* base) {
+bool mostly_repeated(const RecordEntry* first, std::ptrdiff_t n, const Chunk& chunk) {
   const std::ptrdiff_t k = std::min(n, kSample);
   std::vector<std::string_view> sample;
-  for (std::ptrdiff_t i = 0; i < k; ++i) sample.push_back(text_of(first[i * n / k], base));
+  for (std::ptrdiff_t i = 0; i < k; ++i) sample.push_back(text_of(first[i * n / k], chunk));
   std::sort(sample.begin(), sample.end());
   const auto distinct = std::unique(sample.begin(), sample.end()) - sample.begin();
   return distinct <= k / 2;
@@ -64,15 +64,15 @@ void sort_range(RecordEntry* first, std::ptrdiff_t n, const Less& less, unsigned
 // The tied run sorted by its distinct texts: by bytes, then each text's first
 // record compared in full with the others'.
 void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
-  const char* base = less.base;
-  sort_range(first, n, BytesLess{base}, threads);  // each text's records together, in input order
+  const Chunk& chunk = *less.chunk;
+  sort_range(first, n, BytesLess{chunk}, threads);  // each text's records together, in input order
   struct Text {
     std::ptrdiff_t begin, end;
   };
   std::vector<Text> texts;
   for (std::ptrdiff_t i = 0; i < n;) {
     std::ptrdiff_t j = i + 1;
-    while (j < n && text_of(first[j], base) == text_of(first[i], base)) ++j;
+    while (j < n && text_of(first[j], chunk) == text_of(first[i], chunk)) ++j;
     texts.push_back({i, j});
     i = j;
   }
@@ -86,7 +86,7 @@ void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, 
     // whose records go in input order.
     std::size_t u = t + 1;
     while (u < texts.size() &&
-           less.format->compare_tied(text_of(first[texts[t].begin], base), text_of(first[texts[u].begin], base)) == 0)
+           less.format->compare_tied(text_of(first[texts[t].begin], chunk), text_of(first[texts[u].begin], chunk)) == 0)
       ++u;
     const auto from = static_cast<std::ptrdiff_t>(out.size());
     for (std::size_t k = t; k < u; ++k) out.insert(out.end(), first + texts[k].begin, first + texts[k].end);
@@ -119,7 +119,7 @@ void sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less
   parallel_for(parts, [&](unsigned p) {
     std::vector<unsigned char> whole(depth + kDigestBytes);
     for (std::size_t i = count * p / parts, end = count * (p + 1) / parts; i < end; ++i) {
-      less.format->last_resort_digest(text_of(first[i], less.base), whole.data(), whole.size());
+      less.format->last_resort_digest(text_of(first[i], *less.chunk), whole.data(), whole.size());
       std::memcpy(digests.data() + i * kDigestBytes, whole.data() + depth, kDigestBytes);
     }
   });
@@ -158,7 +158,7 @@ void sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less
 void sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
   const TextFormat& format = *less.format;
   const auto key_order = [&](const RecordEntry& a, const RecordEntry& b) {
-    return format.compare_tied_keys(text_of(a, less.base), text_of(b, less.base));
+    return format.compare_tied_keys(text_of(a, *less.chunk), text_of(b, *less.chunk));
   };
   sort_range(first, n, [&](const RecordEntry& a, const RecordEntry& b) {
     const int c = key_order(a, b);
@@ -174,15 +174,15 @@ void sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryL
 }
 
 // A tied record with the next bytes of its order (LineComparator::prefix_at)
-// and whether its byte string ends within them: 48 bytes, no more than the
-// copy and the scratch a long run's full sort takes (sort_range), since the
-// run's prefixes, all equal, need not be kept.
+// and whether its byte string ends within them: an entry's size (its spare
+// bit the end), no more than the copy and the scratch a long run's full sort
+// takes (sort_range), since the run's prefixes, all equal, need not be kept.
 struct Refreshed {
   Prefix prefix;
-  std::uint64_t offset;
-  std::uint64_t length : 63;
+  std::uint64_t offset : RecordEntry::kOffsetBits;
+  std::uint64_t length_code : RecordEntry::kLengthBits;
   std::uint64_t ends : 1;
-  RecordEntry entry(const Prefix& tied) const noexcept { return {tied, offset, length}; }
+  RecordEntry entry(const Prefix& tied) const noexcept { return RecordEntry::with_code(tied, offset, length_code); }
 };
 static_assert(sizeof(Refreshed) == sizeof(RecordEntry));
 
@@ -197,12 +197,13 @@ constexpr std::size_t kMaxRefreshDepth = 4096;
 
 // Gives r[0, n) their bytes [depth, depth + kPrefixBytes); false where a
 // record has none (a key with a NUL byte).
-bool refresh(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines, const char* base) {
+bool refresh(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines, const Chunk& chunk) {
+  const char* base = chunk.data();
   constexpr std::ptrdiff_t kAhead = 8;  // each record's text is a cache miss: fetched ahead
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     if (i + kAhead < n) __builtin_prefetch(base + r[i + kAhead].offset);
     std::size_t length = 0;
-    const std::string_view text(base + r[i].offset, static_cast<std::size_t>(r[i].length));
+    const std::string_view text = chunk.record(r[i].entry(r[i].prefix));
     if (!lines.prefix_at(text, depth, r[i].prefix, length)) return false;
     r[i].ends = length <= depth + Prefix::kBytes;
   }
@@ -222,7 +223,7 @@ void sort_refreshed(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const Lin
     bool ended = r[i].ends, same_length = true;
     for (; j < n && r[j].prefix == r[i].prefix; ++j) {
       ended = ended && r[j].ends;
-      same_length = same_length && r[j].length == r[i].length;
+      same_length = same_length && less.chunk->length(r[j].entry(tied)) == less.chunk->length(r[i].entry(tied));
     }
     if (j - i > 1 && !(ended && same_length)) {
       const std::size_t next = depth + Prefix::kBytes;
@@ -230,7 +231,7 @@ void sort_refreshed(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const Lin
         std::sort(r + i, r + j,
                   [&](const Refreshed& a, const Refreshed& b) { return less(a.entry(tied), b.entry(tied)); });
       } else {
-        refresh(r + i, j - i, next, lines, less.base);
+        refresh(r + i, j - i, next, lines, *less.chunk);
         sort_refreshed(r + i, j - i, next, lines, less, tied);
       }
     }
@@ -250,14 +251,14 @@ bool sort_by_refreshed_prefixes(RecordEntry* first, std::ptrdiff_t n, const Entr
   std::vector<Refreshed> r(static_cast<std::size_t>(n));
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     r[static_cast<std::size_t>(i)].offset = first[i].offset;
-    r[static_cast<std::size_t>(i)].length = first[i].length;
+    r[static_cast<std::size_t>(i)].length_code = first[i].length_code;
   }
   const unsigned parts =
       static_cast<unsigned>(std::clamp<std::uint64_t>(static_cast<std::uint64_t>(n) / kManyTied, 1, threads));
   std::vector<char> ok(parts, 1);
   parallel_for(parts, [&](unsigned p) {
     const std::ptrdiff_t lo = n * p / parts, hi = n * (p + 1) / parts;
-    ok[p] = refresh(r.data() + lo, hi - lo, Prefix::kBytes, *lines, less.base);
+    ok[p] = refresh(r.data() + lo, hi - lo, Prefix::kBytes, *lines, *less.chunk);
   });
   if (std::find(ok.begin(), ok.end(), 0) != ok.end()) return false;
   if (parts > 1) {  // the first level on all threads; the runs it leaves are short
@@ -277,7 +278,7 @@ void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, uns
   // their next bytes, found level by level to their ends, would cost more.
   if (n < 2 || (n >= kFewTied && sort_by_refreshed_prefixes(first, n, less, threads))) return;
   const TieOrder order = n >= kFewTied ? less.format->tie_order() : TieOrder::other;
-  if (n >= kFewTied && mostly_repeated(first, n, less.base)) sort_by_texts(first, n, less, threads);
+  if (n >= kFewTied && mostly_repeated(first, n, *less.chunk)) sort_by_texts(first, n, less, threads);
   else if (order == TieOrder::collation) sort_by_digests(first, n, less, threads);
   else if (order == TieOrder::key_then_collation) sort_by_key_then_digests(first, n, less, threads);
   else sort_range(first, n, less, threads);

@@ -50,7 +50,7 @@ protected:
       if (chunk_sizes) chunk_sizes->push_back(chunk.records.size());
       for (const auto& e : chunk.records) {
         out.emplace_back(chunk.record(e));
-        EXPECT_EQ(chunk.data()[e.offset + e.length], format.terminator());
+        EXPECT_EQ(chunk.data()[e.offset + chunk.length(e)], format.terminator());
         EXPECT_TRUE(e.prefix == format.prefix(chunk.record(e)));
       }
     }

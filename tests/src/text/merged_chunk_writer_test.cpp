@@ -63,7 +63,7 @@ Chunk chunk_of(const std::string& bytes, const TextFormat& format) {
   for (std::uint64_t at = 0; at < bytes.size();) {
     const std::uint64_t end = bytes.find('\n', at);
     const std::string_view text(bytes.data() + at, end - at);
-    c.records.push_back(RecordEntry{format.prefix(text), at, end - at});
+    c.records.push_back(RecordEntry(format.prefix(text), at, end - at, c.long_records));
     at = end + 1;
   }
   return c;
@@ -71,7 +71,7 @@ Chunk chunk_of(const std::string& bytes, const TextFormat& format) {
 
 std::string sorted_whole(const Chunk& chunk, const TextFormat& format) {
   std::vector<RecordEntry> v(chunk.records.begin(), chunk.records.end());
-  std::sort(v.begin(), v.end(), EntryLess{&format, chunk.data()});
+  std::sort(v.begin(), v.end(), EntryLess{&format, &chunk});
   std::string out;
   for (const RecordEntry& e : v) out.append(chunk.record(e)).push_back('\n');
   return out;
@@ -85,7 +85,7 @@ protected:
     io::FileDesc fd(::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
     const io::FileRange range(fd.get(), 0, path_.string());
     const std::uint64_t bytes = write_merged(ChunkWriting{format, threads}, chunk, slices,
-                                             EntryLess{&format, chunk.data()}, range, io::IoOptions{});
+                                             EntryLess{&format, &chunk}, range, io::IoOptions{});
     std::ifstream in(path_, std::ios::binary);
     std::ostringstream s;
     s << in.rdbuf();

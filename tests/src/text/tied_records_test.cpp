@@ -33,6 +33,11 @@ LineFormat folding_case() {
 struct Records {
   std::string bytes;
   io::HugeVector<RecordEntry> entries;
+  Chunk chunk;  // the records' lengths, and `bytes` as its data (at())
+  const Chunk* at() {
+    chunk.mapped = bytes.data();
+    return &chunk;
+  }
 };
 Records make_records(std::mt19937& rng, std::size_t n, const TextFormat& format, bool real_prefixes,
                      bool distinct = false) {
@@ -46,11 +51,8 @@ Records make_records(std::mt19937& rng, std::size_t n, const TextFormat& format,
     r.bytes += text + "\n";
   }
   for (const auto& [offset, length] : spans) {
-    RecordEntry e{};
-    e.offset = offset;
-    e.length = length;
-    if (real_prefixes) e.prefix = format.prefix({r.bytes.data() + offset, length});
-    r.entries.push_back(e);
+    const Prefix p = real_prefixes ? format.prefix({r.bytes.data() + offset, length}) : Prefix{};
+    r.entries.push_back(RecordEntry(p, offset, length, r.chunk.long_records));
   }
   return r;
 }
@@ -73,7 +75,7 @@ TEST(TiedRecords, SortTiedIsTheFullOrder) {
           SCOPED_TRACE(std::to_string(n) + (distinct ? " distinct" : " repeated") + " threads " +
                        std::to_string(threads));
           Records r = make_records(rng, n, format, /*real_prefixes=*/false, distinct);
-          const EntryLess less{&format, r.bytes.data()};
+          const EntryLess less{&format, r.at()};
           std::vector<RecordEntry> want(r.entries.begin(), r.entries.end());
           std::sort(want.begin(), want.end(), less);
           std::shuffle(r.entries.begin(), r.entries.end(), rng);
@@ -91,7 +93,7 @@ TEST(TiedRecords, SettleTiesOnAnyThreadCountIsTheFullOrder) {
       Records r = make_records(rng, 300000, format, /*real_prefixes=*/true);
       for (std::size_t i = 0; i < r.entries.size(); ++i)
         if (i % 1000 != 0 && i % 3 == 0) r.entries.begin()[i].prefix = Prefix{};
-      const EntryLess less{&format, r.bytes.data()};
+      const EntryLess less{&format, r.at()};
       std::vector<RecordEntry> want(r.entries.begin(), r.entries.end());
       std::sort(want.begin(), want.end(), less);
       std::sort(r.entries.begin(), r.entries.end(), PrefixLess{});
@@ -140,13 +142,10 @@ TEST(TiedRecords, TiesSettledByTheNextBytesAreTheFullOrder) {
       last = text;
     }
     for (const auto& [offset, length] : spans) {
-      RecordEntry e{};
-      e.offset = offset;
-      e.length = length;
-      e.prefix = format.prefix({r.bytes.data() + offset, length});
-      r.entries.push_back(e);
+      r.entries.push_back(RecordEntry(format.prefix({r.bytes.data() + offset, length}), offset, length,
+                                      r.chunk.long_records));
     }
-    const EntryLess less{&format, r.bytes.data()};
+    const EntryLess less{&format, r.at()};
     std::vector<RecordEntry> want(r.entries.begin(), r.entries.end());
     std::sort(want.begin(), want.end(), less);
     for (const unsigned threads : {1u, 3u}) {
