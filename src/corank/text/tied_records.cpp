@@ -97,52 +97,67 @@ void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, 
   std::copy(out.begin(), out.end(), first);
 }
 
-// Under a collation, a run is sorted by its digests kDigestBytes a level, at
-// most kMostDigestBytes deep.
-constexpr std::size_t kDigestBytes = 64, kMostDigestBytes = 256;
+// A tied record with the next bytes of its order (LineComparator::prefix_at)
+// and whether its byte string ends within them: an entry's size (its spare
+// bit the end), no more than the copy and the scratch a long run's full sort
+// takes (sort_range), since the run's prefixes, all equal, need not be kept.
+struct Refreshed {
+  Prefix prefix;
+  std::uint64_t offset : RecordEntry::kOffsetBits;
+  std::uint64_t length_code : RecordEntry::kLengthBits;
+  std::uint64_t ends : 1;
+  RecordEntry entry(const Prefix& tied) const noexcept { return RecordEntry::with_code(tied, offset, length_code); }
+};
+static_assert(sizeof(Refreshed) == sizeof(RecordEntry));
+
+struct RefreshedLess {
+  bool operator()(const Refreshed& a, const Refreshed& b) const {
+    return a.prefix == b.prefix ? a.offset < b.offset : a.prefix < b.prefix;
+  }
+};
+
+// Under a collation, a run is sorted by its digests a Prefix (kDigestBytes)
+// a level, at most kMostDigestBytes deep.
+constexpr std::size_t kDigestBytes = Prefix::kBytes, kMostDigestBytes = 256;
 
 // Where the last resort is a collation's (TextFormat::tie_order): the run,
 // whose records the last resort alone orders, sorted by bytes [depth, depth +
-// kDigestBytes) of each record's digest, a memcmp each; each run of equal
-// digests that goes on past them by the next level, the others (texts whose
-// weights end alike: apart only in accents, case or punctuation, or equal) by
-// the full comparison. The order std::sort(less) gives, with strcoll called
-// for few pairs rather than for every comparison (lines that share their
-// first words: a stack trace's).
+// kDigestBytes) of each record's digest, held where a Refreshed holds its
+// next bytes (so that the run takes no more memory than its full sort would:
+// a copy, and scratch where it is sorted on several threads); each run of
+// equal digests that goes on past them by the next level, the others (texts
+// whose weights end alike: apart only in accents, case or punctuation, or
+// equal) by the full comparison. The order std::sort(less) gives, with
+// strcoll called for few pairs rather than for every comparison (lines that
+// share their first words: a stack trace's).
 void sort_by_digests(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads,
                      std::size_t depth = 0) {
   const auto count = static_cast<std::size_t>(n);
-  // Plain vectors: most runs are short, and a mapping of their own each
-  // would cost a system call and, unmapped, every thread's TLB.
-  std::vector<unsigned char> digests(count * kDigestBytes);
+  const Prefix tied = first[0].prefix;
+  std::vector<Refreshed> r(count);
   const auto parts = static_cast<unsigned>(std::clamp<std::size_t>(count / 4096, 1, threads));
   parallel_for(parts, [&](unsigned p) {
     std::vector<unsigned char> whole(depth + kDigestBytes);
     for (std::size_t i = count * p / parts, end = count * (p + 1) / parts; i < end; ++i) {
       less.format->last_resort_digest(text_of(first[i], *less.chunk), whole.data(), whole.size());
-      std::memcpy(digests.data() + i * kDigestBytes, whole.data() + depth, kDigestBytes);
+      r[i].prefix = prefix_from_bytes(whole.data() + depth, false);
+      r[i].offset = first[i].offset;
+      r[i].length_code = first[i].length_code;
     }
   });
-  const auto digest = [&](std::uint64_t i) { return digests.data() + i * kDigestBytes; };
-  std::vector<std::uint64_t> order(count), scratch;
-  for (std::size_t i = 0; i < count; ++i) order[i] = i;
-  const auto by_digest = [&](std::uint64_t a, std::uint64_t b) {
-    const int c = std::memcmp(digest(a), digest(b), kDigestBytes);
-    return c ? c < 0 : first[a].offset < first[b].offset;
-  };
-  if (threads > 1 && count >= kManyTied) parallel_sort(order, scratch, by_digest, threads);
-  else std::sort(order.begin(), order.end(), by_digest);
-  {
-    std::vector<RecordEntry> sorted(count);
-    for (std::size_t i = 0; i < count; ++i) sorted[i] = first[order[i]];
-    std::copy(sorted.begin(), sorted.end(), first);
+  if (threads > 1 && count >= kManyTied) {
+    std::vector<Refreshed> scratch;
+    parallel_sort(r, scratch, RefreshedLess{}, threads);
+  } else {
+    std::sort(r.begin(), r.end(), RefreshedLess{});
   }
+  for (std::size_t i = 0; i < count; ++i) first[i] = r[i].entry(tied);
   for (std::size_t i = 0; i < count;) {
     std::size_t j = i + 1;
-    while (j < count && std::memcmp(digest(order[j]), digest(order[i]), kDigestBytes) == 0) ++j;
+    while (j < count && r[j].prefix == r[i].prefix) ++j;
     // Zeros (inverted under -r) past a digest's end: one that fills the
     // level may go on.
-    const unsigned char last = digest(order[i])[kDigestBytes - 1];
+    const auto last = static_cast<unsigned char>(r[i].prefix.w[3] & 0xff);
     if (j - i > 1 && last != 0x00 && last != 0xFF && depth + 2 * kDigestBytes <= kMostDigestBytes)
       sort_by_digests(first + i, static_cast<std::ptrdiff_t>(j - i), less, 1, depth + kDigestBytes);
     else if (j - i > 1)
@@ -172,25 +187,6 @@ void sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryL
     i = j;
   }
 }
-
-// A tied record with the next bytes of its order (LineComparator::prefix_at)
-// and whether its byte string ends within them: an entry's size (its spare
-// bit the end), no more than the copy and the scratch a long run's full sort
-// takes (sort_range), since the run's prefixes, all equal, need not be kept.
-struct Refreshed {
-  Prefix prefix;
-  std::uint64_t offset : RecordEntry::kOffsetBits;
-  std::uint64_t length_code : RecordEntry::kLengthBits;
-  std::uint64_t ends : 1;
-  RecordEntry entry(const Prefix& tied) const noexcept { return RecordEntry::with_code(tied, offset, length_code); }
-};
-static_assert(sizeof(Refreshed) == sizeof(RecordEntry));
-
-struct RefreshedLess {
-  bool operator()(const Refreshed& a, const Refreshed& b) const {
-    return a.prefix == b.prefix ? a.offset < b.offset : a.prefix < b.prefix;
-  }
-};
 
 // Beyond this many bytes of tied order, the full comparison decides.
 constexpr std::size_t kMaxRefreshDepth = 4096;
