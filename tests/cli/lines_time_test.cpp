@@ -302,5 +302,49 @@ TEST_F(Lines, YearlessLinesDatedByTheirOwnFile) {
   }
 }
 
+// Timestamps with a zone abbreviation, as GNU date writes them (date(1)'s
+// own form, and PostgreSQL's log prefix %m) in two zones, every ten minutes
+// within three hours of each change of 2025 and 2026 and at random times
+// between: sorted by --time in that zone, their instants (each line's e=)
+// come out in order; the repeated hour of autumn, written once with the
+// summer abbreviation and once with the winter one, included.
+TEST_F(Lines, ZoneAbbreviationsOrderTheRepeatedHour) {
+  std::mt19937_64 rng(30);
+  std::vector<std::int64_t> epochs;
+  for (const std::int64_t change : {1743296400LL, 1761440400LL, 1774746000LL, 1792890000LL,   // Europe
+                                    1741503600LL, 1762063200LL, 1772953200LL, 1793512800LL})  // America
+    for (std::int64_t m = -180; m <= 180; m += 10) epochs.push_back(change + m * 60 + static_cast<std::int64_t>(rng() % 600));
+  for (int i = 0; i < 300; ++i) epochs.push_back(1735689600 + static_cast<std::int64_t>(rng() % (2 * 365 * 86400)));
+  std::sort(epochs.begin(), epochs.end());
+  epochs.erase(std::unique(epochs.begin(), epochs.end()), epochs.end());
+  std::string at;
+  for (const std::int64_t e : epochs) at += "@" + std::to_string(e) + "\n";
+  write_file(path("epochs"), at);
+  for (const char* zone : {"Europe/Berlin", "America/New_York"})
+    for (const char* form : {"%a %b %e %T %Z %Y", "%F %T.%3N %Z"}) {
+      SCOPED_TRACE(std::string(zone) + " " + form);
+      const std::string dates =
+          command_output(std::string("TZ=") + zone + " date -f " + path("epochs") + " '+" + form + "'");
+      ASSERT_FALSE(dates.empty());
+      std::vector<std::string> lines;
+      std::size_t k = 0;
+      for (std::size_t b = 0, e; (e = dates.find('\n', b)) != std::string::npos; b = e + 1, ++k)
+        lines.push_back(dates.substr(b, e - b) + " LOG: e=" + std::to_string(10'000'000'000LL + epochs[k]));
+      ASSERT_EQ(lines.size(), epochs.size());
+      std::shuffle(lines.begin(), lines.end(), rng);
+      std::string in;
+      for (const std::string& l : lines) in += l + "\n";
+      write_file(path("in"), in);
+      const Result r = run(std::string("--time --time-zone ") + zone + " -o " + path("out") + " " + path("in"));
+      ASSERT_EQ(r.status, 0) << r.err;
+      const std::string out = read_file(path("out"));
+      std::vector<std::string> got;
+      for (std::size_t b = 0, e; (e = out.find('\n', b)) != std::string::npos; b = e + 1)
+        got.push_back(out.substr(out.find("e=", b) + 2, 11));
+      ASSERT_EQ(got.size(), epochs.size());
+      EXPECT_TRUE(std::is_sorted(got.begin(), got.end()));
+    }
+}
 
 }  // namespace
+

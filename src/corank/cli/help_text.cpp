@@ -44,14 +44,16 @@ Ordering options (text formats):
                                 (the key -k T; with -r newest first; see
                                 "Sorting logs" in README)
       --time-format=FMT       time keys read FMT (strftime-style: %Y %m %d %H
-                                %M %S %f %z %b %e %s ...) instead of the known
-                                formats
+                                %M %S %f %z %Z %b %e %s ...) instead of the
+                                known formats
       --time-year=YEAR[-MM]   the year of timestamps without one (syslog): a
                                 month after MM (default 12) is in YEAR-1
                                 (default: each input's modification date)
       --time-zone=ZONE        time keys read timestamps without a UTC offset
                                 in the IANA zone ZONE (default UTC); a skipped
-                                or repeated local hour takes the earlier offset
+                                or repeated local hour takes the offset its
+                                abbreviation names (CET, CEST), else the
+                                earlier one
   -V, --version-sort          natural sort of (version) numbers within text
 
 Other options:

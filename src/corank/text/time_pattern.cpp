@@ -3,160 +3,17 @@
 #include <array>
 
 #include "corank/errors.hpp"
-#include "corank/text/char_classes.hpp"
+#include "corank/text/time_fields.hpp"
 
 namespace corank::text {
 
 namespace {
 
 using Op = TimePattern::Op;
+using namespace time_fields;
 
 constexpr std::size_t kMaxSteps = 256;
 constexpr int kMaxNesting = 8;
-
-constexpr const char* kMonths[] = {"january", "february", "march",     "april",   "may",      "june",
-                                   "july",    "august",   "september", "october", "november", "december"};
-constexpr const char* kWeekdays[] = {"sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"};
-
-constexpr unsigned char lower(unsigned char c) noexcept { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
-bool is_word(char c) noexcept {
-  const auto u = static_cast<unsigned char>(c);
-  return is_alpha(u) || is_digit(u);
-}
-bool digit_at(std::string_view s, std::size_t i) noexcept {
-  return i < s.size() && is_digit(static_cast<unsigned char>(s[i]));
-}
-
-// Between min and max digits, as many as there are; -1 when fewer than min.
-int read_digits(std::string_view s, std::size_t& i, int min, int max) noexcept {
-  int v = 0, n = 0;
-  while (n < max && digit_at(s, i)) v = v * 10 + (s[i++] - '0'), ++n;
-  return n < min ? -1 : v;
-}
-
-// Three letters, lowered, as one number.
-constexpr std::uint32_t three(unsigned char a, unsigned char b, unsigned char c) noexcept {
-  return std::uint32_t{lower(a)} << 16 | std::uint32_t{lower(b)} << 8 | lower(c);
-}
-
-// Names (lower case) and each one's first three letters as three() makes
-// them: a name is found by one comparison of numbers a name.
-template <std::size_t N>
-struct NameTable {
-  const char* const (&names)[N];
-  std::array<std::uint32_t, N> heads{};
-  constexpr explicit NameTable(const char* const (&n)[N]) noexcept : names(n) {
-    for (std::size_t k = 0; k < N; ++k)
-      heads[k] = three(static_cast<unsigned char>(n[k][0]), static_cast<unsigned char>(n[k][1]),
-                       static_cast<unsigned char>(n[k][2]));
-  }
-};
-constexpr NameTable kMonthNames(kMonths);
-constexpr NameTable kWeekdayNames(kWeekdays);
-
-// One of the table's names (1-based index), by its first three letters and,
-// where the text goes on with them, the rest of its letters; 0 when none.
-template <std::size_t N>
-int read_name(std::string_view s, std::size_t& i, const NameTable<N>& table) noexcept {
-  if (i + 3 > s.size()) return 0;
-  const std::uint32_t head = three(static_cast<unsigned char>(s[i]), static_cast<unsigned char>(s[i + 1]),
-                                   static_cast<unsigned char>(s[i + 2]));
-  for (std::size_t k = 0; k < N; ++k) {
-    if (head != table.heads[k]) continue;
-    const char* n = table.names[k];
-    std::size_t j = i + 3, c = 3;
-    while (n[c] && j < s.size() && lower(static_cast<unsigned char>(s[j])) == static_cast<unsigned char>(n[c]))
-      ++j, ++c;
-    i = n[c] ? i + 3 : j;  // the whole name, or its abbreviation
-    return static_cast<int>(k) + 1;
-  }
-  return 0;
-}
-
-// '.' or ',' and digits: nine kept, the rest read and dropped.
-void read_fraction(std::string_view s, std::size_t& i, std::uint32_t& nanos) noexcept {
-  if (!(i < s.size() && (s[i] == '.' || s[i] == ',') && digit_at(s, i + 1))) return;
-  ++i;
-  std::uint32_t scale = 100'000'000;
-  nanos = 0;
-  for (; digit_at(s, i); ++i, scale /= 10) nanos += static_cast<std::uint32_t>(s[i] - '0') * scale;
-}
-
-}  // namespace
-
-bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept {
-  if (i >= s.size()) return false;
-  const char c = s[i];
-  if (c == 'Z' || c == 'z') {
-    ++i;
-    offset = 0;
-    return true;
-  }
-  if (c == 'U' || c == 'G') {
-    for (const char* name : {"UTC", "GMT", "UT"}) {
-      const std::string_view n(name);
-      if (s.substr(i, n.size()) == n) {
-        i += n.size();
-        offset = 0;
-        return true;
-      }
-    }
-    return false;
-  }
-  if (c != '+' && c != '-') return false;
-  std::size_t j = i + 1;
-  const int h = read_digits(s, j, 2, 2);
-  if (h < 0 || h > 23) return false;
-  int m = 0;
-  if (j < s.size() && s[j] == ':') {
-    ++j;
-    m = read_digits(s, j, 2, 2);
-  } else if (digit_at(s, j)) {
-    m = read_digits(s, j, 2, 2);
-  }
-  if (m < 0 || m > 59) return false;
-  i = j;
-  offset = (h * 3600 + m * 60) * (c == '-' ? -1 : 1);
-  return true;
-}
-
-namespace {
-
-// [-]digits[.digits], its unit chosen by the integer part's magnitude: seconds
-// below 10^11 (the year 5138), milliseconds below 10^14, microseconds below
-// 10^17, else nanoseconds.
-bool read_epoch(std::string_view s, std::size_t& i, LocalTime& t, bool anchored) noexcept {
-  const bool minus = anchored && i < s.size() && s[i] == '-';
-  std::size_t j = i + minus;
-  std::uint64_t v = 0;
-  int n = 0;
-  for (; digit_at(s, j); ++j, ++n) {
-    const unsigned d = static_cast<unsigned>(s[j] - '0');
-    if (v > (UINT64_MAX - d) / 10) return false;
-    v = v * 10 + d;
-  }
-  if (n == 0 || (!anchored && n < 9)) return false;
-  int unit_digits = 0;
-  if (v >= 100'000'000'000'000'000ull) unit_digits = 9;
-  else if (v >= 100'000'000'000'000ull) unit_digits = 6;
-  else if (v >= 100'000'000'000ull) unit_digits = 3;
-  std::uint64_t unit = 1;
-  for (int k = 0; k < unit_digits; ++k) unit *= 10;
-  const auto whole = static_cast<std::int64_t>(v / unit);
-  std::uint64_t nanos = (v % unit) * (1'000'000'000ull / unit);
-  if (j < s.size() && s[j] == '.' && digit_at(s, j + 1)) {
-    ++j;
-    std::uint64_t scale = 1'000'000'000ull / unit / 10;
-    for (; digit_at(s, j); ++j, scale /= 10) nanos += static_cast<std::uint64_t>(s[j] - '0') * scale;
-  }
-  t.epoch = true;
-  t.epoch_seconds = whole;
-  t.nanos = static_cast<std::uint32_t>(nanos);
-  if (minus && nanos) t.epoch_seconds = -whole - 1, t.nanos = static_cast<std::uint32_t>(1'000'000'000ull - nanos);
-  else if (minus) t.epoch_seconds = -whole;
-  i = j;
-  return true;
-}
 
 struct MatchState {
   LocalTime t;
@@ -208,6 +65,7 @@ void TimePattern::compile(std::string_view p) {
       case 'a': case 'A': add(Op::Weekday); break;
       case 'f': add(Op::Fraction); break;
       case 'z': add(Op::Offset); has_offset_ = true; break;
+      case 'Z': add(Op::ZoneName); break;
       case 's': add(Op::Epoch); epoch = true; has_year_ = has_offset_ = true; break;
       case 'T': add(Op::Hour); add(Op::Literal, ':'); add(Op::Minute); add(Op::Literal, ':'); add(Op::Second); break;
       case 'R': add(Op::Hour); add(Op::Literal, ':'); add(Op::Minute); break;
@@ -247,15 +105,25 @@ void TimePattern::compile(std::string_view p) {
   // it) is a word of its own: "Z" and "UT" are no offset at the start of
   // "Zebra" or "UTILITY", which would otherwise end the match inside a word,
   // and the time would be lost with it.
+  // An optional zone abbreviation after it (%{ %Z%}) does not count: it is
+  // a word of its own too.
+  const auto zone_group_at = [&](std::size_t k) {
+    if (steps_[k].op != Op::GroupBegin) return false;
+    std::size_t j = k + 1;
+    if (j < steps_.size() && steps_[j].op == Op::Blanks) ++j;
+    return j < steps_.size() && steps_[j].op == Op::ZoneName && std::size_t{steps_[k].arg} == j + 1;
+  };
+  std::size_t n = steps_.size();  // the steps but a last optional zone abbreviation
+  for (std::size_t k = 0; k < steps_.size(); ++k)
+    if (zone_group_at(k) && std::size_t{steps_[k].arg} + 1 == steps_.size()) n = k;
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     if (steps_[k].op != Op::Offset) continue;
     std::size_t after = k + 1;
-    while (after < steps_.size() && steps_[after].op == Op::GroupEnd) ++after;
-    steps_[k].arg = after == steps_.size();
+    while (after < n && steps_[after].op == Op::GroupEnd) ++after;
+    steps_[k].arg = after == n;
   }
   // An optional UTC offset at the very end, perhaps after blanks: what a key
   // cut at a blank may have left in the next field.
-  const std::size_t n = steps_.size();
   trailing_offset_ = n >= 3 && steps_[n - 1].op == Op::GroupEnd && steps_[n - 2].op == Op::Offset &&
                      (steps_[n - 3].op == Op::GroupBegin ||
                       (n >= 4 && steps_[n - 3].op == Op::Blanks && steps_[n - 4].op == Op::GroupBegin));
@@ -319,6 +187,7 @@ void TimePattern::compute_lead_bytes() {
         for (unsigned char c : {':', 'T', 'C', 'M'}) r.add(r.rest, c);
         r.max = 6;
         break;
+      case Op::ZoneName: r.add(r.first, 'A', 'Z'), r.add(r.rest, 'A', 'Z'), r.min = 2, r.max = 6; break;
       case Op::Epoch: digits(1, kUnbounded), r.add(r.first, '-'), r.add(r.rest, '.'); break;
       case Op::GroupBegin: case Op::GroupEnd: r.min = r.max = 0; break;  // walk() takes parts whole
     }
@@ -394,7 +263,7 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       case Op::Year4: ok = (v = read_digits(s, i, 4, 4)) >= 0, st.t.year = v; break;
       case Op::Year2: ok = (v = read_digits(s, i, 2, 2)) >= 0, st.t.year = v + (v >= 69 ? 1900 : 2000); break;
       case Op::Month: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 12, st.t.month = v; break;
-      case Op::MonthName: ok = (st.t.month = read_name(s, i, kMonthNames)) != 0; break;
+      case Op::MonthName: ok = (st.t.month = read_month_name(s, i)) != 0; break;
       case Op::DaySpaced:
         if (i < s.size() && s[i] == ' ') ++i;
         [[fallthrough]];
@@ -409,7 +278,8 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       }
       case Op::Minute: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 59, st.t.minute = v; break;
       case Op::Second: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 60, st.t.second = v; break;
-      case Op::Weekday: ok = read_name(s, i, kWeekdayNames) != 0; break;
+      case Op::Weekday: ok = read_weekday_name(s, i) != 0; break;
+      case Op::ZoneName: ok = (st.t.zone_abbr = read_zone_abbr(s, i)) != 0; break;
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
       case Op::Offset:
         ok = read_utc_offset(s, i, st.t.offset) && !(step.arg && i < s.size() && is_word(s[i]));

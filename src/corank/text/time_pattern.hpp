@@ -11,6 +11,9 @@
 //   %a %A weekday name, abbreviated or whole (checked, not used)
 //   %f an optional fraction of a second: '.' or ',' then digits (nine kept)
 //   %z UTC offset: Z, +hh:mm, +hhmm, +hh (or -), UTC, GMT, UT
+//   %Z zone abbreviation: 2-6 capital letters, a word of their own (CET,
+//      CEST, EST); the time's offset where it names one of the zone's
+//      (TimeRules::instant), else only read
 //   %s seconds since the epoch, or milli-, micro-, nanoseconds by magnitude
 //      (time_value.hpp), with an optional fraction
 //   %T = %H:%M:%S   %F = %Y-%m-%d   %R = %H:%M   %% a '%'
@@ -37,6 +40,8 @@ struct LocalTime {
   std::uint32_t nanos = 0;
   bool has_offset = false;
   int offset = 0;  // seconds east of UTC
+  // %Z's letters, the first in the lowest byte; 0: none.
+  std::uint64_t zone_abbr = 0;
   // %s: the instant itself, which no zone or year changes.
   bool epoch = false;
   std::int64_t epoch_seconds = 0;
@@ -91,7 +96,7 @@ public:
 
   enum class Op : std::uint8_t {
     Literal, Blanks, Set, Year4, Year2, Month, MonthName, Day, DaySpaced, Hour, Hour12, AmPm, Minute, Second,
-    Weekday, Fraction, Offset, Epoch, GroupBegin, GroupEnd
+    Weekday, Fraction, Offset, ZoneName, Epoch, GroupBegin, GroupEnd
   };
   struct Step {
     Op op;

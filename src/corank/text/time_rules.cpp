@@ -105,7 +105,10 @@ std::optional<Instant> TimeRules::instant(const LocalTime& t) const noexcept {
   const auto days = days_from_civil(year, static_cast<unsigned>(t.month), static_cast<unsigned>(t.day));
   if (!days) return std::nullopt;
   const std::int64_t day_seconds = std::int64_t{t.hour} * 3600 + t.minute * 60 + t.second;
-  const std::int64_t seconds = t.has_offset ? *days * 86400 + day_seconds - t.offset : zone_.to_utc(*days, day_seconds);
+  std::int64_t seconds;
+  if (t.has_offset) seconds = *days * 86400 + day_seconds - t.offset;
+  else if (t.zone_abbr) seconds = zone_.to_utc_named(*days, day_seconds, t.zone_abbr);
+  else seconds = zone_.to_utc(*days, day_seconds);
   return Instant{seconds, t.nanos};
 }
 

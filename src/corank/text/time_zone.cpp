@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <limits>
+#include <string_view>
 
 #include <cctz/civil_time.h>
 #include <cctz/time_zone.h>
@@ -38,6 +39,15 @@ struct Span {
   std::int64_t from = 0, to = 0, offset = 0;
 };
 thread_local Span last_span;
+
+// An abbreviation as LocalTime::zone_abbr packs its letters.
+constexpr std::uint64_t packed(std::string_view letters) noexcept {
+  std::uint64_t p = 0;
+  for (std::size_t k = 0; k < letters.size() && k < 8; ++k)
+    p |= std::uint64_t{static_cast<unsigned char>(letters[k])} << (8 * k);
+  return p;
+}
+constexpr std::uint64_t kUtc = packed("UTC"), kGmt = packed("GMT");
 
 Span span_around(const cctz::time_zone& zone, std::uint64_t id, std::int64_t local, std::int64_t utc) {
   Span s{id, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), local - utc};
@@ -85,6 +95,25 @@ void TimeZone::year_month_at(std::int64_t seconds, int& year, unsigned& month) c
   const cctz::civil_second cs = cctz::convert(tp, impl_ ? impl_->zone : cctz::utc_time_zone());
   year = static_cast<int>(cs.year());
   month = static_cast<unsigned>(cs.month());
+}
+
+
+std::int64_t TimeZone::to_utc_named(std::int64_t days, std::int64_t day_seconds, std::uint64_t abbr) const noexcept {
+  const std::int64_t local = days * 86400 + day_seconds;
+  if (abbr == kUtc || abbr == kGmt) return local;
+  if (!impl_) return local;
+  // A local time with one instant has it whatever the abbreviation says (a
+  // level such as ERROR after an ISO time reads as one): to_utc's.
+  const Span& span = last_span;
+  if (span.zone == impl_->id && local >= span.from && local < span.to) return local - span.offset;
+  const cctz::time_zone::civil_lookup l = impl_->zone.lookup(kEpoch + local);
+  if (l.kind == cctz::time_zone::civil_lookup::UNIQUE) return to_utc(days, day_seconds);
+  // Skipped or repeated: `pre` reads the time with the offset before the
+  // change, `post` with the one after, each named by the zone's abbreviation
+  // on its side of the change.
+  if (packed(impl_->zone.lookup(l.trans - cctz::seconds(1)).abbr) == abbr) return l.pre.time_since_epoch().count();
+  if (packed(impl_->zone.lookup(l.trans).abbr) == abbr) return l.post.time_since_epoch().count();
+  return to_utc(days, day_seconds);
 }
 
 }  // namespace corank::text

@@ -28,6 +28,14 @@ public:
   // Seconds since the epoch of the local time `days` since 1970-01-01 (in
   // this zone's calendar) plus `day_seconds`.
   std::int64_t to_utc(std::int64_t days, std::int64_t day_seconds) const noexcept;
+  // to_utc for a local time written with a zone abbreviation (`abbr`, as
+  // LocalTime::zone_abbr packs it): the instant of the two that a skipped or
+  // repeated local time has (or of the one it has) whose abbreviation in this
+  // zone is `abbr`, so that "02:30 CEST" and "02:30 CET" on the night summer
+  // time ends are an hour apart; UTC and GMT are offset 0 in any zone. An
+  // abbreviation this zone does not give that time is read as to_utc reads
+  // the time without one.
+  std::int64_t to_utc_named(std::int64_t days, std::int64_t day_seconds, std::uint64_t abbr) const noexcept;
   // The local year and month (1-12) at `seconds` since the epoch.
   void year_month_at(std::int64_t seconds, int& year, unsigned& month) const noexcept;
 

@@ -64,6 +64,29 @@ TEST(TimePattern, OptionalPartsAndSets) {
   EXPECT_EQ(end, 10u);
 }
 
+// %Z: capital letters that are a word of their own, packed a byte each.
+TEST(TimePattern, ZoneAbbreviations) {
+  const TimePattern p("%F %T%{ %Z%}");
+  LocalTime t;
+  std::size_t end = 0;
+  ASSERT_TRUE(p.match("2026-10-25 02:30:00 CEST LOG: x", 0, t, end, true));
+  EXPECT_EQ(end, 24u);
+  EXPECT_EQ(t.zone_abbr, std::uint64_t{'C'} | std::uint64_t{'E'} << 8 | std::uint64_t{'S'} << 16 |
+                             std::uint64_t{'T'} << 24);
+  EXPECT_FALSE(t.has_offset);
+  for (const char* no : {"2026-10-25 02:30:00 cet", "2026-10-25 02:30:00 CET1", "2026-10-25 02:30:00 C",
+                         "2026-10-25 02:30:00 ABCDEFG", "2026-10-25 02:30:00 CETx"}) {
+    SCOPED_TRACE(no);
+    ASSERT_TRUE(p.match(no, 0, t, end, true));
+    EXPECT_EQ(t.zone_abbr, 0u);
+    EXPECT_EQ(end, 19u);
+  }
+  // date(1)'s output: the abbreviation before the year.
+  ASSERT_TRUE(TimePattern("%a %b %e %T%{ %Z%} %Y").match("Sun Oct 25 02:30:00 CET 2026", 0, t, end, true));
+  EXPECT_EQ(t.year, 2026);
+  EXPECT_EQ(t.zone_abbr, std::uint64_t{'C'} | std::uint64_t{'E'} << 8 | std::uint64_t{'T'} << 16);
+}
+
 TEST(TimePattern, FirstBytes) {
   const TimePattern p("%{%a, %}%e %b %Y %T %z");
   EXPECT_TRUE(p.can_start_with('W'));

@@ -92,5 +92,40 @@ TEST(TimeZone, ZonesLoadedAgainDoNotShareASpan) {
   }
 }
 
+std::uint64_t abbr(std::string_view letters) {
+  std::uint64_t p = 0;
+  for (std::size_t k = 0; k < letters.size(); ++k) p |= std::uint64_t{static_cast<unsigned char>(letters[k])} << (8 * k);
+  return p;
+}
+
+// A local time written with an abbreviation: the skipped and the repeated
+// hours of Europe/Berlin's changes in 2026 read by it (independently: UTC
+// instants and the offsets +1 and +2 that CET and CEST stand for), the
+// others as without it; UTC and GMT anywhere; an abbreviation the zone does
+// not give that time (EST, a level such as ERROR) changes nothing.
+TEST(TimeZone, LocalTimesNamedByTheirAbbreviation) {
+  const TimeZone berlin = TimeZone::load("Europe/Berlin");
+  const auto days = [](int y, unsigned m, unsigned d) { return (cctz::civil_day(y, m, d) - cctz::civil_day(1970, 1, 1)); };
+  const std::int64_t oct25 = days(2026, 10, 25), mar29 = days(2026, 3, 29), nov25 = days(2026, 11, 25);
+  const std::int64_t t0230 = 2 * 3600 + 30 * 60;
+  // Repeated: 02:30 CEST is 00:30 UTC, 02:30 CET 01:30 UTC.
+  EXPECT_EQ(berlin.to_utc_named(oct25, t0230, abbr("CEST")), oct25 * 86400 + t0230 - 7200);
+  EXPECT_EQ(berlin.to_utc_named(oct25, t0230, abbr("CET")), oct25 * 86400 + t0230 - 3600);
+  // Skipped: 02:30 CET would be 01:30 UTC, 02:30 CEST 00:30 UTC.
+  EXPECT_EQ(berlin.to_utc_named(mar29, t0230, abbr("CET")), mar29 * 86400 + t0230 - 3600);
+  EXPECT_EQ(berlin.to_utc_named(mar29, t0230, abbr("CEST")), mar29 * 86400 + t0230 - 7200);
+  for (const char* other : {"EST", "ERROR", "INFO"}) {
+    SCOPED_TRACE(other);
+    EXPECT_EQ(berlin.to_utc_named(oct25, t0230, abbr(other)), berlin.to_utc(oct25, t0230));
+    EXPECT_EQ(berlin.to_utc_named(nov25, 3600, abbr(other)), nov25 * 86400 + 3600 - 3600);
+  }
+  EXPECT_EQ(berlin.to_utc_named(nov25, 3600, abbr("CEST")), nov25 * 86400);  // one instant: the abbreviation is wrong
+  for (const char* utc : {"UTC", "GMT"}) {
+    EXPECT_EQ(berlin.to_utc_named(oct25, t0230, abbr(utc)), oct25 * 86400 + t0230);
+    EXPECT_EQ(TimeZone().to_utc_named(oct25, t0230, abbr(utc)), oct25 * 86400 + t0230);
+  }
+  EXPECT_EQ(TimeZone().to_utc_named(oct25, t0230, abbr("CET")), oct25 * 86400 + t0230);  // UTC names no CET
+}
+
 }  // namespace
 }  // namespace corank::text

@@ -1,0 +1,94 @@
+#include "corank/text/time_fields.hpp"
+
+namespace corank::text {
+
+namespace time_fields {
+
+std::uint64_t read_zone_abbr(std::string_view s, std::size_t& i) noexcept {
+  std::uint64_t packed = 0;
+  std::size_t j = i;
+  for (; j < s.size() && j - i < 7 && s[j] >= 'A' && s[j] <= 'Z'; ++j)
+    packed |= std::uint64_t{static_cast<unsigned char>(s[j])} << (8 * (j - i));
+  if (j - i < 2 || j - i > 6 || (j < s.size() && is_word(s[j]))) return 0;
+  i = j;
+  return packed;
+}
+
+// [-]digits[.digits], its unit chosen by the integer part's magnitude: seconds
+// below 10^11 (the year 5138), milliseconds below 10^14, microseconds below
+// 10^17, else nanoseconds.
+bool read_epoch(std::string_view s, std::size_t& i, LocalTime& t, bool anchored) noexcept {
+  const bool minus = anchored && i < s.size() && s[i] == '-';
+  std::size_t j = i + minus;
+  std::uint64_t v = 0;
+  int n = 0;
+  for (; digit_at(s, j); ++j, ++n) {
+    const unsigned d = static_cast<unsigned>(s[j] - '0');
+    if (v > (UINT64_MAX - d) / 10) return false;
+    v = v * 10 + d;
+  }
+  if (n == 0 || (!anchored && n < 9)) return false;
+  int unit_digits = 0;
+  if (v >= 100'000'000'000'000'000ull) unit_digits = 9;
+  else if (v >= 100'000'000'000'000ull) unit_digits = 6;
+  else if (v >= 100'000'000'000ull) unit_digits = 3;
+  std::uint64_t unit = 1;
+  for (int k = 0; k < unit_digits; ++k) unit *= 10;
+  const auto whole = static_cast<std::int64_t>(v / unit);
+  std::uint64_t nanos = (v % unit) * (1'000'000'000ull / unit);
+  if (j < s.size() && s[j] == '.' && digit_at(s, j + 1)) {
+    ++j;
+    std::uint64_t scale = 1'000'000'000ull / unit / 10;
+    for (; digit_at(s, j); ++j, scale /= 10) nanos += static_cast<std::uint64_t>(s[j] - '0') * scale;
+  }
+  t.epoch = true;
+  t.epoch_seconds = whole;
+  t.nanos = static_cast<std::uint32_t>(nanos);
+  if (minus && nanos) t.epoch_seconds = -whole - 1, t.nanos = static_cast<std::uint32_t>(1'000'000'000ull - nanos);
+  else if (minus) t.epoch_seconds = -whole;
+  i = j;
+  return true;
+}
+
+}  // namespace time_fields
+
+using time_fields::digit_at;
+using time_fields::read_digits;
+
+bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept {
+  if (i >= s.size()) return false;
+  const char c = s[i];
+  if (c == 'Z' || c == 'z') {
+    ++i;
+    offset = 0;
+    return true;
+  }
+  if (c == 'U' || c == 'G') {
+    for (const char* name : {"UTC", "GMT", "UT"}) {
+      const std::string_view n(name);
+      if (s.substr(i, n.size()) == n) {
+        i += n.size();
+        offset = 0;
+        return true;
+      }
+    }
+    return false;
+  }
+  if (c != '+' && c != '-') return false;
+  std::size_t j = i + 1;
+  const int h = read_digits(s, j, 2, 2);
+  if (h < 0 || h > 23) return false;
+  int m = 0;
+  if (j < s.size() && s[j] == ':') {
+    ++j;
+    m = read_digits(s, j, 2, 2);
+  } else if (digit_at(s, j)) {
+    m = read_digits(s, j, 2, 2);
+  }
+  if (m < 0 || m > 59) return false;
+  i = j;
+  offset = (h * 3600 + m * 60) * (c == '-' ? -1 : 1);
+  return true;
+}
+
+}  // namespace corank::text
