@@ -26,6 +26,11 @@ Europe/Berlin): sort them with --time-zone ZONE. The corpus spans:
   epoch.log       seconds with milliseconds, 1774775701.123
   app-java.log    logback in ZONE, ERROR entries followed by their stack
                   traces, after a line the JVM printed (sort with --multiline)
+  postgresql.log  PostgreSQL's log prefix %m in ZONE across a fall-back change:
+                  2026-10-25 02:30:00.123 CEST, then the same hour again in CET,
+                  each instant named by its zone abbreviation
+  script.log      date's own output in ZONE (Sun Oct 25 02:30:00 CET 2026)
+                  over 21 months: its years, not a year inferred, date it
 
 --check reads a sorted output and prints how many records are out of true
 time order, and whether the output holds exactly the inputs' lines (as a
@@ -152,6 +157,27 @@ def epoch(rng, zone, n, ident):
         yield t, line
 
 
+def postgresql(rng, zone, n, ident):
+    # Europe/Berlin moves from +02:00 back to +01:00 at 01:00 UTC on 2026-10-25.
+    start = datetime(2026, 10, 24, 23, 0, tzinfo=UTC)
+    for t in instants(rng, start, start + timedelta(hours=4), n):
+        local = t.astimezone(zone)
+        ms = local.microsecond // 1000
+        local = local.replace(microsecond=ms * 1000)
+        line = (f"{local:%Y-%m-%d %H:%M:%S}.{ms:03d} {local.tzname()} [{rng.randrange(9999)}] LOG:  "
+                f"duration: {rng.randrange(1, 999)}.{rng.randrange(1000):03d} ms  statement: SELECT {next(ident)} -- id={next(ident)}")
+        yield local.astimezone(UTC), line
+
+
+def script(rng, zone, n, ident):
+    start = datetime(2024, 6, 1, tzinfo=UTC)
+    for t in instants(rng, start, datetime(2026, 3, 1, tzinfo=UTC), n):
+        local = t.astimezone(zone).replace(microsecond=0)
+        line = (f"{DAYS[local.weekday()]} {MONTHS[local.month - 1]} {local.day:2d} {local:%H:%M:%S} "
+                f"{local.tzname()} {local.year} backup of db{rng.randrange(9)} done id={next(ident)}")
+        yield local.astimezone(UTC), line
+
+
 WRITERS = {
     "nginx-berlin.log": lambda rng, zone, n, ident: nginx(rng, "Europe/Berlin", datetime(2026, 11, 24, tzinfo=UTC), n, ident),
     "nginx-newyork.log": lambda rng, zone, n, ident: nginx(rng, "America/New_York", datetime(2026, 11, 24, 6, tzinfo=UTC), n, ident),
@@ -164,6 +190,8 @@ WRITERS = {
     "rfc5424.log": rfc5424,
     "epoch.log": epoch,
     "app-java.log": java,
+    "postgresql.log": postgresql,
+    "script.log": script,
 }
 
 

@@ -2,8 +2,10 @@
 # The log corpus (tools/logcorpus.py: nginx from three zones, syslog across a
 # year's end (two years' files, each dated by its own modification time),
 # log4j across a daylight-saving change, Go, Apache, RFC 5424,
-# epoch, Java with stack traces) sorted by --time and --multiline: no record
-# out of its true time order, computed by Python's datetime and zoneinfo, every
+# epoch, Java with stack traces, PostgreSQL's prefix with zone abbreviations
+# across a fall-back change, date's output over 21 months) sorted by --time
+# and --multiline: no record out of its true time order, computed by Python's
+# datetime and zoneinfo, every
 # entry with its own stack trace, and the output holds the inputs' lines.
 #   log_corpus_test.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
