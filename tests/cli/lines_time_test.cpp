@@ -346,5 +346,44 @@ TEST_F(Lines, ZoneAbbreviationsOrderTheRepeatedHour) {
     }
 }
 
+// Kubernetes' klog lines (yearless: --time-year dates them) and Redis's day
+// month year, as GNU date writes them from random instants of 2026: sorted by
+// --time, their instants (each line's e=) come out in order.
+TEST_F(Lines, KlogAndRedisLinesInTheirInstantsOrder) {
+  std::mt19937_64 rng(31);
+  std::vector<std::int64_t> epochs;
+  for (int i = 0; i < 400; ++i) epochs.push_back(1767225600 + static_cast<std::int64_t>(rng() % (364 * 86400)));
+  std::sort(epochs.begin(), epochs.end());
+  epochs.erase(std::unique(epochs.begin(), epochs.end()), epochs.end());
+  std::string at;
+  for (const std::int64_t e : epochs) at += "@" + std::to_string(e) + "\n";
+  write_file(path("epochs"), at);
+  struct Form {
+    const char* date, *before, *after;
+  };
+  for (const Form form : {Form{"I%m%d %H:%M:%S.%6N", "", "   4242 main.go:42] synced"},
+                          Form{"%e %b %Y %H:%M:%S.%3N", "1:M ", " * DB saved on disk"}}) {
+    SCOPED_TRACE(form.date);
+    const std::string dates = command_output("TZ=UTC date -f " + path("epochs") + " '+" + form.date + "'");
+    std::vector<std::string> lines;
+    std::size_t k = 0;
+    for (std::size_t b = 0, e; (e = dates.find('\n', b)) != std::string::npos; b = e + 1, ++k)
+      lines.push_back(form.before + dates.substr(b, e - b) + form.after + " e=" + std::to_string(epochs[k]));
+    ASSERT_EQ(lines.size(), epochs.size());
+    std::shuffle(lines.begin(), lines.end(), rng);
+    std::string in;
+    for (const std::string& l : lines) in += l + "\n";
+    write_file(path("in"), in);
+    const Result r = run("--time --time-year 2026 -o " + path("out") + " " + path("in"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string out = read_file(path("out"));
+    std::vector<std::string> got;
+    for (std::size_t b = 0, e; (e = out.find('\n', b)) != std::string::npos; b = e + 1)
+      got.push_back(out.substr(out.find("e=", b) + 2, 10));
+    ASSERT_EQ(got.size(), epochs.size());
+    EXPECT_TRUE(std::is_sorted(got.begin(), got.end()));
+  }
+}
+
 }  // namespace
 

@@ -22,10 +22,12 @@ constexpr Row kRows[] = {
     {"iso8601", "%F%[Tt ]%R%{:%S%f%}%{%z%}%{ %z%}%{ %Z%}",
      "2026-11-25T11:15:01.123+01:00, 2026-11-25 11:15:01,123, 2026-11-25 11:15:01.123 CET (PostgreSQL)"},
     {"rfc2822", "%{%a, %}%e %b %Y %R%{:%S%} %z", "Wed, 25 Nov 2026 11:15:01 +0100"},
+    {"day-month-year", "%e %b %Y %T%f%{ %z%}", "25 Nov 2026 11:15:01.123 (Redis)"},
     {"common-log", "%d/%b/%Y:%T%f%{ %z%}", "25/Nov/2026:11:15:01 +0100"},
     {"go-nginx-error", "%Y/%m/%d %T%f", "2026/11/25 11:15:01"},
     {"apache-error", "%a %b %e %T%f%{ %Z%} %Y", "Wed Nov 25 11:15:01.123456 2026, Wed Nov 25 11:15:01 CET 2026 (date)"},
     {"syslog", "%b %e %T%f", "Nov 25 11:15:01 (the year inferred)"},
+    {"klog", "%[IWEF]%m%d %T%f", "I1125 11:15:01.123456 (Kubernetes, glog; the year inferred)"},
     {"iso8601-date", "%F", "2026-11-25"},
     {"epoch", "%s", "1795605301, 1795605301.123, 1795605301123 (ms), us, ns"},
 };

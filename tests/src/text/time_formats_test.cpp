@@ -28,6 +28,10 @@ TEST(TimeFormats, DetectsEachFormat) {
   EXPECT_EQ(detected({"[Wed Nov 25 11:15:01.123456 2026] [core:error] [pid 1] AH00124"}), "apache-error");
   EXPECT_EQ(detected({"Date: Wed, 25 Nov 2026 11:15:01 +0100"}), "rfc2822");
   EXPECT_EQ(detected({"1795605301.123 GET /"}), "epoch");
+  EXPECT_EQ(detected({"1:M 25 Nov 2026 11:15:01.123 * Ready to accept connections"}), "day-month-year");
+  EXPECT_EQ(detected({"I1125 11:15:01.123456   12345 main.go:42] started", "E0105 01:02:03.000001 7 x.go:1] e"}), "klog");
+  EXPECT_EQ(detected({"Wed Nov 25 11:15:01 CET 2026 backup done"}), "apache-error");
+  EXPECT_EQ(detected({"2026-11-25 11:15:01.123 CET [42] LOG:  statement"}), "iso8601");
   EXPECT_EQ(detected({"no", "times", "here 42"}), "none");
   EXPECT_EQ(detected({}), "none");
 }
