@@ -279,7 +279,10 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       case Op::Minute: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 59, st.t.minute = v; break;
       case Op::Second: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 60, st.t.second = v; break;
       case Op::Weekday: ok = read_weekday_name(s, i) != 0; break;
-      case Op::ZoneName: ok = (st.t.zone_abbr = read_zone_abbr(s, i)) != 0; break;
+      case Op::ZoneName:
+        st.t.zone_abbr_at = i;
+        ok = !st.t.has_offset && (st.t.zone_abbr = read_zone_abbr(s, i)) != 0;
+        break;
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
       case Op::Offset:
         ok = read_utc_offset(s, i, st.t.offset) && !(step.arg && i < s.size() && is_word(s[i]));

@@ -12,8 +12,8 @@
 //   %f an optional fraction of a second: '.' or ',' then digits (nine kept)
 //   %z UTC offset: Z, +hh:mm, +hhmm, +hh (or -), UTC, GMT, UT
 //   %Z zone abbreviation: 2-6 capital letters, a word of their own (CET,
-//      CEST, EST); the time's offset where it names one of the zone's
-//      (TimeRules::instant), else only read
+//      CEST, EST), not after an offset; the time's offset where it names one
+//      of the zone's, else no part of the timestamp (TimeRules)
 //   %s seconds since the epoch, or milli-, micro-, nanoseconds by magnitude
 //      (time_value.hpp), with an optional fraction
 //   %T = %H:%M:%S   %F = %Y-%m-%d   %R = %H:%M   %% a '%'
@@ -40,8 +40,10 @@ struct LocalTime {
   std::uint32_t nanos = 0;
   bool has_offset = false;
   int offset = 0;  // seconds east of UTC
-  // %Z's letters, the first in the lowest byte; 0: none.
+  // %Z's letters, the first in the lowest byte (0: none), and where in the
+  // text they begin.
   std::uint64_t zone_abbr = 0;
+  std::size_t zone_abbr_at = 0;
   // %s: the instant itself, which no zone or year changes.
   bool epoch = false;
   std::int64_t epoch_seconds = 0;

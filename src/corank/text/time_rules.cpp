@@ -48,6 +48,17 @@ void TimeRules::set_search_formats(std::vector<const TimePattern*> patterns) {
   if (!custom_ && !patterns.empty()) search_ = std::move(patterns);
 }
 
+// A zone abbreviation that the zone does not name (a log level after an ISO
+// time, ERROR; CET under UTC) is no part of the timestamp: the match ends
+// before it, and the time reads as one without it.
+void TimeRules::settle_abbreviation(std::string_view text, TimeFound& found) const noexcept {
+  if (!found.local.zone_abbr || zone_.names(found.local.zone_abbr)) return;
+  found.local.zone_abbr = 0;
+  std::size_t end = found.local.zone_abbr_at;
+  while (end > found.begin && is_blank(static_cast<unsigned char>(text[end - 1]))) --end;
+  found.end = end;
+}
+
 bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept {
   std::size_t i = 0;
   while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
@@ -60,6 +71,7 @@ bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept
     found.begin = i;
     found.end = end;
     found.pattern = p;
+    settle_abbreviation(s, found);
     return true;
   }
   return false;
@@ -71,6 +83,7 @@ bool TimeRules::match_whole(std::string_view text, TimeFound& found) const noexc
     found.begin = 0;
     found.end = text.size();
     found.pattern = p;
+    settle_abbreviation(text, found);
     return true;
   }
   return false;
@@ -94,6 +107,7 @@ bool TimeRules::find(std::string_view line, TimeFound& found) const noexcept {
   found.begin = hit.begin;
   found.end = hit.end;
   found.pattern = hit.pattern;
+  settle_abbreviation(line, found);
   return true;
 }
 

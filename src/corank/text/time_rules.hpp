@@ -85,6 +85,8 @@ public:
   std::optional<Instant> instant(const LocalTime& t) const noexcept;
 
 private:
+  void settle_abbreviation(std::string_view text, TimeFound& found) const noexcept;
+
   TimeZone zone_;
   YearReference reference_;
   std::shared_ptr<const TimePattern> custom_;

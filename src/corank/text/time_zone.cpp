@@ -7,9 +7,11 @@
 // lookups on a loaded zone are thread-safe.
 #include "corank/text/time_zone.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <limits>
 #include <string_view>
+#include <vector>
 
 #include <cctz/civil_time.h>
 #include <cctz/time_zone.h>
@@ -20,7 +22,8 @@ namespace corank::text {
 
 struct TimeZone::Impl {
   cctz::time_zone zone;
-  std::uint64_t id;  // a loaded zone's own number, for the span cache below
+  std::uint64_t id;                 // a loaded zone's own number, for the span cache below
+  std::vector<std::uint64_t> abbrs;  // the abbreviations it uses, packed
 };
 
 namespace {
@@ -73,7 +76,16 @@ TimeZone TimeZone::load(std::string_view name) {
   // cctz falls back to UTC for a name it cannot load, and reports false.
   if (name.empty() || !cctz::load_time_zone(z.name_, &zone))
     throw UsageError("unknown time zone '" + z.name_ + "' (an IANA name such as Europe/Berlin, from the tz database)");
-  z.impl_ = std::make_shared<const Impl>(Impl{zone, ++zones_loaded});
+  std::vector<std::uint64_t> abbrs;
+  auto t = cctz::convert(cctz::civil_second(1800, 1, 1, 0, 0, 0), cctz::utc_time_zone());
+  const auto last = cctz::convert(cctz::civil_second(2200, 1, 1, 0, 0, 0), cctz::utc_time_zone());
+  for (cctz::time_zone::civil_transition tr;;) {
+    const std::uint64_t a = packed(zone.lookup(t).abbr);
+    if (std::find(abbrs.begin(), abbrs.end(), a) == abbrs.end()) abbrs.push_back(a);
+    if (!(t < last && zone.next_transition(t, &tr))) break;
+    t = zone.lookup(tr.to).trans;
+  }
+  z.impl_ = std::make_shared<const Impl>(Impl{zone, ++zones_loaded, std::move(abbrs)});
   return z;
 }
 
@@ -114,6 +126,11 @@ std::int64_t TimeZone::to_utc_named(std::int64_t days, std::int64_t day_seconds,
   if (packed(impl_->zone.lookup(l.trans - cctz::seconds(1)).abbr) == abbr) return l.pre.time_since_epoch().count();
   if (packed(impl_->zone.lookup(l.trans).abbr) == abbr) return l.post.time_since_epoch().count();
   return to_utc(days, day_seconds);
+}
+
+bool TimeZone::names(std::uint64_t abbr) const noexcept {
+  if (abbr == kUtc || abbr == kGmt) return true;
+  return impl_ && std::find(impl_->abbrs.begin(), impl_->abbrs.end(), abbr) != impl_->abbrs.end();
 }
 
 }  // namespace corank::text

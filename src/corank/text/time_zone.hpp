@@ -36,6 +36,9 @@ public:
   // abbreviation this zone does not give that time is read as to_utc reads
   // the time without one.
   std::int64_t to_utc_named(std::int64_t days, std::int64_t day_seconds, std::uint64_t abbr) const noexcept;
+  // Whether `abbr` is UTC, GMT or an abbreviation this zone has used or will
+  // use (its changes from 1800 to 2200).
+  bool names(std::uint64_t abbr) const noexcept;
   // The local year and month (1-12) at `seconds` since the epoch.
   void year_month_at(std::int64_t seconds, int& year, unsigned& month) const noexcept;
 

@@ -199,6 +199,27 @@ TEST(TimeRules, FoundAnywhereInALine) {
   EXPECT_EQ(end, 28u);
 }
 
+// A zone abbreviation after the time is part of it where the zone names it:
+// it picks the repeated hour's instant, and the match ends after it; any
+// other capital word (a level, another zone's name) is no part of it.
+TEST(TimeRules, ZoneAbbreviationsTheZoneNames) {
+  const TimeRules berlin = rules_in(2026, 12, "Europe/Berlin");
+  constexpr std::int64_t k20261025T003000Z = 1792888200;  // 02:30 CEST; 02:30 CET is an hour later
+  EXPECT_EQ(found("2026-10-25 02:30:00 CEST [1] LOG: x", berlin), at(k20261025T003000Z));
+  EXPECT_EQ(found("2026-10-25 02:30:00 CET [1] LOG: x", berlin), at(k20261025T003000Z + 3600));
+  EXPECT_EQ(found("Sun Oct 25 02:30:00 CET 2026 x", berlin), at(k20261025T003000Z + 3600));
+  EXPECT_EQ(found("2026-10-25 02:30:00 UTC x", berlin), at(k20261025T003000Z + 7200));
+  EXPECT_EQ(found("2026-10-25 02:30:00 ERROR x", berlin), at(k20261025T003000Z));  // the earlier offset
+  EXPECT_EQ(found("2026-10-25 02:30:00 CET x"), at(k20261025T003000Z + 7200));      // UTC names no CET
+  std::size_t begin = 0, end = 0;
+  ASSERT_TRUE(key_instant(berlin, true, "2026-10-25 02:30:00  CET x", {}, &begin, &end));
+  EXPECT_EQ(end, 24u);
+  ASSERT_TRUE(key_instant(berlin, true, "2026-10-25 02:30:00  ERROR x", {}, &begin, &end));
+  EXPECT_EQ(end, 19u);
+  ASSERT_TRUE(key_instant(rules_in(2026), true, "2026-10-10T13:55:36Z GET /", {}, &begin, &end));
+  EXPECT_EQ(end, 20u);  // no abbreviation after an offset
+}
+
 // A JSON log's time member, where the inputs showed one: before the first
 // timestamp anywhere (a message's own, in local time), where its whole value
 // is one; other lines as before.
