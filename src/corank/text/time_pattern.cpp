@@ -116,6 +116,7 @@ void TimePattern::compile(std::string_view p) {
   std::size_t n = steps_.size();  // the steps but a last optional zone abbreviation
   for (std::size_t k = 0; k < steps_.size(); ++k)
     if (zone_group_at(k) && std::size_t{steps_[k].arg} + 1 == steps_.size()) n = k;
+  trailing_zone_ = n < steps_.size();
   for (std::size_t k = 0; k < steps_.size(); ++k) {
     if (steps_[k].op != Op::Offset) continue;
     std::size_t after = k + 1;

@@ -94,6 +94,9 @@ public:
   // Whether it ends in an optional UTC offset that a key may have cut off
   // (Common Log Format's " +0100]" in the field after -k4,4's).
   bool ends_with_optional_offset() const noexcept { return trailing_offset_; }
+  // Whether it ends in an optional zone abbreviation (%{ %Z%}): PostgreSQL's
+  // " CET" in the field after -k1,2's.
+  bool ends_with_optional_zone() const noexcept { return trailing_zone_; }
   const std::string& text() const noexcept { return text_; }
 
   enum class Op : std::uint8_t {
@@ -123,7 +126,7 @@ private:
   // Bit k of lead_[c]: byte c may be a match's k-th byte (k < kLeadBytes),
   // or the match may have ended before it.
   std::uint8_t lead_[256] = {};
-  bool has_year_ = false, has_offset_ = false, trailing_offset_ = false, epoch_ = false;
+  bool has_year_ = false, has_offset_ = false, trailing_offset_ = false, trailing_zone_ = false, epoch_ = false;
 };
 
 }  // namespace corank::text

@@ -6,6 +6,7 @@
 
 #include "corank/errors.hpp"
 #include "corank/text/char_classes.hpp"
+#include "corank/text/time_fields.hpp"
 #include "corank/text/json_members.hpp"
 
 namespace corank::text {
@@ -163,10 +164,25 @@ std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::str
     std::size_t i = 0;
     while (i < after.size() && blank(after[i])) ++i;
     int offset = 0;
-    if (i > 0 && read_utc_offset(after, i, offset) &&
-        (i == after.size() || is_blank(static_cast<unsigned char>(after[i])) || after[i] == ']')) {
+    const auto ends_word = [&](std::size_t j) {
+      return j == after.size() || is_blank(static_cast<unsigned char>(after[j])) || after[j] == ']';
+    };
+    if (i > 0 && read_utc_offset(after, i, offset) && ends_word(i)) {
       f.local.has_offset = true;
       f.local.offset = offset;
+      f.end = key.size() + i;
+    }
+  }
+  if (!search && f.end == key.size() && !f.local.has_offset && !f.local.zone_abbr && !f.local.epoch &&
+      f.pattern->ends_with_optional_zone()) {
+    // The zone abbreviation the key's end cut off, where the zone names it.
+    std::size_t i = 0;
+    while (i < after.size() && blank(after[i])) ++i;
+    const std::size_t at = i;
+    const std::uint64_t abbr = i > 0 ? time_fields::read_zone_abbr(after, i) : 0;
+    if (abbr && rules.zone().names(abbr)) {
+      f.local.zone_abbr = abbr;
+      f.local.zone_abbr_at = key.size() + at;
       f.end = key.size() + i;
     }
   }

@@ -177,6 +177,16 @@ TEST(TimeRules, OffsetAfterTheKey) {
   EXPECT_TRUE(key_instant(r, false, "[25/Nov/2026:12:15:01", " +0100]", &begin, &end));
   EXPECT_EQ(begin, 1u);
   EXPECT_EQ(end, 27u);  // the offset's end, past the key's 21 bytes
+  // PostgreSQL's prefix by -k1,2T: the zone abbreviation in field 3.
+  const TimeRules berlin = rules_in(2026, 12, "Europe/Berlin");
+  constexpr std::int64_t k20261025T003000Z = 1792888200;
+  EXPECT_EQ(key_instant(berlin, false, "2026-10-25 02:30:00.5", " CEST [7] LOG"), at(k20261025T003000Z, 500'000'000));
+  EXPECT_EQ(key_instant(berlin, false, "2026-10-25 02:30:00.5", " CET [7] LOG", &begin, &end),
+            at(k20261025T003000Z + 3600, 500'000'000));
+  EXPECT_EQ(end, 25u);
+  EXPECT_EQ(key_instant(berlin, false, "2026-10-25 02:30:00.5", " ERROR x", &begin, &end),
+            at(k20261025T003000Z, 500'000'000));
+  EXPECT_EQ(end, 21u);
 }
 
 TEST(TimeRules, FoundAnywhereInALine) {
