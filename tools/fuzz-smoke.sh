@@ -30,7 +30,9 @@ seed line_compare '\x01\x00 2,2\nb 10\na 9' '\x02\x41 1.2,1.3\nx:5:q\ny:4:p' '\x
 seed time '\x00\x33\x0c%F %T\n10.0.0.1 - - [25/Nov/2026:12:15:01 +0100] "GET /"\nNov 25 11:15:01 h a' \
   '\x05\x33\x03%d.%m.%Y %{%I:%M %p%}\n2026-03-29 02:30:00 x\n[Wed Nov 25 11:15:01.5 2026] y' \
   '\x02\x34\x01%s\n1795605301.123 a\n<165>1 2026-11-25T11:15:01.003+01:00 h app' \
-  '\x06\x33\x0b%a, %e %b %Y %T %z\nWed, 25 Nov 2026 11:15:01 +0100\n2026/11/25 11:15:01 [error]'
+  '\x06\x33\x0b%a, %e %b %Y %T %z\nWed, 25 Nov 2026 11:15:01 +0100\n2026/11/25 11:15:01 [error]' \
+  '\x05\x33\x0a%F %T%f%{ %Z%}\n2026-10-25 02:30:00.5 CEST [1] LOG\nSun Oct 25 02:30:00 CET 2026 x' \
+  '\x01\x34\x0c-\nI1125 11:15:01.123456 1 m.go:1] x\n1:M 25 Nov 2026 11:15:01.123 * y'
 mkdir -p "$work/decompress"
 printf 'corank fuzz seed\n%.0s' {1..50} > "$work/plain"
 gzip -c "$work/plain" > "$work/decompress/seed.gz"
