@@ -55,6 +55,13 @@ def instants(rng, start, end, n):
     return sorted(start + timedelta(microseconds=rng.randrange(span)) for _ in range(n))
 
 
+def local_ms(t, zone):
+    """t in zone, cut to whole milliseconds, and those milliseconds."""
+    local = t.astimezone(zone)
+    ms = local.microsecond // 1000
+    return local.replace(microsecond=ms * 1000), ms
+
+
 def offset_text(dt, colon):
     off = int(dt.utcoffset().total_seconds()) // 60
     sign = "+" if off >= 0 else "-"
@@ -86,9 +93,7 @@ def log4j(rng, zone, n, ident):
     # Europe/Berlin moves from +01:00 to +02:00 at 01:00 UTC on 2026-03-29.
     start = datetime(2026, 3, 28, 22, 0, tzinfo=UTC)
     for t in instants(rng, start, start + timedelta(hours=6), n):
-        local = t.astimezone(zone)
-        ms = local.microsecond // 1000
-        local = local.replace(microsecond=ms * 1000)
+        local, ms = local_ms(t, zone)
         line = (f"{local:%Y-%m-%d %H:%M:%S},{ms:03d} {rng.choice(['INFO ', 'WARN ', 'ERROR'])} "
                 f"[worker-{rng.randrange(8)}] c.e.OrderService - order placed id={next(ident)}")
         yield local.astimezone(UTC), line
@@ -115,9 +120,7 @@ def apache_error(rng, zone, n, ident):
 def rfc5424(rng, zone, n, ident):
     start = datetime(2026, 3, 29, 9, 0, tzinfo=zone)
     for t in instants(rng, start, start + timedelta(hours=8), n):
-        local = t.astimezone(zone)
-        ms = local.microsecond // 1000
-        local = local.replace(microsecond=ms * 1000)
+        local, ms = local_ms(t, zone)
         zulu = rng.random() < 0.5
         stamp = (f"{local.astimezone(UTC):%Y-%m-%dT%H:%M:%S}.{ms:03d}Z" if zulu
                  else f"{local:%Y-%m-%dT%H:%M:%S}.{ms:03d}{offset_text(local, True)}")
@@ -132,9 +135,7 @@ def java(rng, zone, n, ident):
     yield None, "Picked up JAVA_TOOL_OPTIONS: -Xmx2g -XX:+UseG1GC"
     start = datetime(2026, 3, 29, 8, 0, tzinfo=zone)
     for t in instants(rng, start, start + timedelta(hours=8), n):
-        local = t.astimezone(zone)
-        ms = local.microsecond // 1000
-        local = local.replace(microsecond=ms * 1000)
+        local, ms = local_ms(t, zone)
         error = rng.random() < 0.3
         yield local.astimezone(UTC), (f"{local:%Y-%m-%d %H:%M:%S}.{ms:03d} [http-nio-{rng.randrange(8)}] "
                                       f"{'ERROR' if error else 'INFO '} c.e.PaymentService - charge id={next(ident)}")
@@ -161,11 +162,9 @@ def postgresql(rng, zone, n, ident):
     # Europe/Berlin moves from +02:00 back to +01:00 at 01:00 UTC on 2026-10-25.
     start = datetime(2026, 10, 24, 23, 0, tzinfo=UTC)
     for t in instants(rng, start, start + timedelta(hours=4), n):
-        local = t.astimezone(zone)
-        ms = local.microsecond // 1000
-        local = local.replace(microsecond=ms * 1000)
+        local, ms = local_ms(t, zone)
         line = (f"{local:%Y-%m-%d %H:%M:%S}.{ms:03d} {local.tzname()} [{rng.randrange(9999)}] LOG:  "
-                f"duration: {rng.randrange(1, 999)}.{rng.randrange(1000):03d} ms  statement: SELECT {next(ident)} -- id={next(ident)}")
+                f"duration: {rng.randrange(1, 999)}.{rng.randrange(1000):03d} ms  statement: SELECT {rng.randrange(1000)} -- id={next(ident)}")
         yield local.astimezone(UTC), line
 
 

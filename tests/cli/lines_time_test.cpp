@@ -302,6 +302,43 @@ TEST_F(Lines, YearlessLinesDatedByTheirOwnFile) {
   }
 }
 
+// Instants written by GNU date, for tests whose reference order is date's:
+// the epochs, sorted and distinct, in `file` as `date -f` reads them; then
+// date's line for each in `zone` with `form`, between `before` and `after`,
+// tagged " e=" and the epoch (11 digits, so that tags sort as numbers);
+// shuffled into one text.
+struct DatedLines {
+  std::vector<std::int64_t> epochs;
+  std::string text;
+};
+DatedLines dated_lines(std::vector<std::int64_t> epochs, const std::string& file, const std::string& zone,
+                       const std::string& form, const std::string& before, const std::string& after,
+                       std::mt19937_64& rng) {
+  std::sort(epochs.begin(), epochs.end());
+  epochs.erase(std::unique(epochs.begin(), epochs.end()), epochs.end());
+  std::string at;
+  for (const std::int64_t e : epochs) at += "@" + std::to_string(e) + "\n";
+  write_file(file, at);
+  const std::string dates = command_output("TZ=" + zone + " date -f " + file + " '+" + form + "'");
+  std::vector<std::string> lines;
+  std::size_t k = 0;
+  for (std::size_t b = 0, e; (e = dates.find('\n', b)) != std::string::npos && k < epochs.size(); b = e + 1, ++k)
+    lines.push_back(before + dates.substr(b, e - b) + after + " e=" + std::to_string(10'000'000'000LL + epochs[k]));
+  std::shuffle(lines.begin(), lines.end(), rng);
+  DatedLines d{std::move(epochs), {}};
+  if (lines.size() != d.epochs.size()) return d;  // date wrote too few: the caller's size check fails
+  for (const std::string& l : lines) d.text += l + "\n";
+  return d;
+}
+
+// The tags of a sorted output's lines, in its order.
+std::vector<std::string> tags_in(const std::string& out) {
+  std::vector<std::string> tags;
+  for (std::size_t b = 0, e; (e = out.find('\n', b)) != std::string::npos; b = e + 1)
+    tags.push_back(out.substr(out.find("e=", b) + 2, 11));
+  return tags;
+}
+
 // Timestamps with a zone abbreviation, as GNU date writes them (date(1)'s
 // own form, and PostgreSQL's log prefix %m) in two zones, every ten minutes
 // within three hours of each change of 2025 and 2026 and at random times
@@ -315,33 +352,16 @@ TEST_F(Lines, ZoneAbbreviationsOrderTheRepeatedHour) {
                                     1741503600LL, 1762063200LL, 1772953200LL, 1793512800LL})  // America
     for (std::int64_t m = -180; m <= 180; m += 10) epochs.push_back(change + m * 60 + static_cast<std::int64_t>(rng() % 600));
   for (int i = 0; i < 300; ++i) epochs.push_back(1735689600 + static_cast<std::int64_t>(rng() % (2 * 365 * 86400)));
-  std::sort(epochs.begin(), epochs.end());
-  epochs.erase(std::unique(epochs.begin(), epochs.end()), epochs.end());
-  std::string at;
-  for (const std::int64_t e : epochs) at += "@" + std::to_string(e) + "\n";
-  write_file(path("epochs"), at);
   for (const char* zone : {"Europe/Berlin", "America/New_York"})
     for (const char* form : {"%a %b %e %T %Z %Y", "%F %T.%3N %Z"}) {
       SCOPED_TRACE(std::string(zone) + " " + form);
-      const std::string dates =
-          command_output(std::string("TZ=") + zone + " date -f " + path("epochs") + " '+" + form + "'");
-      ASSERT_FALSE(dates.empty());
-      std::vector<std::string> lines;
-      std::size_t k = 0;
-      for (std::size_t b = 0, e; (e = dates.find('\n', b)) != std::string::npos; b = e + 1, ++k)
-        lines.push_back(dates.substr(b, e - b) + " LOG: e=" + std::to_string(10'000'000'000LL + epochs[k]));
-      ASSERT_EQ(lines.size(), epochs.size());
-      std::shuffle(lines.begin(), lines.end(), rng);
-      std::string in;
-      for (const std::string& l : lines) in += l + "\n";
-      write_file(path("in"), in);
+      const DatedLines d = dated_lines(epochs, path("epochs"), zone, form, "", " LOG:", rng);
+      ASSERT_FALSE(d.text.empty());
+      write_file(path("in"), d.text);
       const Result r = run(std::string("--time --time-zone ") + zone + " -o " + path("out") + " " + path("in"));
       ASSERT_EQ(r.status, 0) << r.err;
-      const std::string out = read_file(path("out"));
-      std::vector<std::string> got;
-      for (std::size_t b = 0, e; (e = out.find('\n', b)) != std::string::npos; b = e + 1)
-        got.push_back(out.substr(out.find("e=", b) + 2, 11));
-      ASSERT_EQ(got.size(), epochs.size());
+      const std::vector<std::string> got = tags_in(read_file(path("out")));
+      ASSERT_EQ(got.size(), d.epochs.size());
       EXPECT_TRUE(std::is_sorted(got.begin(), got.end()));
     }
 }
@@ -353,37 +373,21 @@ TEST_F(Lines, KlogAndRedisLinesInTheirInstantsOrder) {
   std::mt19937_64 rng(31);
   std::vector<std::int64_t> epochs;
   for (int i = 0; i < 400; ++i) epochs.push_back(1767225600 + static_cast<std::int64_t>(rng() % (364 * 86400)));
-  std::sort(epochs.begin(), epochs.end());
-  epochs.erase(std::unique(epochs.begin(), epochs.end()), epochs.end());
-  std::string at;
-  for (const std::int64_t e : epochs) at += "@" + std::to_string(e) + "\n";
-  write_file(path("epochs"), at);
   struct Form {
     const char* date, *before, *after;
   };
   for (const Form form : {Form{"I%m%d %H:%M:%S.%6N", "", "   4242 main.go:42] synced"},
                           Form{"%e %b %Y %H:%M:%S.%3N", "1:M ", " * DB saved on disk"}}) {
     SCOPED_TRACE(form.date);
-    const std::string dates = command_output("TZ=UTC date -f " + path("epochs") + " '+" + form.date + "'");
-    std::vector<std::string> lines;
-    std::size_t k = 0;
-    for (std::size_t b = 0, e; (e = dates.find('\n', b)) != std::string::npos; b = e + 1, ++k)
-      lines.push_back(form.before + dates.substr(b, e - b) + form.after + " e=" + std::to_string(epochs[k]));
-    ASSERT_EQ(lines.size(), epochs.size());
-    std::shuffle(lines.begin(), lines.end(), rng);
-    std::string in;
-    for (const std::string& l : lines) in += l + "\n";
-    write_file(path("in"), in);
+    const DatedLines d = dated_lines(epochs, path("epochs"), "UTC", form.date, form.before, form.after, rng);
+    ASSERT_FALSE(d.text.empty());
+    write_file(path("in"), d.text);
     const Result r = run("--time --time-year 2026 -o " + path("out") + " " + path("in"));
     ASSERT_EQ(r.status, 0) << r.err;
-    const std::string out = read_file(path("out"));
-    std::vector<std::string> got;
-    for (std::size_t b = 0, e; (e = out.find('\n', b)) != std::string::npos; b = e + 1)
-      got.push_back(out.substr(out.find("e=", b) + 2, 10));
-    ASSERT_EQ(got.size(), epochs.size());
+    const std::vector<std::string> got = tags_in(read_file(path("out")));
+    ASSERT_EQ(got.size(), d.epochs.size());
     EXPECT_TRUE(std::is_sorted(got.begin(), got.end()));
   }
 }
 
 }  // namespace
-

@@ -419,13 +419,13 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
     if (n == 0) return;  // a part without records: its list may own no memory
     std::memcpy(static_cast<void*>(chunk.records.data() + first[p]), found[p].data(), n * sizeof(RecordEntry));
   });
-  if (take > before) {  // the long records taken, in order of offsets
-    const std::uint64_t last = chunk.records[take - 1].offset;
-    for (const LongRecords& longs : found_long_)
+  if (take > before) {
+    const RecordEntry& last = chunk.records[take - 1];
+    for (const LongRecords& longs : found_long_)  // the long records taken, in order of offsets
       for (const LongRecord& r : longs)
-        if (r.offset <= last) chunk.long_records.push_back(r);
+        if (r.offset <= last.offset) chunk.long_records.push_back(r);
+    scan = last.offset + chunk.length(last) + 1;
   }
-  if (take > before) scan = chunk.records[take - 1].offset + chunk.length(chunk.records[take - 1]) + 1;
   if (take < first[parts]) {
     // The first record left out starts where the last one taken ended, or at `scan`.
     return false;

@@ -57,10 +57,9 @@ void RunWindow::advance(const Chunk& chunk, std::size_t from, bool last, RecordW
   std::size_t cut = k;
   std::uint64_t kept = 0, kept_bytes = 0;
   if (!last)
-    while (cut > 0 && kept + window_cost(view(merged[cut - 1])) <= capacity_) {
-      kept += window_cost(view(merged[cut - 1]));
-      kept_bytes += view(merged[cut - 1]).size() + 1;
-      --cut;
+    for (std::string_view r; cut > 0 && kept + window_cost(r = view(merged[cut - 1])) <= capacity_; --cut) {
+      kept += window_cost(r);
+      kept_bytes += r.size() + 1;
     }
   for (std::size_t r = 0; r < cut; ++r) run.write(view(merged[r]));
   if (cut > 0) {

@@ -5,11 +5,10 @@ namespace corank::text {
 namespace time_fields {
 
 std::uint64_t read_zone_abbr(std::string_view s, std::size_t& i) noexcept {
-  std::uint64_t packed = 0;
   std::size_t j = i;
-  for (; j < s.size() && j - i < 7 && s[j] >= 'A' && s[j] <= 'Z'; ++j)
-    packed |= std::uint64_t{static_cast<unsigned char>(s[j])} << (8 * (j - i));
+  while (j < s.size() && j - i < 7 && s[j] >= 'A' && s[j] <= 'Z') ++j;
   if (j - i < 2 || j - i > 6 || (j < s.size() && is_word(s[j]))) return 0;
+  const std::uint64_t packed = pack_zone_abbr(s.substr(i, j - i));
   i = j;
   return packed;
 }

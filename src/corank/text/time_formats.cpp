@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "corank/text/char_classes.hpp"
+#include "corank/text/time_fields.hpp"
 
 namespace corank::text {
 
@@ -32,10 +32,7 @@ constexpr Row kRows[] = {
     {"epoch", "%s", "1795605301, 1795605301.123, 1795605301123 (ms), us, ns"},
 };
 
-bool word_byte(const std::string_view s, std::size_t i) noexcept {
-  const auto c = static_cast<unsigned char>(s[i]);
-  return is_alpha(c) || is_digit(c);
-}
+bool word_byte(const std::string_view s, std::size_t i) noexcept { return time_fields::is_word(s[i]); }
 
 }  // namespace
 

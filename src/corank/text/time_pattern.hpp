@@ -49,6 +49,14 @@ struct LocalTime {
   std::int64_t epoch_seconds = 0;
 };
 
+// Letters of a zone abbreviation (up to 8) as LocalTime::zone_abbr holds them.
+constexpr std::uint64_t pack_zone_abbr(std::string_view letters) noexcept {
+  std::uint64_t p = 0;
+  for (std::size_t k = 0; k < letters.size() && k < 8; ++k)
+    p |= std::uint64_t{static_cast<unsigned char>(letters[k])} << (8 * k);
+  return p;
+}
+
 // A UTC offset as %z reads it, at s[i]: seconds east of UTC in `offset`,
 // i moved past it; false (i unmoved) when there is none.
 bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept;

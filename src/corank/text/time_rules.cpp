@@ -158,32 +158,26 @@ std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::str
     if (auto t = infinite(key, begin, end)) return t;
   TimeFound f;
   if (!(search ? rules.find(key, f) : rules.match_start(key, f))) return std::nullopt;
-  if (!search && f.end == key.size() && !f.local.has_offset && !f.local.epoch && !after.empty() &&
-      f.pattern->ends_with_optional_offset()) {
-    // The offset the key's end cut off, in the next field.
-    std::size_t i = 0;
-    while (i < after.size() && blank(after[i])) ++i;
+  if (!search && f.end == key.size() && !f.local.has_offset && !f.local.zone_abbr && !f.local.epoch) {
+    // The UTC offset (Common Log Format's) or the zone abbreviation (where the
+    // zone names it: PostgreSQL's) that the key's end cut off, in the next field.
+    std::size_t at = 0;
+    while (at < after.size() && blank(after[at])) ++at;
+    std::size_t i = at;
     int offset = 0;
-    const auto ends_word = [&](std::size_t j) {
-      return j == after.size() || is_blank(static_cast<unsigned char>(after[j])) || after[j] == ']';
-    };
-    if (i > 0 && read_utc_offset(after, i, offset) && ends_word(i)) {
+    if (at > 0 && f.pattern->ends_with_optional_offset() && read_utc_offset(after, i, offset) &&
+        (i == after.size() || is_blank(static_cast<unsigned char>(after[i])) || after[i] == ']')) {
       f.local.has_offset = true;
       f.local.offset = offset;
       f.end = key.size() + i;
-    }
-  }
-  if (!search && f.end == key.size() && !f.local.has_offset && !f.local.zone_abbr && !f.local.epoch &&
-      f.pattern->ends_with_optional_zone()) {
-    // The zone abbreviation the key's end cut off, where the zone names it.
-    std::size_t i = 0;
-    while (i < after.size() && blank(after[i])) ++i;
-    const std::size_t at = i;
-    const std::uint64_t abbr = i > 0 ? time_fields::read_zone_abbr(after, i) : 0;
-    if (abbr && rules.zone().names(abbr)) {
-      f.local.zone_abbr = abbr;
-      f.local.zone_abbr_at = key.size() + at;
-      f.end = key.size() + i;
+    } else if (at > 0 && f.pattern->ends_with_optional_zone()) {
+      i = at;
+      const std::uint64_t abbr = time_fields::read_zone_abbr(after, i);
+      if (abbr && rules.zone().names(abbr)) {
+        f.local.zone_abbr = abbr;
+        f.local.zone_abbr_at = key.size() + at;
+        f.end = key.size() + i;
+      }
     }
   }
   if (begin) *begin = f.begin;

@@ -17,6 +17,7 @@
 #include <cctz/time_zone.h>
 
 #include "corank/errors.hpp"
+#include "corank/text/time_pattern.hpp"
 
 namespace corank::text {
 
@@ -43,14 +44,7 @@ struct Span {
 };
 thread_local Span last_span;
 
-// An abbreviation as LocalTime::zone_abbr packs its letters.
-constexpr std::uint64_t packed(std::string_view letters) noexcept {
-  std::uint64_t p = 0;
-  for (std::size_t k = 0; k < letters.size() && k < 8; ++k)
-    p |= std::uint64_t{static_cast<unsigned char>(letters[k])} << (8 * k);
-  return p;
-}
-constexpr std::uint64_t kUtc = packed("UTC"), kGmt = packed("GMT");
+constexpr std::uint64_t kUtc = pack_zone_abbr("UTC"), kGmt = pack_zone_abbr("GMT");
 
 Span span_around(const cctz::time_zone& zone, std::uint64_t id, std::int64_t local, std::int64_t utc) {
   Span s{id, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), local - utc};
@@ -80,7 +74,7 @@ TimeZone TimeZone::load(std::string_view name) {
   auto t = cctz::convert(cctz::civil_second(1800, 1, 1, 0, 0, 0), cctz::utc_time_zone());
   const auto last = cctz::convert(cctz::civil_second(2200, 1, 1, 0, 0, 0), cctz::utc_time_zone());
   for (cctz::time_zone::civil_transition tr;;) {
-    const std::uint64_t a = packed(zone.lookup(t).abbr);
+    const std::uint64_t a = pack_zone_abbr(zone.lookup(t).abbr);
     if (std::find(abbrs.begin(), abbrs.end(), a) == abbrs.end()) abbrs.push_back(a);
     if (!(t < last && zone.next_transition(t, &tr))) break;
     t = zone.lookup(tr.to).trans;
@@ -109,22 +103,22 @@ void TimeZone::year_month_at(std::int64_t seconds, int& year, unsigned& month) c
   month = static_cast<unsigned>(cs.month());
 }
 
-
 std::int64_t TimeZone::to_utc_named(std::int64_t days, std::int64_t day_seconds, std::uint64_t abbr) const noexcept {
   const std::int64_t local = days * 86400 + day_seconds;
   if (abbr == kUtc || abbr == kGmt) return local;
-  if (!impl_) return local;
-  // A local time with one instant has it whatever the abbreviation says (a
-  // level such as ERROR after an ISO time reads as one): to_utc's.
+  // A local time with one instant (any in the span to_utc keeps) has it
+  // whatever the abbreviation says. A skipped or repeated one: `pre` reads
+  // it with the offset before the change, `post` with the one after, each
+  // named by the zone's abbreviation on its side of the change.
   const Span& span = last_span;
-  if (span.zone == impl_->id && local >= span.from && local < span.to) return local - span.offset;
-  const cctz::time_zone::civil_lookup l = impl_->zone.lookup(kEpoch + local);
-  if (l.kind == cctz::time_zone::civil_lookup::UNIQUE) return to_utc(days, day_seconds);
-  // Skipped or repeated: `pre` reads the time with the offset before the
-  // change, `post` with the one after, each named by the zone's abbreviation
-  // on its side of the change.
-  if (packed(impl_->zone.lookup(l.trans - cctz::seconds(1)).abbr) == abbr) return l.pre.time_since_epoch().count();
-  if (packed(impl_->zone.lookup(l.trans).abbr) == abbr) return l.post.time_since_epoch().count();
+  if (impl_ && !(span.zone == impl_->id && local >= span.from && local < span.to)) {
+    const cctz::time_zone::civil_lookup l = impl_->zone.lookup(kEpoch + local);
+    if (l.kind != cctz::time_zone::civil_lookup::UNIQUE) {
+      if (pack_zone_abbr(impl_->zone.lookup(l.trans - cctz::seconds(1)).abbr) == abbr)
+        return l.pre.time_since_epoch().count();
+      if (pack_zone_abbr(impl_->zone.lookup(l.trans).abbr) == abbr) return l.post.time_since_epoch().count();
+    }
+  }
   return to_utc(days, day_seconds);
 }
 

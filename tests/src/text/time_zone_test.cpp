@@ -5,6 +5,7 @@
 // summer time in winter and half-hour changes, in order, in random order and
 // with two zones alternating, and at random times up to the year 3000.
 #include "corank/text/time_zone.hpp"
+#include "corank/text/time_pattern.hpp"
 
 #include <gtest/gtest.h>
 
@@ -92,11 +93,7 @@ TEST(TimeZone, ZonesLoadedAgainDoNotShareASpan) {
   }
 }
 
-std::uint64_t abbr(std::string_view letters) {
-  std::uint64_t p = 0;
-  for (std::size_t k = 0; k < letters.size(); ++k) p |= std::uint64_t{static_cast<unsigned char>(letters[k])} << (8 * k);
-  return p;
-}
+std::uint64_t abbr(std::string_view letters) { return pack_zone_abbr(letters); }
 
 // A local time written with an abbreviation: the skipped and the repeated
 // hours of Europe/Berlin's changes in 2026 read by it (independently: UTC
