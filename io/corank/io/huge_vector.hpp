@@ -1,13 +1,11 @@
 #pragma once
 // HugeVector<T>: the one array type for the sorters' large buffers, of
 // trivially copyable T, in anonymous memory with transparent huge pages
-// requested. First-touch page faults dominate a sort that fills gigabytes of
-// fresh memory: with 4 KiB pages they cost more than reading the input from
-// the page cache (measured: 3.3 s per GiB with 4 KiB pages, 0.08 s with huge
-// pages, on the 2-core development VM). Elements are never initialized: a
-// fixed-size buffer is HugeVector<T>(n), a growing one reserve()s and
-// push_back()s, and growth uses mremap, which moves page tables instead of
-// copying bytes.
+// requested where they pay (huge_pages.hpp). First-touch page faults dominate
+// a sort that fills gigabytes of fresh memory, often more than reading the
+// input from the page cache. Elements are never initialized: a fixed-size
+// buffer is HugeVector<T>(n), a growing one reserve()s and push_back()s, and
+// growth uses mremap, which moves page tables instead of copying bytes.
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -15,6 +13,8 @@
 #include <new>
 #include <type_traits>
 #include <utility>
+
+#include "corank/io/huge_pages.hpp"
 
 namespace corank::io {
 
@@ -85,7 +85,7 @@ private:
     void* p = data_ ? ::mremap(data_, cap_ * sizeof(T), bytes, MREMAP_MAYMOVE)
                     : ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
-    if (bytes >= (std::size_t{2} << 20)) ::madvise(p, bytes, MADV_HUGEPAGE);  // advice only
+    advise_huge_pages(p, bytes);
     data_ = static_cast<T*>(p);
     cap_ = bytes / sizeof(T);
   }

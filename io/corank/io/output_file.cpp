@@ -19,6 +19,7 @@
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/file_attributes.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/huge_pages.hpp"
 #include "corank/io/owned_temporary.hpp"
 #include "corank/io/run_file.hpp"
 #include "corank/io/source.hpp"
@@ -229,9 +230,9 @@ bool OutputFile::map_for_writing(std::uint64_t bytes) {
   map_ = static_cast<std::byte*>(p);
   map_bytes_ = lead + bytes;
   map_lead_ = lead;
-  // Huge pages where the file system allows them (tmpfs huge=advise): fewer,
-  // larger page allocations. Advice only.
-  ::madvise(map_, map_bytes_, MADV_HUGEPAGE);
+  // Huge pages where the file system allows them (tmpfs huge=advise) and
+  // they pay (huge_pages.hpp): fewer, larger page allocations. Advice only.
+  advise_huge_pages(map_, map_bytes_);
   mapped_used_ = bytes;
   // Ranges are allocated by the writers, in parallel, where the kernel can
   // populate a range and report failure (Linux 5.14); else all at once here.

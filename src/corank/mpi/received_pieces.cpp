@@ -10,6 +10,7 @@
 #include <new>
 
 #include "corank/io/error.hpp"
+#include "corank/io/huge_pages.hpp"
 #include "corank/parallel.hpp"
 
 #ifndef MADV_POPULATE_WRITE
@@ -66,7 +67,7 @@ ReceivedPieces::ReceivedPieces(Plan plan)
     open_files();
     return;
   }
-  ::madvise(p, size, MADV_HUGEPAGE);  // advice only
+  io::advise_huge_pages(p, size);
   reservation_ = size;
   std::uint64_t at = 0;
   for (unsigned s = 0; s < plan_.senders; ++s) {
