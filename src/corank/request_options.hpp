@@ -12,6 +12,7 @@
 #include "corank/text/key_spec.hpp"
 #include "corank/text/text_format.hpp"
 #include "corank/text/text_sorter.hpp"
+#include "corank/text/time_inputs.hpp"
 #include "corank/text/time_rules.hpp"
 
 namespace corank::request {
@@ -46,10 +47,11 @@ std::unique_ptr<text::TextFormat> text_format(const SortRequest& r,
 SortOptions binary_options(const SortRequest& r);
 text::TextSortOptions text_options(const SortRequest& r);
 
-// Lines of several files with time keys: each file's own rules (its formats,
-// its modification time's year), one per input (time_inputs.hpp); empty where
-// one set of rules serves every input alike (the others: -m, whose inputs
-// were sorted by one rules, and --debug, which shows one format's marks).
-std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r);
+// Lines of several files with time keys: each file's group's rules (its
+// modification time's year) and its own (its formats too), one per input
+// (time_inputs.hpp); empty where one set of rules serves every input alike
+// (the others: -m, whose inputs were sorted by one rules, and --debug, which
+// shows one format's marks).
+text::InputTimeRules rules_by_input(const SortRequest& r);
 
 }  // namespace corank::request

@@ -112,13 +112,15 @@ bool likely_one_chunk(const SortRequest& r) {
 
 // Inputs whose time rules differ (rules_by_input): sorted at once where the
 // rules matter only to prefixes and the input is one chunk, each input's
-// records split and given their prefixes by its own rules; else group by group.
-SortStats sort_by_input_rules(const SortRequest& r, const std::vector<std::shared_ptr<const text::TimeRules>>& rules) {
+// records split and given their prefixes by its own rules (its own formats
+// searched for); else by their group's rules, in one sort where one group
+// holds them all, else group by group.
+SortStats sort_by_input_rules(const SortRequest& r, const text::InputTimeRules& rules) {
   const std::uint64_t salt = uses_random(r) ? random_salt(r) : 0;
   std::vector<std::unique_ptr<text::TextFormat>> formats;  // one per rules, in the inputs' order
   std::vector<const text::TimeRules*> of;                  // their rules
   text::TextSortOptions o = text_options(r);
-  for (const auto& x : rules) {
+  for (const auto& x : rules.own) {
     const auto k = static_cast<std::size_t>(std::find(of.begin(), of.end(), x.get()) - of.begin());
     if (k == of.size()) formats.push_back(make_text_format(r, salt, true, x)), of.push_back(x.get());
     o.input_formats.push_back(formats[k].get());
@@ -127,13 +129,17 @@ SortStats sort_by_input_rules(const SortRequest& r, const std::vector<std::share
     try {
       SortStats stats = text::sort_text(o, *formats.front());
       note(r.verbose, r.io, "time: " + std::to_string(formats.size()) +
-                                " groups of inputs with rules of their own, each record's time read by its input's");
+                                " sets of rules (each input's formats, its group's year), each record's time read "
+                                "by its input's");
       return stats;
     } catch (const text::NotOneChunk&) {
-      note(r.verbose, r.io, "time: the input is more than one chunk: each group of inputs is sorted apart");
+      note(r.verbose, r.io, "time: the input is more than one chunk: each input read by its group's rules");
     }
   }
-  return sort_time_groups(r, rules);
+  const auto& group = rules.group;
+  if (std::all_of(group.begin(), group.end(), [&](const auto& x) { return x == group.front(); }))
+    return text::sort_text(text_options(r), *text_format(r, group.front()));
+  return sort_time_groups(r, group);
 }
 
 }  // namespace
@@ -170,12 +176,13 @@ SortStats sort(const SortRequest& r) {
     if (!is_text_format(r.format)) return sort_files(binary_options(r));
     const Clock::time_point t0 = Clock::now();
     const auto rules = rules_by_input(r);
-    if (std::any_of(rules.begin(), rules.end(), [&](const auto& x) { return x != rules.front(); })) {
+    const auto& own = rules.own;
+    if (std::any_of(own.begin(), own.end(), [&](const auto& x) { return x != own.front(); })) {
       SortStats stats = sort_by_input_rules(r, rules);
       stats.seconds.total = seconds_since(t0);
       return stats;
     }
-    auto format = text_format(r, rules.empty() ? nullptr : rules.front());
+    auto format = text_format(r, own.empty() ? nullptr : own.front());
     return text::sort_text(text_options(r), *format);
   } catch (const std::bad_alloc&) {
     throw LimitError(memory_exhausted_message(r.memory_budget ? r.memory_budget : default_memory_budget()));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "corank/text/time_fields.hpp"
 
@@ -45,14 +46,20 @@ std::span<const TimeFormat> known_time_formats() {
   return formats;
 }
 
-namespace {
+TimeSearch::TimeSearch(std::vector<const TimePattern*> patterns) : patterns_(std::move(patterns)) {
+  for (const TimePattern* p : patterns_) {
+    (p->reads_epoch() ? epochs_ : others_) = true;
+    for (unsigned c = 0; c < 256; ++c)
+      if (p->can_start_with(static_cast<unsigned char>(c))) starts_[c] |= p->reads_epoch() ? 2 : 1;
+  }
+}
 
-bool find_from(std::span<const TimePattern* const> patterns, std::string_view line, bool epochs,
-               TimeHit& hit) noexcept {
+bool TimeSearch::find_from(std::string_view line, bool epochs, TimeHit& hit) const noexcept {
+  const std::uint8_t wanted = epochs ? 2 : 1;
   std::size_t end = 0;
   for (std::size_t i = 0; i < line.size(); ++i) {
-    if (i > 0 && word_byte(line, i - 1)) continue;
-    for (const TimePattern* p : patterns) {
+    if (!(starts_[static_cast<unsigned char>(line[i])] & wanted) || (i > 0 && word_byte(line, i - 1))) continue;
+    for (const TimePattern* p : patterns_) {
       if (p->reads_epoch() != epochs || !p->may_match_at(line, i) || !p->match(line, i, hit.time, end, false)) continue;
       if (end < line.size() && word_byte(line, end)) continue;
       hit.begin = i;
@@ -64,22 +71,19 @@ bool find_from(std::span<const TimePattern* const> patterns, std::string_view li
   return false;
 }
 
-}  // namespace
-
-bool find_first(std::span<const TimePattern* const> patterns, std::string_view line, TimeHit& hit) noexcept {
-  const auto epoch = [](const TimePattern* p) { return p->reads_epoch(); };
-  if (!std::all_of(patterns.begin(), patterns.end(), epoch) && find_from(patterns, line, false, hit)) return true;
-  return std::any_of(patterns.begin(), patterns.end(), epoch) && find_from(patterns, line, true, hit);
+bool TimeSearch::find_first(std::string_view line, TimeHit& hit) const noexcept {
+  return (others_ && find_from(line, false, hit)) || (epochs_ && find_from(line, true, hit));
 }
 
 std::vector<int> detect_formats(std::span<const TimeFormat> formats, std::span<const std::string_view> lines,
                                 double min_share) {
   std::vector<const TimePattern*> all;
   for (const TimeFormat& f : formats) all.push_back(&f.pattern);
+  const TimeSearch search(all);
   std::vector<std::size_t> reads(formats.size());
   TimeHit hit;
   for (std::string_view line : lines)
-    if (find_first(all, line, hit))
+    if (search.find_first(line, hit))
       ++reads[static_cast<std::size_t>(std::find(all.begin(), all.end(), hit.pattern) - all.begin())];
   std::vector<int> taken;
   for (;;) {

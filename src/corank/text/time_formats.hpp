@@ -5,7 +5,9 @@
 // file uses from a sample of its lines, as lnav does: every format is tried
 // on each sampled line, anywhere in it, and the one that reads the most lines
 // wins; a file that mixes formats keeps each that reads a share of them.
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -31,10 +33,28 @@ struct TimeHit {
   const TimePattern* pattern = nullptr;  // the one that matched
 };
 
-// The first match of any of `patterns` in the line: the earliest position,
-// and at one position the first pattern in the list; an epoch number only
-// where no other pattern matches.
-bool find_first(std::span<const TimePattern* const> patterns, std::string_view line, TimeHit& hit) noexcept;
+// Patterns to search lines for, with the bytes that can begin a match of
+// any of them: a line's other positions, most of them, are passed over with
+// one lookup each instead of a test of every pattern.
+class TimeSearch {
+public:
+  TimeSearch() = default;
+  explicit TimeSearch(std::vector<const TimePattern*> patterns);
+
+  std::span<const TimePattern* const> patterns() const noexcept { return patterns_; }
+  // The first match in the line: the earliest position, and at one position
+  // the first pattern in the list; an epoch number only where no other
+  // pattern matches.
+  bool find_first(std::string_view line, TimeHit& hit) const noexcept;
+
+private:
+  bool find_from(std::string_view line, bool epochs, TimeHit& hit) const noexcept;
+
+  std::vector<const TimePattern*> patterns_;
+  // Bit 0: a pattern that reads no epoch can begin with the byte; bit 1: one that reads an epoch can.
+  std::array<std::uint8_t, 256> starts_{};
+  bool epochs_ = false, others_ = false;  // whether there are such patterns
+};
 
 // A file's formats from a sample of its lines: each line is read as
 // find_first over every format would read it, and the formats that read at

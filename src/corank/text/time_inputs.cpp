@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "corank/io/diagnostics.hpp"
@@ -230,9 +231,8 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
   return rules;
 }
 
-std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
-                                                                  std::span<const std::string> inputs, bool sample,
-                                                                  char eol, const io::IoOptions& io, bool verbose) {
+InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const std::string> inputs, bool sample,
+                                   char eol, const io::IoOptions& io, bool verbose) {
   const std::vector<std::string> stdin_only{"-"};
   if (inputs.empty()) inputs = stdin_only;
   const TimeRules base(settings);
@@ -295,8 +295,27 @@ std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSett
     }
     note_reference(*rules[g], groups > 1 ? "group " + std::to_string(g + 1) + ": " : "", io, verbose);
   }
-  std::vector<std::shared_ptr<const TimeRules>> out;
-  for (std::size_t i = 0; i < in.size(); ++i) out.push_back(rules[group[i]]);
+  InputTimeRules out;
+  std::vector<std::pair<std::size_t, std::vector<bool>>> kinds;  // (group, formats) of each own rules made
+  std::vector<std::shared_ptr<const TimeRules>> made;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    out.group.push_back(rules[group[i]]);
+    std::vector<bool> formats(known.size());
+    for (int f : in[i].times.formats) formats[static_cast<std::size_t>(f)] = true;
+    if (in[i].times.formats.empty() || !in[i].times.mtime) {  // nothing detected: what its group looks for
+      out.own.push_back(rules[group[i]]);
+      continue;
+    }
+    const auto kind = std::make_pair(group[i], formats);
+    const auto k = static_cast<std::size_t>(std::find(kinds.begin(), kinds.end(), kind) - kinds.begin());
+    if (k == kinds.size()) {
+      auto own = std::make_shared<TimeRules>(*rules[group[i]]);
+      own->set_search_formats(patterns_of(formats));
+      kinds.push_back(kind);
+      made.push_back(std::move(own));
+    }
+    out.own.push_back(made[k]);
+  }
   return out;
 }
 

@@ -41,11 +41,19 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
 // file's own modification time: the inputs whose formats may lack a year
 // (syslog's; any, for a file not sampled) fall into one group per year
 // reference (the current date for standard input and pipes), the others join
-// the first group; each group looks for the formats detected in its files.
-// Inputs of one group share one object: a single object where one reference
-// serves all, so that the sort is one (time_group_merge.hpp merges groups).
-std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
-                                                                  std::span<const std::string> inputs, bool sample,
-                                                                  char eol, const io::IoOptions& io, bool verbose);
+// the first group. `group`: each input's group's rules, which look for the
+// formats detected in any of its files; inputs of one group share one object,
+// a single object where one reference serves all, so that the sort is one
+// (time_group_merge.hpp merges groups). `own`: each input's own, its group's
+// but looking for its own detected formats alone, as lnav applies a file's
+// format to every line of it; inputs of one group with the same formats share
+// one object. A sort that reads each input by its own rules (one chunk,
+// sort.cpp) takes `own`.
+struct InputTimeRules {
+  std::vector<std::shared_ptr<const TimeRules>> group;
+  std::vector<std::shared_ptr<const TimeRules>> own;
+};
+InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const std::string> inputs, bool sample,
+                                   char eol, const io::IoOptions& io, bool verbose);
 
 }  // namespace corank::text

@@ -35,7 +35,8 @@ TimeRules::TimeRules(const TimeSettings& s) : TimeRules() {
   if (!s.zone.empty()) zone_ = TimeZone::load(s.zone);
   if (!s.format.empty()) {
     custom_ = std::make_shared<const TimePattern>(s.format);
-    start_ = search_ = {custom_.get()};
+    start_ = {custom_.get()};
+    search_ = TimeSearch(start_);
   }
   if (s.year > 0) reference_ = {s.year, s.year_month ? s.year_month : 12};
 }
@@ -46,7 +47,7 @@ const TimeRules& TimeRules::defaults() {
 }
 
 void TimeRules::set_search_formats(std::vector<const TimePattern*> patterns) {
-  if (!custom_ && !patterns.empty()) search_ = std::move(patterns);
+  if (!custom_ && !patterns.empty()) search_ = TimeSearch(std::move(patterns));
 }
 
 // A zone abbreviation that the zone does not name (a log level after an ISO
@@ -79,7 +80,7 @@ bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept
 }
 
 bool TimeRules::match_whole(std::string_view text, TimeFound& found) const noexcept {
-  for (const TimePattern* p : search_) {
+  for (const TimePattern* p : search_.patterns()) {
     if (!p->matches_whole(text, found.local)) continue;
     found.begin = 0;
     found.end = text.size();
@@ -103,7 +104,7 @@ bool TimeRules::find(std::string_view line, TimeFound& found) const noexcept {
     }
   }
   TimeHit hit;
-  if (!find_first(search_, line, hit)) return false;
+  if (!search_.find_first(line, hit)) return false;
   found.local = hit.time;
   found.begin = hit.begin;
   found.end = hit.end;

@@ -61,7 +61,7 @@ public:
   // table's order; by default (nothing detected, or input that cannot be
   // read twice) every known one. --time-format's pattern replaces both.
   void set_search_formats(std::vector<const TimePattern*> patterns);
-  const std::vector<const TimePattern*>& search_formats() const noexcept { return search_; }
+  std::span<const TimePattern* const> search_formats() const noexcept { return search_.patterns(); }
   bool custom_format() const noexcept { return custom_ != nullptr; }
 
   // A key whose value starts with the timestamp (after blanks and a '['),
@@ -91,7 +91,7 @@ private:
   YearReference reference_;
   std::shared_ptr<const TimePattern> custom_;
   std::vector<const TimePattern*> start_;   // what match_start tries
-  std::vector<const TimePattern*> search_;  // what find looks for
+  TimeSearch search_;                       // what find looks for
   std::vector<std::string> json_members_;   // JSON logs' time members, by name
 };
 

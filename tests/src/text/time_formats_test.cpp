@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -50,19 +52,77 @@ TEST(TimeFormats, MostLinesWinAndMixedFilesKeepEach) {
             "iso8601");
 }
 
-TEST(TimeFormats, FindFirstTakesTheEarliestPosition) {
-  const auto formats = known_time_formats();
+std::vector<const TimePattern*> every_format() {
   std::vector<const TimePattern*> all;
-  for (const auto& f : formats) all.push_back(&f.pattern);
+  for (const auto& f : known_time_formats()) all.push_back(&f.pattern);
+  return all;
+}
+
+TEST(TimeFormats, FindFirstTakesTheEarliestPosition) {
+  const TimeSearch all(every_format());
   TimeHit hit;
-  ASSERT_TRUE(find_first(all, "id=1795605301 at 2026-11-25T11:15:01Z", hit));
+  ASSERT_TRUE(all.find_first("id=1795605301 at 2026-11-25T11:15:01Z", hit));
   EXPECT_EQ(hit.begin, 17u);  // not the epoch number before it
-  ASSERT_TRUE(find_first(all, "id=1795605301 at noon", hit));
+  ASSERT_TRUE(all.find_first("id=1795605301 at noon", hit));
   EXPECT_EQ(hit.begin, 3u);  // a number, where nothing else is
-  ASSERT_TRUE(find_first(all, "[Wed Nov 25 11:15:01 2026] x", hit));
+  ASSERT_TRUE(all.find_first("[Wed Nov 25 11:15:01 2026] x", hit));
   EXPECT_EQ(hit.begin, 1u);  // Apache's, not syslog's within it
   EXPECT_EQ(hit.time.year, 2026);
-  EXPECT_FALSE(find_first(all, "", hit));
+  EXPECT_FALSE(all.find_first("", hit));
+}
+
+// The search passes over the positions where no pattern can begin: what it
+// finds is what trying every pattern at every word's start finds (written
+// out here as the rule says, not as the search does it), for lines of every
+// format, their pieces, and noise between.
+TEST(TimeFormats, SearchFindsWhatTryingEveryPositionFinds) {
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+  auto reference = [&](const std::vector<const TimePattern*>& patterns, std::string_view line, TimeHit& hit) {
+    for (const bool epochs : {false, true})
+      for (std::size_t i = 0; i < line.size(); ++i) {
+        if (i > 0 && word(line[i - 1])) continue;
+        for (const TimePattern* p : patterns) {
+          std::size_t end = 0;
+          if (p->reads_epoch() != epochs || !p->match(line, i, hit.time, end, false)) continue;
+          if (end < line.size() && word(line[end])) continue;
+          hit.begin = i, hit.end = end, hit.pattern = p;
+          return true;
+        }
+      }
+    return false;
+  };
+  std::vector<std::string> pieces;
+  for (const auto& f : known_time_formats())
+    for (std::size_t at = 0, comma; at < f.example.size(); at = comma + 2) {
+      comma = f.example.find(", ", at);
+      if (comma == std::string_view::npos) comma = f.example.size();
+      pieces.emplace_back(f.example.substr(at, comma - at));
+    }
+  const std::vector<std::string> noise = {"", " ", "x", "[", "-", "10.0.0.1 - - [", "id=42 ", "<165>1 ", "\tat a.b(C.java:12) ",
+                                          "Nov", "2026", "25/", "I", "CET "};
+  const auto all = every_format();
+  std::mt19937_64 random(7);
+  std::size_t found = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string line;
+    for (int k = 0, n = static_cast<int>(random() % 4); k < n; ++k) {
+      line += random() % 2 ? noise[random() % noise.size()] : pieces[random() % pieces.size()];
+      if (random() % 3 == 0 && !line.empty()) line.erase(random() % line.size(), 1 + random() % 3);
+    }
+    // A few patterns or all of them, as a file's detected formats are.
+    std::vector<const TimePattern*> patterns;
+    for (const TimePattern* p : all)
+      if (round % 2 == 0 || random() % 3 == 0) patterns.push_back(p);
+    TimeHit got, want;
+    const bool g = TimeSearch(patterns).find_first(line, got), w = reference(patterns, line, want);
+    ASSERT_EQ(g, w) << line;
+    if (!w) continue;
+    ++found;
+    EXPECT_EQ(got.begin, want.begin) << line;
+    EXPECT_EQ(got.end, want.end) << line;
+    EXPECT_EQ(got.pattern, want.pattern) << line;
+  }
+  EXPECT_GT(found, 2000u);  // the lines hold timestamps often enough to test the finding
 }
 
 }  // namespace
