@@ -98,6 +98,7 @@ struct InputTimes {
   std::vector<int> formats;
   std::string json_member;
   std::optional<std::int64_t> mtime;
+  std::vector<std::uint64_t> zone_abbrs;  // the %Z words after its sampled lines' times, each once, packed
 };
 
 // A JSON log's time member: where nine in ten of the sampled lines that are
@@ -143,6 +144,15 @@ std::optional<JsonTime> json_time_member(std::span<const std::string_view> lines
   return JsonTime{std::string(best->name), best->formats};
 }
 
+// The search formats of detected table rows, in the table's order.
+std::vector<const TimePattern*> patterns_of(const std::vector<bool>& detected) {
+  const auto known = known_time_formats();
+  std::vector<const TimePattern*> search;
+  for (std::size_t f = 0; f < known.size(); ++f)
+    if (detected[f]) search.push_back(&known[f].pattern);
+  return search;
+}
+
 InputTimes input_times(const std::string& path, bool sample, char eol, const io::IoOptions& io, bool verbose) {
   InputTimes out;
   const auto st = regular_file(path);
@@ -170,6 +180,15 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
                               " of its lines (--time-format names another)");
     return out;
   }
+  std::vector<bool> detected(known.size());
+  for (int f : out.formats) detected[static_cast<std::size_t>(f)] = true;
+  const TimeSearch search(patterns_of(detected));
+  TimeHit hit;
+  for (std::string_view line : lines) {
+    auto& z = out.zone_abbrs;
+    if (search.find_first(line, hit) && hit.time.zone_abbr && std::find(z.begin(), z.end(), hit.time.zone_abbr) == z.end())
+      z.push_back(hit.time.zone_abbr);
+  }
   std::string names;
   for (int f : out.formats) names += (names.empty() ? "" : ", ") + std::string(known[static_cast<std::size_t>(f)].name);
   note(verbose, io,
@@ -178,18 +197,35 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
   return out;
 }
 
-// The search formats of detected table rows, in the table's order.
-std::vector<const TimePattern*> patterns_of(const std::vector<bool>& detected) {
-  const auto known = known_time_formats();
-  std::vector<const TimePattern*> search;
-  for (std::size_t f = 0; f < known.size(); ++f)
-    if (detected[f]) search.push_back(&known[f].pattern);
-  return search;
-}
-
 // The JSON time members of a sort's inputs, each once, in input order.
 void add_member(std::vector<std::string>& members, const std::string& name) {
   if (!name.empty() && std::find(members.begin(), members.end(), name) == members.end()) members.push_back(name);
+}
+
+// Zone abbreviations after the sampled times that the zone does not use but
+// a zone of the tz database does (CET in logs sorted under the default UTC):
+// those times are read in the zone given, without them, so it is likely not
+// the one they were written in. One warning an abbreviation, naming the
+// first file that has it; words no zone uses (ERROR, INFO) are no zones.
+void warn_unnamed_zones(const TimeZone& zone, std::span<const std::string> inputs, std::span<const InputTimes> times,
+                        const io::IoOptions& io) {
+  if (!io.diagnostics) return;
+  std::vector<std::uint64_t> warned;
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    for (const std::uint64_t a : times[i].zone_abbrs) {
+      if (zone.names(a) || std::find(warned.begin(), warned.end(), a) != warned.end() || !TimeZone::any_zone_names(a))
+        continue;
+      warned.push_back(a);
+      std::size_t more = 0;
+      for (std::size_t j = i + 1; j < inputs.size(); ++j)
+        more += std::find(times[j].zone_abbrs.begin(), times[j].zone_abbrs.end(), a) != times[j].zone_abbrs.end();
+      std::string letters;
+      for (std::uint64_t p = a; p; p >>= 8) letters += static_cast<char>(p & 0xff);
+      io.diagnostics->warning(inputs[i] + (more ? " and " + std::to_string(more) + " more" : "") +
+                              ": timestamps followed by " + letters + ", which --time-zone's zone " + zone.name() +
+                              " never uses: read as " + zone.name() +
+                              " times; give --time-zone the zone they were written in");
+    }
 }
 
 void note_reference(const TimeRules& rules, const std::string& what, const io::IoOptions& io, bool verbose) {
@@ -211,8 +247,9 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
   std::vector<bool> detected(known_time_formats().size());
   std::vector<std::string> members;
   bool sampled_any = false, all_sampled = true;
+  std::vector<InputTimes> times;
   for (const std::string& path : inputs) {
-    const InputTimes t = input_times(path, sample && !rules->custom_format(), eol, io, verbose);
+    const InputTimes& t = times.emplace_back(input_times(path, sample && !rules->custom_format(), eol, io, verbose));
     all_sampled = all_sampled && t.mtime;
     if (t.mtime) newest = std::max(newest.value_or(*t.mtime), *t.mtime);
     sampled_any = sampled_any || !t.formats.empty();
@@ -228,6 +265,7 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
     rules->set_reference(r);
   }
   note_reference(*rules, "", io, verbose);
+  warn_unnamed_zones(rules->zone(), inputs, times, io);
   return rules;
 }
 
@@ -263,6 +301,9 @@ InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const
     }
     in.push_back(std::move(x));
   }
+  std::vector<InputTimes> times;
+  for (const Input& x : in) times.push_back(x.times);
+  warn_unnamed_zones(base.zone(), inputs, times, io);
   // One group per year reference; inputs that need none join the first.
   const std::size_t groups = std::max<std::size_t>(years.size(), 1);
   std::vector<std::size_t> group(in.size(), 0);

@@ -9,7 +9,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <fstream>
 #include <limits>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -58,6 +61,19 @@ Span span_around(const cctz::time_zone& zone, std::uint64_t id, std::int64_t loc
   return s;
 }
 
+// The abbreviations `zone` uses from `from` to `to` (years, UTC), packed,
+// added to `abbrs` where not there yet.
+void add_abbreviations(const cctz::time_zone& zone, int from, int to, std::vector<std::uint64_t>& abbrs) {
+  auto t = cctz::convert(cctz::civil_second(from, 1, 1, 0, 0, 0), cctz::utc_time_zone());
+  const auto last = cctz::convert(cctz::civil_second(to, 1, 1, 0, 0, 0), cctz::utc_time_zone());
+  for (cctz::time_zone::civil_transition tr;;) {
+    const std::uint64_t a = pack_zone_abbr(zone.lookup(t).abbr);
+    if (std::find(abbrs.begin(), abbrs.end(), a) == abbrs.end()) abbrs.push_back(a);
+    if (!(t < last && zone.next_transition(t, &tr))) break;
+    t = zone.lookup(tr.to).trans;
+  }
+}
+
 }  // namespace
 
 TimeZone::TimeZone() = default;
@@ -71,16 +87,29 @@ TimeZone TimeZone::load(std::string_view name) {
   if (name.empty() || !cctz::load_time_zone(z.name_, &zone))
     throw UsageError("unknown time zone '" + z.name_ + "' (an IANA name such as Europe/Berlin, from the tz database)");
   std::vector<std::uint64_t> abbrs;
-  auto t = cctz::convert(cctz::civil_second(1800, 1, 1, 0, 0, 0), cctz::utc_time_zone());
-  const auto last = cctz::convert(cctz::civil_second(2200, 1, 1, 0, 0, 0), cctz::utc_time_zone());
-  for (cctz::time_zone::civil_transition tr;;) {
-    const std::uint64_t a = pack_zone_abbr(zone.lookup(t).abbr);
-    if (std::find(abbrs.begin(), abbrs.end(), a) == abbrs.end()) abbrs.push_back(a);
-    if (!(t < last && zone.next_transition(t, &tr))) break;
-    t = zone.lookup(tr.to).trans;
-  }
+  add_abbreviations(zone, 1800, 2200, abbrs);
   z.impl_ = std::make_shared<const Impl>(Impl{zone, ++zones_loaded, std::move(abbrs)});
   return z;
+}
+
+bool TimeZone::any_zone_names(std::uint64_t abbr) {
+  static const std::vector<std::uint64_t> all = [] {
+    std::vector<std::uint64_t> abbrs{kUtc, kGmt};
+    const char* dir = std::getenv("TZDIR");
+    std::ifstream table(std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/zone1970.tab");
+    // Lines of tab-separated fields: country codes, coordinates, the zone's name, ...
+    for (std::string line; std::getline(table, line);) {
+      if (line.empty() || line[0] == '#') continue;
+      const std::size_t a = line.find('\t'), b = a == std::string::npos ? a : line.find('\t', a + 1);
+      if (b == std::string::npos) continue;
+      const std::size_t c = line.find('\t', b + 1);
+      cctz::time_zone zone;
+      if (cctz::load_time_zone(line.substr(b + 1, c == std::string::npos ? c : c - b - 1), &zone))
+        add_abbreviations(zone, 1970, 2038, abbrs);
+    }
+    return abbrs;
+  }();
+  return std::find(all.begin(), all.end(), abbr) != all.end();
 }
 
 std::int64_t TimeZone::to_utc(std::int64_t days, std::int64_t day_seconds) const noexcept {

@@ -39,6 +39,11 @@ public:
   // Whether `abbr` is UTC, GMT or an abbreviation this zone has used or will
   // use (its changes from 1800 to 2200).
   bool names(std::uint64_t abbr) const noexcept;
+  // Whether `abbr` is UTC, GMT or one that some zone of the tz database
+  // (those its zone1970.tab lists) has used between 1970 and 2038: a zone's
+  // name, not a log level that looks like one (CET, EST, but not ERROR or
+  // INFO). Read once, on first use.
+  static bool any_zone_names(std::uint64_t abbr);
   // The local year and month (1-12) at `seconds` since the epoch.
   void year_month_at(std::int64_t seconds, int& year, unsigned& month) const noexcept;
 

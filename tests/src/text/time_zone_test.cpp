@@ -124,5 +124,18 @@ TEST(TimeZone, LocalTimesNamedByTheirAbbreviation) {
   EXPECT_EQ(TimeZone().to_utc_named(oct25, t0230, abbr("CET")), oct25 * 86400 + t0230);  // UTC names no CET
 }
 
+// Some zone of the tz database uses these abbreviations, none uses the
+// words logs put in the same place.
+TEST(TimeZone, AnyZoneNamesZonesNotLogLevels) {
+  for (const char* zone : {"CET", "CEST", "EST", "EDT", "PST", "JST", "IST", "AEDT", "MSK", "GMT", "UTC"}) {
+    SCOPED_TRACE(zone);
+    EXPECT_TRUE(TimeZone::any_zone_names(abbr(zone)));
+  }
+  for (const char* word : {"ERROR", "INFO", "WARN", "DEBUG", "GET", "POST", "LOG", "OK"}) {
+    SCOPED_TRACE(word);
+    EXPECT_FALSE(TimeZone::any_zone_names(abbr(word)));
+  }
+}
+
 }  // namespace
 }  // namespace corank::text
