@@ -36,7 +36,7 @@ else
 fi
 cp -a "$build"/lib/. "$dir/lib/"
 for lib in simdjson cctz; do
-  so=$(ldconfig -p | awk -v l="lib$lib.so." '$1 ~ "^" l { print $NF; exit }')
+  so=$(ldconfig -p | awk -v l="lib$lib.so." '$1 ~ "^" l && !found { print $NF; found = 1 }')  # reads all: an early exit would kill ldconfig with SIGPIPE
   [ -n "$so" ] && cp -L "$so" "$dir/lib/$(basename "$so")"
 done
 du -sh "$dir"
