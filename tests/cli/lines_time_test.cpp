@@ -390,6 +390,17 @@ TEST_F(Lines, ZoneAbbreviationsOfAnotherZoneAreNamed) {
                                     "2026-01-15 11:00:00.000 CET [1] LOG:  c\n2026-07-15 10:00:00.000 CEST [1] LOG:  d\n");
   r = run("--time --time-zone America/New_York -o " + path("out") + " " + path("app.log"));
   EXPECT_EQ(r.err, "");
+  // One file (its rules found apart from the others'), and standard input,
+  // whose lines are not sampled: nothing to name there.
+  r = run("--time -o " + path("out") + " " + path("pg2.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "corank: " + path("pg2.log") + ": timestamps followed by CEST, which --time-zone's zone UTC never "
+                   "uses: read as UTC times; give --time-zone the zone they were written in\n"
+                   "corank: " + path("pg2.log") + ": timestamps followed by CET, which --time-zone's zone UTC never "
+                   "uses: read as UTC times; give --time-zone the zone they were written in\n");
+  r = run("--time -o " + path("out") + " < " + path("pg2.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
 }
 
 // Kubernetes' klog lines (yearless: --time-year dates them) and Redis's day
