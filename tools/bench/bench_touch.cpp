@@ -10,18 +10,17 @@
 #include <sys/mman.h>
 
 #include <CLI/CLI.hpp>
-#include <chrono>
 #include <cstdio>
 #include <thread>
 #include <vector>
 
 #include "corank/io/huge_pages.hpp"
+#include "corank/stopwatch.hpp"
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+using corank::Clock;
+using corank::seconds_since;
 
 void touch(bool huge, std::size_t bytes, unsigned threads) {
   auto t0 = Clock::now();

@@ -153,6 +153,14 @@ std::vector<const TimePattern*> patterns_of(const std::vector<bool>& detected) {
   return search;
 }
 
+// Table rows as flags, one a row: a file's formats (InputTimes::formats) in
+// the table's order, whatever order they were detected in.
+std::vector<bool> flags_of(const std::vector<int>& formats) {
+  std::vector<bool> flags(known_time_formats().size());
+  for (int f : formats) flags[static_cast<std::size_t>(f)] = true;
+  return flags;
+}
+
 InputTimes input_times(const std::string& path, bool sample, char eol, const io::IoOptions& io, bool verbose) {
   InputTimes out;
   const auto st = regular_file(path);
@@ -180,9 +188,7 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
                               " of its lines (--time-format names another)");
     return out;
   }
-  std::vector<bool> detected(known.size());
-  for (int f : out.formats) detected[static_cast<std::size_t>(f)] = true;
-  const TimeSearch search(patterns_of(detected));
+  const TimeSearch search(patterns_of(flags_of(out.formats)));
   TimeHit hit;
   for (std::string_view line : lines) {
     auto& z = out.zone_abbrs;
@@ -275,42 +281,37 @@ InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const
   if (inputs.empty()) inputs = stdin_only;
   const TimeRules base(settings);
   const auto known = known_time_formats();
-  struct Input {
-    InputTimes times;
-    std::optional<YearReference> year;  // where its timestamps may lack a year
-  };
-  std::vector<Input> in;
-  std::vector<YearReference> years;  // the distinct references, in input order
+  std::vector<InputTimes> in;
+  std::vector<std::optional<YearReference>> year;  // each input's, where its timestamps may lack a year
+  std::vector<YearReference> years;                // the distinct references, in input order
   for (const std::string& path : inputs) {
-    Input x{input_times(path, sample && !base.custom_format(), eol, io, verbose), std::nullopt};
+    const InputTimes& x = in.emplace_back(input_times(path, sample && !base.custom_format(), eol, io, verbose));
+    year.emplace_back();
     // A file whose detected formats all read a year (or an offset-free epoch)
     // dates its lines alone; one not sampled may hold any format.
-    const bool sampled = sample && x.times.mtime && !base.custom_format();
+    const bool sampled = sample && x.mtime && !base.custom_format();
     bool yearless = base.custom_format() ? !base.search_formats().front()->has_year() : !sampled;
-    for (int f : x.times.formats) {
+    for (int f : x.formats) {
       const TimePattern& p = known[static_cast<std::size_t>(f)].pattern;
       yearless = yearless || (!p.has_year() && !p.reads_epoch());
     }
     if (yearless) {
       YearReference r = base.reference();  // --time-year's, else the current date
-      if (settings.year <= 0 && x.times.mtime) base.zone().year_month_at(*x.times.mtime, r.year, r.month);
-      x.year = r;
+      if (settings.year <= 0 && x.mtime) base.zone().year_month_at(*x.mtime, r.year, r.month);
+      year.back() = r;
       if (std::none_of(years.begin(), years.end(),
                        [&](const YearReference& y) { return y.year == r.year && y.month == r.month; }))
         years.push_back(r);
     }
-    in.push_back(std::move(x));
   }
-  std::vector<InputTimes> times;
-  for (const Input& x : in) times.push_back(x.times);
-  warn_unnamed_zones(base.zone(), inputs, times, io);
+  warn_unnamed_zones(base.zone(), inputs, in, io);
   // One group per year reference; inputs that need none join the first.
   const std::size_t groups = std::max<std::size_t>(years.size(), 1);
   std::vector<std::size_t> group(in.size(), 0);
   for (std::size_t i = 0; i < in.size(); ++i)
-    if (in[i].year)
+    if (year[i])
       for (std::size_t g = 0; g < years.size(); ++g)
-        if (years[g].year == in[i].year->year && years[g].month == in[i].year->month) group[i] = g;
+        if (years[g].year == year[i]->year && years[g].month == year[i]->month) group[i] = g;
   std::vector<std::shared_ptr<TimeRules>> rules(groups);
   for (std::size_t g = 0; g < groups; ++g) {
     rules[g] = std::make_shared<TimeRules>(settings);
@@ -320,10 +321,10 @@ InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const
     std::optional<std::int64_t> newest;
     for (std::size_t i = 0; i < in.size(); ++i) {
       if (group[i] != g) continue;
-      all_sampled = all_sampled && in[i].times.mtime;
-      if (in[i].times.mtime) newest = std::max(newest.value_or(*in[i].times.mtime), *in[i].times.mtime);
-      for (int f : in[i].times.formats) detected[static_cast<std::size_t>(f)] = any = true;
-      add_member(members, in[i].times.json_member);
+      all_sampled = all_sampled && in[i].mtime;
+      if (in[i].mtime) newest = std::max(newest.value_or(*in[i].mtime), *in[i].mtime);
+      for (int f : in[i].formats) detected[static_cast<std::size_t>(f)] = any = true;
+      add_member(members, in[i].json_member);
     }
     // Input not sampled (standard input, a pipe) may hold any format.
     if (any && all_sampled) rules[g]->set_search_formats(patterns_of(detected));
@@ -341,17 +342,15 @@ InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const
   std::vector<std::shared_ptr<const TimeRules>> made;
   for (std::size_t i = 0; i < in.size(); ++i) {
     out.group.push_back(rules[group[i]]);
-    std::vector<bool> formats(known.size());
-    for (int f : in[i].times.formats) formats[static_cast<std::size_t>(f)] = true;
-    if (in[i].times.formats.empty() || !in[i].times.mtime) {  // nothing detected: what its group looks for
+    if (in[i].formats.empty() || !in[i].mtime) {  // nothing detected: what its group looks for
       out.own.push_back(rules[group[i]]);
       continue;
     }
-    const auto kind = std::make_pair(group[i], formats);
+    const auto kind = std::make_pair(group[i], flags_of(in[i].formats));
     const auto k = static_cast<std::size_t>(std::find(kinds.begin(), kinds.end(), kind) - kinds.begin());
     if (k == kinds.size()) {
       auto own = std::make_shared<TimeRules>(*rules[group[i]]);
-      own->set_search_formats(patterns_of(formats));
+      own->set_search_formats(patterns_of(kind.second));
       kinds.push_back(kind);
       made.push_back(std::move(own));
     }
