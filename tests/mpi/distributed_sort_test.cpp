@@ -71,8 +71,9 @@ Outcome refused(const TestDir& dir, const SortRequest& r, int ranks) {
 
 // How the ranks of one node come by their records: through the exchange
 // (always_exchange), or, for fixed-size records in memory, each its part of
-// the inputs where they lie (node_inputs.hpp).
-enum class Way { Exchange, NodeInputs };
+// the inputs where they lie (node_inputs.hpp), or all of them sorted by rank
+// 0 where every rank names the same GPU (shared_device.hpp).
+enum class Way { Exchange, NodeInputs, OneDevice };
 
 // The number of ranks whose --stats say `field` is true.
 std::size_t ranks_with(const std::string& stats, const std::string& field) {
@@ -98,14 +99,18 @@ void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = fal
     d.sort.output = dir / "out/sorted";
     d.part_files = part_files;
     d.always_exchange = way == Way::Exchange;
+    if (way == Way::OneDevice) d.device = "0";
     std::string stats;
     d.stats_file = "-";
     d.stats_text = &stats;
     const Outcome o = run_ranks(ranks, d);
     ASSERT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 0)) << o.error;
-    if (ranks > 1)
-      EXPECT_EQ(ranks_with(stats, "node_inputs"), way == Way::NodeInputs ? static_cast<std::size_t>(ranks) : 0u)
-          << ranks << " ranks";
+    if (ranks > 1) {
+      const auto all = static_cast<std::size_t>(ranks);
+      EXPECT_EQ(ranks_with(stats, "node_inputs"), way == Way::NodeInputs ? all : 0u) << ranks << " ranks";
+      EXPECT_EQ(ranks_with(stats, "one_sort"), way == Way::OneDevice ? all : 0u) << ranks << " ranks";
+      EXPECT_EQ(ranks_with(stats, "whole_input"), way == Way::OneDevice ? 1u : 0u) << ranks << " ranks";
+    }
     std::string got;
     if (part_files)
       for (int k = 0; k < ranks; ++k) got += read_file(part_name(d.sort.output, static_cast<unsigned>(k)));
@@ -230,6 +235,47 @@ TEST(MpiDistributedSort, FixedSizeRecordsReadInPlaceOnOneNode) {
   expect_like_single(dir, r, true, Way::NodeInputs);
   r.unique = true;
   expect_like_single(dir, r, false, Way::NodeInputs);
+}
+
+// Ranks that would all drive one GPU: rank 0 sorts every record where the
+// inputs lie, the others write nothing; in place, into part files, and -u
+// (sorted into -T, then moved).
+TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
+  TestDir dir;
+  std::mt19937_64 rng(9);
+  std::string a, b;
+  for (int i = 0; i < 60000; ++i) {
+    char rec[16];
+    const std::uint64_t key = rng() % 3000, payload = static_cast<std::uint64_t>(i);
+    std::memcpy(rec, &key, 8);
+    std::memcpy(rec + 8, &payload, 8);
+    (i % 4 ? a : b).append(rec, 16);
+  }
+  write_file(dir / "a.rec", a);
+  write_file(dir / "b.rec", b);
+  SortRequest r = base_request(dir, {dir / "a.rec", dir / "b.rec"});
+  r.format = "fixed:16";
+  r.keys = {"0:8:u64"};
+  expect_like_single(dir, r, false, Way::OneDevice);
+  r.reverse = true;
+  expect_like_single(dir, r, true, Way::OneDevice);
+  r.unique = true;
+  expect_like_single(dir, r, false, Way::OneDevice);
+  // Text goes the exchange's way whatever the device.
+  write_file(dir / "w.txt", words(20000, 3));
+  SortRequest t = base_request(dir, {dir / "w.txt"});
+  DistributedRequest d;
+  d.sort = t;
+  d.sort.output = dir / "t-sorted";
+  d.device = "0";
+  std::string stats;
+  d.stats_file = "-";
+  d.stats_text = &stats;
+  ASSERT_EQ(run_ranks(2, d).status, std::vector<int>(2, 0));
+  EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
+  t.output = dir / "t-single";
+  sort(t);
+  EXPECT_TRUE(read_file(dir / "t-sorted") == read_file(t.output));
 }
 
 TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {

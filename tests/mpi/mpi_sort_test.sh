@@ -133,6 +133,29 @@ if shm=$(mktemp -d /dev/shm/corank-mpi-shm.XXXXXX 2>/dev/null); then
   out_dir=.
 fi
 
+# Ranks that would all drive one GPU (CUDA_VISIBLE_DEVICES names one, so
+# every local rank picks it): rank 0 sorts every record where the inputs lie
+# and the others sort nothing (one_sort; on a machine without that GPU,
+# --gpu=auto sorts on the CPU). Each of the ways the pieces are written.
+if [ "$np" -gt 1 ]; then
+  for way in "" "-u" "--part-files"; do
+    name="gensort, ranks sharing one GPU ${way:-in place}"
+    rm -f out out.part-* stats.json
+    "$corank" --gpu=off --format gensort ${way/--part-files/} -o ref part-a.dat part-b.dat
+    if ! CUDA_VISIBLE_DEVICES=0 "$mpirun" --allow-run-as-root --oversubscribe -np "$np" "$mpi" --gpu=auto \
+      --format gensort $way --verify --stats stats.json -o out part-a.dat part-b.dat; then
+      fail "$name: corank-mpi failed"
+      continue
+    fi
+    if [ "$way" = --part-files ]; then cat out.part-* > out; fi
+    cmp -s ref out || fail "$name: output differs from corank's"
+    [ "$(grep -c '"one_sort": true' stats.json)" -eq "$np" ] || fail "$name: not every rank left the sort to rank 0"
+    [ "$(grep -c '"whole_input": true' stats.json)" -eq 1 ] || fail "$name: rank 0 did not sort the inputs where they lie"
+    echo "$name: np=$np one sort"
+  done
+  rm -f out.part-*
+fi
+
 # Lines: random words and numbers with many duplicates, one file without its
 # last newline, an empty one.
 awk 'BEGIN { srand(11); for (i = 0; i < 120000; i++)

@@ -21,6 +21,7 @@
 #include "corank/mpi/rank_report.hpp"
 #include "corank/mpi/sampling.hpp"
 #include "corank/mpi/share_cut.hpp"
+#include "corank/mpi/shared_device.hpp"
 #include "corank/mpi/whole_input.hpp"
 
 namespace corank::mpi {
@@ -85,19 +86,40 @@ void run(Communicator& c, const DistributedRequest& request) {
   // to sample, nothing to exchange (whole_input.hpp).
   std::unique_ptr<WholeInput> whole;
   std::unique_ptr<NodeInputs> node_inputs;
-  if (c.ranks() == 1)
+  // Ranks that share one GPU: rank 0 sorts the node's inputs where they lie
+  // and the others sort nothing (shared_device.hpp).
+  bool one_sort = false;
+  if (c.ranks() == 1) {
     phase(c, [&] { whole = WholeInput::map_if_resident(*job); });
-  else
-    node_inputs = NodeInputs::map_if_shared(c, *job);
+  } else if (ranks_share_one_device(c, *job, request.device)) {
+    const unsigned threads = job->local.threads;
+    const std::uint64_t memory = job->local.memory_budget;
+    phase(c, [&] {
+      if (rank != 0) return;
+      take_node(*job);
+      whole = WholeInput::map_if_resident(*job);
+    });
+    int unmapped[1] = {rank == 0 && !whole ? 1 : 0};
+    c.max(unmapped, 1);
+    one_sort = unmapped[0] == 0;
+    if (!one_sort) job->local.threads = threads, job->local.memory_budget = memory;
+  }
+  if (c.ranks() > 1 && !one_sort) node_inputs = NodeInputs::map_if_shared(c, *job);
   Exchanged exchanged;
   PieceInput input;
   const auto say = [&](const char* line) {
     if (job->local.verbose && request.sort.io.diagnostics) request.sort.io.diagnostics->note(line);
   };
-  if (whole) {
-    input = whole->piece();
+  if (whole || one_sort) {
+    if (whole) input = whole->piece();  // the others' parts stay empty
     exchanged.read_bytes = input.bytes;
-    say("one rank: its inputs are sorted where they lie, without an exchange");
+    if (one_sort)
+      say(io::format_line("ranks of one node share one GPU: rank 0 sorts every record where it lies, on %u "
+                          "thread(s) with -S %.2f GiB; the others sort nothing",
+                          job->local.threads, static_cast<double>(job->local.memory_budget) / (1 << 30))
+              .c_str());
+    else
+      say("one rank: its inputs are sorted where they lie, without an exchange");
   } else {
     choose_splitters(c, *job);
     times.sample = lap(t);
@@ -119,23 +141,28 @@ void run(Communicator& c, const DistributedRequest& request) {
   Placement place;
   SortedPiece piece;
   const bool in_place = sorts_in_place(*job);
+  const bool idle = one_sort && rank != 0;  // rank 0 sorts for it
   report_of_rank.bytes_received = input.bytes;
   report_of_rank.received_in_memory = input.files.empty();
   report_of_rank.whole_input = whole != nullptr;
+  report_of_rank.one_sort = one_sort;
   report_of_rank.node_inputs = node_inputs != nullptr;
   if (in_place) {
     place = mpi::place(c, input.bytes + (rank == 0 ? job->header.size() : 0));
     shared.create(c, request.sort.output, place.total, nullptr);
     times.write = lap(t);
-    phase(c, [&] { piece = sort_in_place(*job, input, rank, shared.name(), place); });
+    phase(c, [&] {
+      piece = idle ? empty_piece(shared.name(), place.offset)
+                   : sort_in_place(*job, input, rank, shared.name(), place);
+    });
   } else {
     phase(c, [&] {
       if (request.part_files) {
         part = std::make_unique<PartFile>(request.sort.output, rank);
-        piece = sort_into(*job, input, rank, part->file());
+        piece = idle ? empty_piece(part->file().path()) : sort_into(*job, input, rank, part->file());
       } else {
         sorted = job->scratch->create("sorted", 0666);  // 0666 less the umask: the output's, if it becomes it
-        piece = sort_into(*job, input, rank, sorted);
+        piece = idle ? empty_piece(sorted.path()) : sort_into(*job, input, rank, sorted);
       }
     });
   }

@@ -16,6 +16,8 @@
 //                   what arrives kept in input order (received_pieces.hpp)
 //   whole_input.hpp one rank: its inputs sorted where they lie, in place of
 //                   sampling and the exchange, where they are in memory
+//   shared_device.hpp ranks of one node sharing one GPU: rank 0 sorts the
+//                   inputs where they lie, for all of them
 //   node_inputs.hpp ranks of one node: each sorts its part of the inputs
 //                   where they lie, in place of the exchange, where they
 //                   are in memory
@@ -45,6 +47,10 @@ struct DistributedRequest {
   // node that could each take their part of the inputs where they lie
   // (node_inputs.hpp).
   bool always_exchange = false;
+  // The GPU this rank drives (its name among the node's devices), "" for
+  // none or not known: ranks of one node that all name the same one let
+  // rank 0 sort for them (shared_device.hpp).
+  std::string device;
   std::string stats_file;   // --stats: "" none, "-" into *stats_text (rank 0's), for the caller to print
   std::string* stats_text = nullptr;
   // sort.io.diagnostics: rank 0's -v summary (the ranks' own sorts stay quiet).

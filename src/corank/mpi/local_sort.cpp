@@ -59,6 +59,13 @@ PieceInput piece_input(ReceivedPieces& received) {
   return in;
 }
 
+SortedPiece empty_piece(const std::string& file, std::uint64_t at) {
+  SortedPiece piece;
+  piece.file = file;
+  piece.begin = piece.end = at;
+  return piece;
+}
+
 bool sorts_in_place(const Job& job) { return !job.request.part_files && !job.local.unique; }
 
 SortedPiece sort_in_place(const Job& job, const PieceInput& in, unsigned rank, const std::string& shared,

@@ -42,6 +42,10 @@ struct SortedPiece {
   SortStats stats;
 };
 
+// The piece of a rank that sorts nothing (shared_device.hpp): no bytes, at
+// offset `at` of `file`.
+SortedPiece empty_piece(const std::string& file, std::uint64_t at = 0);
+
 // Whether the pieces are sorted straight into the shared output.
 bool sorts_in_place(const Job& job);
 

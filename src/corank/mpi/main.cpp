@@ -36,7 +36,9 @@ constexpr const char* kUsage =
     "  --exchange=WHEN   auto (the default): ranks that all share one node, sorting\n"
     "                    fixed-size records from files in its memory (page cache,\n"
     "                    /dev/shm), each sort their part where it lies, sending no\n"
-    "                    records; always: records always move through MPI\n"
+    "                    records; where they would all drive one GPU, rank 0 sorts\n"
+    "                    every record and the others wait; always: records always\n"
+    "                    move through MPI\n"
     "  -S SIZE, -T DIR, --parallel N apply to each rank (defaults: half a node's\n"
     "                    memory split among its ranks, and the cores a rank may run\n"
     "                    on split among the ranks that may run on them; -v and\n"
@@ -66,12 +68,13 @@ private:
 
 // The device for this rank: the local rank's turn among the node's GPUs.
 // Done before MPI_Init and any CUDA call, through CUDA_VISIBLE_DEVICES, since
-// the library opens device 0 of those it sees.
-void pick_device() {
+// the library opens device 0 of those it sees. Returns its name there ("" where
+// no device or no local rank is known).
+std::string pick_device() {
   const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
   if (!local) local = std::getenv("MPI_LOCALRANKID");
   if (!local) local = std::getenv("SLURM_LOCALID");
-  if (!local) return;
+  if (!local) return "";
   const long rank = std::strtol(local, nullptr, 10);
   std::vector<std::string> devices;
   if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) {
@@ -88,8 +91,10 @@ void pick_device() {
     ::closedir(d);
     for (int i = 0; i < count; ++i) devices.push_back(std::to_string(i));
   }
-  if (devices.empty()) return;
-  ::setenv("CUDA_VISIBLE_DEVICES", devices[static_cast<std::size_t>(rank) % devices.size()].c_str(), 1);
+  if (devices.empty()) return "";
+  const std::string& mine = devices[static_cast<std::size_t>(rank) % devices.size()];
+  ::setenv("CUDA_VISIBLE_DEVICES", mine.c_str(), 1);
+  return mine;
 }
 
 }  // namespace
@@ -136,7 +141,8 @@ int main(int argc, char** argv) {
     bad_command_line = true;
     error = "invalid argument '" + bad_exchange + "' for '--exchange'\nValid arguments are: 'auto', 'always'";
   }
-  if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) pick_device();
+  std::string device;
+  if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) device = pick_device();
 
   MPI_Init(&argc, &argv);
   int rank = 0;
@@ -168,6 +174,7 @@ int main(int argc, char** argv) {
     r.sort.io.diagnostics = rank == 0 ? &diagnostics : nullptr;
     r.part_files = part_files;
     r.always_exchange = always_exchange;
+    r.device = device;
     r.stats_file = inv.stats_file;
     std::string why, stats;
     r.stats_text = &stats;

@@ -58,6 +58,7 @@ void report(Communicator& c, const Job& job, const RankReport& r) {
       {"received_in_memory", r.received_in_memory},
       {"whole_input", r.whole_input},
       {"node_inputs", r.node_inputs},
+      {"one_sort", r.one_sort},
       {"records_out", r.stats.records_out},
       {"bytes_out", r.bytes_out},
       {"output_offset", r.output_offset},

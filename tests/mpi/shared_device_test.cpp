@@ -1,0 +1,53 @@
+// Which ranks leave the sort to rank 0 (every rank naming the same GPU), and
+// what rank 0 then takes of the node: its cores and half the node's memory,
+// unless --parallel and -S said otherwise.
+#include "corank/mpi/shared_device.hpp"
+
+#include <gtest/gtest.h>
+
+namespace corank::mpi {
+namespace {
+
+TEST(MpiSharedDevice, OneDeviceOnlyWhereEveryRankNamesTheSameOne) {
+  EXPECT_TRUE(one_device({"0", "0", "0"}));
+  EXPECT_TRUE(one_device({"GPU-5e1d", "GPU-5e1d"}));
+  EXPECT_FALSE(one_device({"0", "1"}));        // a GPU each
+  EXPECT_FALSE(one_device({"0", "0", "1"}));   // three ranks on two GPUs
+  EXPECT_FALSE(one_device({"", ""}));          // no GPU named: the CPU's ways
+  EXPECT_FALSE(one_device({"0", ""}));
+  EXPECT_FALSE(one_device({}));
+}
+
+// A request Job accepts; nothing is opened.
+DistributedRequest gensort_request() {
+  DistributedRequest d;
+  d.sort.format = "gensort";
+  d.sort.inputs = {"in.dat"};
+  d.sort.output = "sorted.dat";
+  return d;
+}
+
+TEST(MpiSharedDevice, RankZeroTakesTheNodeUnlessTold) {
+  const DistributedRequest request = gensort_request();
+  NodeShare node;
+  node.node_ranks = 4;
+  node.cores = 16;
+  node.threads = 4;
+  node.memory = std::uint64_t{8} << 30;
+  Job job(request, 0, node);
+  EXPECT_EQ(job.local.threads, 4u);
+  take_node(job);
+  EXPECT_EQ(job.local.threads, 16u);
+  EXPECT_EQ(job.local.memory_budget, std::uint64_t{32} << 30);
+
+  DistributedRequest given = gensort_request();
+  given.sort.threads = 3;
+  given.sort.memory_budget = std::uint64_t{1} << 30;
+  Job told(given, 0, node);
+  take_node(told);
+  EXPECT_EQ(told.local.threads, 3u);
+  EXPECT_EQ(told.local.memory_budget, std::uint64_t{1} << 30);
+}
+
+}  // namespace
+}  // namespace corank::mpi
