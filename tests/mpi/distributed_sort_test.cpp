@@ -208,23 +208,29 @@ TEST(MpiDistributedSort, FixedSizeInMemoryAndSpilled) {
   expect_like_single(dir, r);
 }
 
+// `n` 16-byte records (a u64 key below `keys`, then the record's number, so
+// that equal keys show their order) into a.rec and, every `every`-th, b.rec.
+void write_keyed_records(const TestDir& dir, int n, std::uint64_t keys, int every, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::string a, b;
+  for (int i = 0; i < n; ++i) {
+    char rec[16];
+    const std::uint64_t key = rng() % keys, payload = static_cast<std::uint64_t>(i);
+    std::memcpy(rec, &key, 8);
+    std::memcpy(rec + 8, &payload, 8);
+    (i % every ? a : b).append(rec, 16);
+  }
+  write_file(dir / "a.rec", a);
+  write_file(dir / "b.rec", b);
+}
+
 // Each rank's part taken where the inputs lie: several files (one empty),
 // equal keys whose input order must survive, -r, -u, part files, and a
 // budget that makes each rank's sort spill runs.
 TEST(MpiDistributedSort, FixedSizeRecordsReadInPlaceOnOneNode) {
   TestDir dir;
-  std::mt19937_64 rng(8);
-  std::string a, b;
-  for (int i = 0; i < 120000; ++i) {
-    char rec[16];
-    const std::uint64_t key = rng() % 5000, payload = static_cast<std::uint64_t>(i);
-    std::memcpy(rec, &key, 8);
-    std::memcpy(rec + 8, &payload, 8);
-    (i % 3 ? a : b).append(rec, 16);
-  }
-  write_file(dir / "a.rec", a);
+  write_keyed_records(dir, 120000, 5000, 3, 8);
   write_file(dir / "empty.rec", "");
-  write_file(dir / "b.rec", b);
   SortRequest r = base_request(dir, {dir / "a.rec", dir / "empty.rec", dir / "b.rec"});
   r.format = "fixed:16";
   r.keys = {"0:8:u64"};
@@ -242,17 +248,7 @@ TEST(MpiDistributedSort, FixedSizeRecordsReadInPlaceOnOneNode) {
 // (sorted into -T, then moved).
 TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
   TestDir dir;
-  std::mt19937_64 rng(9);
-  std::string a, b;
-  for (int i = 0; i < 60000; ++i) {
-    char rec[16];
-    const std::uint64_t key = rng() % 3000, payload = static_cast<std::uint64_t>(i);
-    std::memcpy(rec, &key, 8);
-    std::memcpy(rec + 8, &payload, 8);
-    (i % 4 ? a : b).append(rec, 16);
-  }
-  write_file(dir / "a.rec", a);
-  write_file(dir / "b.rec", b);
+  write_keyed_records(dir, 60000, 3000, 4, 9);
   SortRequest r = base_request(dir, {dir / "a.rec", dir / "b.rec"});
   r.format = "fixed:16";
   r.keys = {"0:8:u64"};
