@@ -5,8 +5,9 @@
 // every match lies within its text, instants have nanoseconds below a second,
 // the time keys (found anywhere, or at a field's start with the offset after
 // it) compare antisymmetrically and agree with their prefixes, the lead
-// bytes' quick rejection never refuses a match, and detection names known
-// formats only.
+// bytes' quick rejection never refuses a match, a match that starts from
+// the thread's memo of a pattern's head (kept across inputs) finds what the
+// full match finds, and detection names known formats only.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -30,6 +31,13 @@ void check_key(const TimeRules& rules, bool search, std::string_view key, std::s
   if (!t) return;
   corank::fuzz::require(begin <= end && end <= key.size() + after.size(), "a timestamp lies within its text");
   corank::fuzz::require(t->nanoseconds < 1'000'000'000u, "nanoseconds below a second");
+}
+
+bool same_time(const LocalTime& a, const LocalTime& b) {
+  return a.year == b.year && a.month == b.month && a.day == b.day && a.hour == b.hour && a.minute == b.minute &&
+         a.second == b.second && a.nanos == b.nanos && a.has_offset == b.has_offset && a.offset == b.offset &&
+         a.zone_abbr == b.zone_abbr && a.zone_abbr_at == b.zone_abbr_at && a.epoch == b.epoch &&
+         a.epoch_seconds == b.epoch_seconds;
 }
 
 }  // namespace
@@ -67,7 +75,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::size_t i = 0; i < text.size(); ++i) {
         LocalTime t;
         std::size_t end = 0;
-        if (!p->match(text, i, t, end, i == 0)) continue;
+        LocalTime u;
+        std::size_t u_end = 0;
+        const bool found = p->match(text, i, t, end, i == 0);
+        const bool found_unmemoized = p->match_unmemoized(text, i, u, u_end, i == 0);
+        corank::fuzz::require(found == found_unmemoized && (!found || (end == u_end && same_time(t, u))),
+                              "a match from the head's memo is the full match's");
+        if (!found) continue;
         corank::fuzz::require(end >= i && end <= text.size(), "a match ends within its text");
         corank::fuzz::require(p->may_match_at(text, i), "the lead bytes allow every match");
       }

@@ -1,6 +1,9 @@
 #include "corank/text/time_pattern.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <cstring>
 
 #include "corank/errors.hpp"
 #include "corank/text/time_fields.hpp"
@@ -21,11 +24,57 @@ struct MatchState {
   int pm = -1;      // %p: 0 AM, 1 PM
 };
 
+// A head's step looks at no byte past this many from where it starts, when
+// it fails (a name's ten: "september" and the byte after it); one that
+// succeeds looks at no byte past the one after what it took.
+constexpr std::size_t kFailedStepReach = 10;
+
+// What a thread's last match of a pattern's head looked at, and the state
+// after it. The head's steps read nothing else (no position is kept in the
+// state: no zone abbreviation is in a head), so a text that begins with the
+// same bytes gives the same state after the same steps.
+struct HeadMemo {
+  static constexpr std::size_t kBytes = 40;
+  std::uint64_t pattern = 0;  // its id; 0: none
+  std::uint32_t looked = 0;  // bytes looked at, from the match's start
+  std::uint32_t taken = 0;   // bytes the head took
+  char bytes[kBytes];
+  MatchState state;
+};
+// A few a thread, by pattern: a line's search tries several patterns.
+constexpr std::size_t kHeadMemos = 4;
+thread_local HeadMemo head_memos[kHeadMemos];
+
+HeadMemo& head_memo_of(std::uint64_t pattern) noexcept { return head_memos[pattern % kHeadMemos]; }
+
+std::atomic<std::uint64_t> patterns_compiled{0};
+
+bool in_head(Op op) noexcept {
+  switch (op) {
+    case Op::Fraction: case Op::Offset: case Op::ZoneName: case Op::Epoch: return false;
+    default: return true;
+  }
+}
+
 }  // namespace
 
 TimePattern::TimePattern(std::string_view pattern) : text_(pattern) {
+  id_ = ++patterns_compiled;
   compile(pattern);
   compute_lead_bytes();
+  find_head();
+}
+
+void TimePattern::find_head() {
+  // The last top-level boundary before the first step of unfixed reach.
+  int depth = 0;
+  for (std::size_t k = 0; k < steps_.size(); ++k) {
+    if (depth == 0) head_steps_ = k;
+    if (!in_head(steps_[k].op)) return;
+    if (steps_[k].op == Op::GroupBegin) ++depth;
+    if (steps_[k].op == Op::GroupEnd) --depth;
+  }
+  head_steps_ = steps_.size();
 }
 
 void TimePattern::compile(std::string_view p) {
@@ -231,8 +280,8 @@ void TimePattern::compute_lead_bytes() {
       for (unsigned c = 0; c < 256; ++c) lead_[c] |= static_cast<std::uint8_t>(0xFFu << s);
 }
 
-bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std::size_t& end,
-                        bool anchored_epoch) const noexcept {
+bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out, std::size_t& end,
+                             bool anchored_epoch, bool memo) const noexcept {
   MatchState st;
   // The optional parts being matched: where each ends, and the state to go
   // back to when it fails.
@@ -250,8 +299,32 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
   Slot open[kMaxNesting];
   int depth = 0;
   std::size_t i = pos;
-  for (std::size_t k = 0; k < steps_.size(); ++k) {
+  std::size_t k = 0;
+  std::size_t looked = pos;  // past the last byte the head's steps looked at
+  HeadMemo* head = memo && head_steps_ > 0 ? &head_memo_of(id_) : nullptr;
+  if (head && head->pattern == id_ && head->looked <= s.size() - pos &&
+      std::memcmp(s.data() + pos, head->bytes, head->looked) == 0) {
+    st = head->state;
+    i = pos + head->taken;
+    k = head_steps_;
+    head = nullptr;  // it holds this head already
+  }
+  // The head matched (its groups closed): kept for the next text, where
+  // every byte it looked at lies inside this one.
+  auto keep_head = [&] {
+    if (looked <= s.size() && looked - pos <= HeadMemo::kBytes) {
+      head->pattern = id_;
+      head->looked = static_cast<std::uint32_t>(looked - pos);
+      head->taken = static_cast<std::uint32_t>(i - pos);
+      std::memcpy(head->bytes, s.data() + pos, looked - pos);
+      head->state = st;
+    }
+    head = nullptr;
+  };
+  for (; k < steps_.size(); ++k) {
+    if (k == head_steps_ && head) keep_head();
     const Step& step = steps_[k];
+    const std::size_t from = i;
     bool ok = true;
     int v = 0;
     switch (step.op) {
@@ -293,6 +366,11 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
       case Op::GroupBegin: open[depth++].o = Open{step.arg, i, st}; break;
       case Op::GroupEnd: --depth; break;
     }
+    if (head) {
+      // A name that matched may have read on into a longer one ("Marc" of "March").
+      const bool name = step.op == Op::MonthName || step.op == Op::Weekday;
+      looked = std::max(looked, ok && !name ? i + 1 : std::max(i + 1, from + kFailedStepReach));
+    }
     if (ok) continue;
     if (depth == 0) return false;
     const Open& o = open[--depth].o;  // the innermost optional part is left out
@@ -300,6 +378,7 @@ bool TimePattern::match(std::string_view s, std::size_t pos, LocalTime& out, std
     st = o.state;
     k = o.end_step;
   }
+  if (head) keep_head();  // the head is the whole pattern
   if (st.hour12 >= 0) st.t.hour = st.hour12 % 12 + (st.pm == 1 ? 12 : 0);
   out = st.t;
   end = i;

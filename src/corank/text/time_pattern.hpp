@@ -72,7 +72,15 @@ public:
   // key's whole value); otherwise %s needs 9 digits or more (a number found
   // in running text is rarely a time).
   bool match(std::string_view text, std::size_t pos, LocalTime& out, std::size_t& end,
-             bool anchored_epoch) const noexcept;
+             bool anchored_epoch) const noexcept {
+    return match_from(text, pos, out, end, anchored_epoch, true);
+  }
+  // The same without the thread's memo of the last head matched (below): the
+  // reference its tests compare match() with.
+  bool match_unmemoized(std::string_view text, std::size_t pos, LocalTime& out, std::size_t& end,
+                        bool anchored_epoch) const noexcept {
+    return match_from(text, pos, out, end, anchored_epoch, false);
+  }
 
   // Whether the whole text is one match (an epoch of nine digits or more):
   // a JSON member's value.
@@ -121,6 +129,21 @@ public:
 private:
   void compile(std::string_view pattern);
   void compute_lead_bytes();
+  void find_head();
+  bool match_from(std::string_view text, std::size_t pos, LocalTime& out, std::size_t& end, bool anchored_epoch,
+                  bool memo) const noexcept;
+
+  // The pattern's head: its steps [0, head_steps_) at the top level, fields
+  // of fixed reach (no fraction, offset, zone or epoch) that lines written
+  // in the same minute or second share (a date and a time to the minute or
+  // second). Each thread keeps the bytes its last match of the head looked
+  // at and the state after it; a match whose text begins with those bytes
+  // starts after the head (time_pattern.cpp). 0: no head.
+  std::size_t head_steps_ = 0;
+  // This pattern among all compiled in the process (a copy keeps it: it
+  // matches alike): what a thread's memo names, where an address could name
+  // a later pattern in the same place.
+  std::uint64_t id_ = 0;
 
   std::string text_;
   std::vector<Step> steps_;

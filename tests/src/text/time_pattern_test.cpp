@@ -138,6 +138,85 @@ TEST(TimePattern, LeadBytesNeverRejectAMatch) {
   }
 }
 
+// A match that starts from the thread's memo of the head (the bytes the
+// last match's head looked at) finds what a match from the first step finds:
+// texts each made from the one before (a log's next line: the same minute
+// or second, another fraction or zone, other words after; or bytes changed
+// inside the head, just past it, anywhere), matched at their start and at a
+// later word, through the memo and without it.
+TEST(TimePattern, HeadMemoMatchesAsTheFullMatch) {
+  std::vector<TimePattern> patterns;
+  for (const TimeFormat& f : known_time_formats()) patterns.push_back(f.pattern);
+  for (const char* p : {"%{%a, %}%e %b %Y %T %z", "%I:%M %p %d.%m.%y", "%[[(]%F%{%[Tt ]%R%}%[)x]", "%A %B %d %H%M%S",
+                        "%Y%m%d %H%M%S", "%b %d %Y", "%F %T%f %Z"})
+    patterns.emplace_back(p);
+  const std::vector<std::string> seeds = {
+      "2026-11-25T11:15:01.123+01:00 a", "2026-11-25 11:15:01,123 INFO x", "Wed, 25 Nov 2026 11:15:01 +0100 m",
+      "25/Nov/2026:11:15:01 +0100] \"GET", "2026/11/25 11:15:01 [error]", "Wed Nov 25 11:15:01.123456 2026] [core",
+      "Nov  5 11:15:01 host sshd", "Mar 29 09:00:34 March", "11:15 pm 25.11.26", "[2026-11-25 11:15] z",
+      "Wednesday November 25 111501 q", "20261125 111501 r", "2026-11-25 11:15:01.5 CET x", "Sun Mar 29 09:00:34 2026",
+      "I1125 11:15:01.123456 1 main.go", "(2026-11-25 11:15) z", "1795605301.123 x", "25 Nov 2026 11:15:01.123 * Ready"};
+  const std::string bytes = "0123456789 -:/.,+TZUGMCtz[]()APapmNovWedarch\t";
+  std::mt19937 rng(47);
+  auto same = [](const LocalTime& a, const LocalTime& b) {
+    return a.year == b.year && a.month == b.month && a.day == b.day && a.hour == b.hour && a.minute == b.minute &&
+           a.second == b.second && a.nanos == b.nanos && a.has_offset == b.has_offset && a.offset == b.offset &&
+           a.zone_abbr == b.zone_abbr && a.zone_abbr_at == b.zone_abbr_at && a.epoch == b.epoch &&
+           a.epoch_seconds == b.epoch_seconds;
+  };
+  std::size_t memo_matches = 0;
+  for (const TimePattern& p : patterns) {
+    // The seeds this pattern matches at their start or after their first word.
+    std::vector<std::string> own;
+    for (const std::string& seed : seeds) {
+      LocalTime t;
+      std::size_t end = 0;
+      if (p.match_unmemoized(seed, 0, t, end, false) || p.match_unmemoized(seed, 1, t, end, false) ||
+          p.match_unmemoized(seed, seed.find(' ') + 1, t, end, false))
+        own.push_back(seed);
+    }
+    ASSERT_FALSE(own.empty()) << p.text();
+    std::string s = own[0];
+    for (int round = 0; round < 12000; ++round) {
+      if (rng() % 6 == 0) s = own[rng() % own.size()];
+      for (int edits = rng() % 3; edits > 0; --edits) {
+        // Mostly near the head's end (the 10th to 25th byte), else anywhere.
+        const std::size_t at = rng() % 2 ? 10 + rng() % 16 : rng() % (s.size() + 1);
+        const char b = bytes[rng() % bytes.size()];
+        switch (rng() % 5) {
+          case 0: case 1: if (at < s.size()) s[at] = b; break;
+          case 2: if (at <= s.size()) s.insert(s.begin() + static_cast<std::ptrdiff_t>(at), b); break;
+          case 3: if (at < s.size()) s.erase(at, 1); break;
+          default: if (at < s.size()) s.resize(at); break;
+        }
+      }
+      for (std::size_t pos : {std::size_t{0}, std::size_t{1}, s.find(' ') + 1}) {
+        if (pos > s.size()) continue;
+        LocalTime a, b;
+        std::size_t ea = 0, eb = 0;
+        const bool ok = p.match(s, pos, a, ea, false);
+        ASSERT_EQ(ok, p.match_unmemoized(s, pos, b, eb, false)) << p.text() << " at " << pos << " of '" << s << "'";
+        if (!ok) continue;
+        ++memo_matches;
+        ASSERT_EQ(ea, eb) << p.text() << " at " << pos << " of '" << s << "'";
+        ASSERT_TRUE(same(a, b)) << p.text() << " at " << pos << " of '" << s << "'";
+      }
+    }
+  }
+  EXPECT_GT(memo_matches, 20000u);  // the texts match often enough to test something
+
+  // A name read on past its abbreviation: "Marc" of "Marcy" is March's "Mar",
+  // "March" all of it.
+  const TimePattern name_last("%e %b");
+  for (const char* t : {"5 Marcy", "5 March", "5 Marcy", "5 Mar", "5 March"}) {
+    LocalTime a, b;
+    std::size_t ea = 0, eb = 0;
+    ASSERT_TRUE(name_last.match(t, 0, a, ea, false)) << t;
+    ASSERT_TRUE(name_last.match_unmemoized(t, 0, b, eb, false)) << t;
+    EXPECT_EQ(ea, eb) << t;
+  }
+}
+
 TEST(TimePattern, LeadBytesRejectWhatCannotStart) {
   const TimePattern clf("%d/%b/%Y:%T%f%{ %z%}");
   const std::string_view line = "10.105.172.3 - - [24/Nov/2026:05:00:00 +0900] \"GET /\"";
