@@ -161,9 +161,12 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
     if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
     if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
     if (r.multiline && r.zero_terminated) throw UsageError("--multiline applies to lines ending in newlines, not -z");
+    const bool own_rules = !rules;  // not a group's or an input's, whose --time sampling warned already
     const text::KeyField global = global_ordering(r, salt, read_inputs, std::move(rules));
-    if (r.multiline) return std::make_unique<text::MultilineFormat>(line_ordering(r, salt, global), global.time_rules);
-    return std::make_unique<text::LineFormat>(line_ordering(r, salt, global));
+    text::LineOrdering ordering = line_ordering(r, salt, global);
+    if (read_inputs && own_rules) text::warn_unnamed_key_zones(ordering, r.inputs, r.io);
+    if (r.multiline) return std::make_unique<text::MultilineFormat>(std::move(ordering), global.time_rules);
+    return std::make_unique<text::LineFormat>(std::move(ordering));
   }
   if (r.multiline) throw UsageError("--multiline applies to --format lines");
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");

@@ -15,7 +15,10 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/source.hpp"
 #include "corank/notes.hpp"
+#include "corank/text/field_finder.hpp"
 #include "corank/text/json_members.hpp"
+#include "corank/text/line_comparator.hpp"
+#include "corank/text/time_fields.hpp"
 
 namespace corank::text {
 
@@ -234,6 +237,22 @@ void warn_unnamed_zones(const TimeZone& zone, std::span<const std::string> input
     }
 }
 
+// The zone abbreviation that follows an explicit time key's timestamp, in
+// the key (-k1,3T) or after it (-k1,2T, PostgreSQL's " CET" in the next
+// field), as key_instant reads it where the zone names it; 0 where none.
+std::uint64_t abbreviation_after(const TimeRules& rules, std::string_view key, std::string_view after) {
+  TimeFound f;
+  if (!rules.match_start(key, f) || f.local.zone_abbr || f.local.has_offset || f.local.epoch ||
+      !f.pattern->ends_with_optional_zone())
+    return 0;
+  // Left out of the key's time, the zone not naming it (-k1,3T), or cut off
+  // by the key's end (-k1,2T).
+  const std::string_view rest = f.end < key.size() ? key.substr(f.end) : after;
+  std::size_t i = 0;
+  while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
+  return i > 0 ? time_fields::read_zone_abbr(rest, i) : 0;
+}
+
 void note_reference(const TimeRules& rules, const std::string& what, const io::IoOptions& io, bool verbose) {
   note(verbose, io,
        "time: " + what + "zone " + rules.zone().name() + "; yearless timestamps in the 12 months up to " +
@@ -357,6 +376,34 @@ InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const
     out.own.push_back(made[k]);
   }
   return out;
+}
+
+void warn_unnamed_key_zones(const LineOrdering& ordering, std::span<const std::string> inputs,
+                            const io::IoOptions& io) {
+  std::vector<const KeyField*> keys;
+  for (const KeyField& k : ordering.keys)
+    if (k.time && !k.time_search) keys.push_back(&k);
+  if (!io.diagnostics || keys.empty()) return;
+  std::vector<InputTimes> times(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    if (!regular_file(inputs[i])) continue;
+    const std::string head = first_bytes(inputs[i], io);
+    std::vector<std::string_view> lines;
+    add_lines(head, ordering.eol, true, head.size() < kFormatSampleBytes, kFormatSampleLines, lines);
+    auto& found = times[i].zone_abbrs;
+    for (std::string_view line : lines)
+      for (const KeyField* key : keys) {
+        const KeySpan span = find_key(line, *key, ordering.tab);
+        if (!span.begin) continue;
+        const char* end = line.data() + line.size();
+        const std::string_view after =
+            span.end && span.end < end ? std::string_view(span.end, static_cast<std::size_t>(end - span.end)) : "";
+        const std::uint64_t a = abbreviation_after(time_rules_of(*key), {span.begin, span.size()}, after);
+        if (a && std::find(found.begin(), found.end(), a) == found.end()) found.push_back(a);
+      }
+  }
+  // The keys share the sort's rules, and so its zone.
+  warn_unnamed_zones(time_rules_of(*keys.front()).zone(), inputs, times, io);
 }
 
 }  // namespace corank::text

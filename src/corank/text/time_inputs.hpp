@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "corank/io/options.hpp"
+#include "corank/text/key_spec.hpp"
 #include "corank/text/time_rules.hpp"
 
 namespace corank::text {
@@ -55,5 +56,14 @@ struct InputTimeRules {
 };
 InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const std::string> inputs, bool sample,
                                    char eol, const io::IoOptions& io, bool verbose);
+
+// Explicit time keys (T at field positions: -k1,2T) whose timestamps the
+// first lines of an input file follow with a zone abbreviation (PostgreSQL's
+// log prefix, `date`'s CET) that the keys' zone never uses but a zone of the
+// tz database does: one warning an abbreviation on io.diagnostics, as
+// --time's detection gives. Those times are read in the zone given, likely
+// not the one they were written in.
+void warn_unnamed_key_zones(const LineOrdering& ordering, std::span<const std::string> inputs,
+                            const io::IoOptions& io);
 
 }  // namespace corank::text

@@ -1,0 +1,79 @@
+// The warning for timestamps followed by another zone's abbreviation: with
+// --time (the lines sampled to detect each file's formats) and with
+// explicit time keys (-k1,2T: the first lines of each file), through the
+// corank program.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lines_test_util.hpp"
+
+namespace {
+
+using namespace corank::test::lines;
+
+// A zone abbreviation after the timestamps that --time-zone's zone never
+// uses, but some zone does (CET under the default UTC), is named once on
+// stderr with the file: those times are read in the wrong zone. Log levels
+// in the same place (INFO, ERROR) are no zones, and the zone they were
+// written in silences it. The sort still succeeds.
+TEST_F(Lines, ZoneAbbreviationsOfAnotherZoneAreNamed) {
+  write_file(path("pg1.log"), "2026-01-15 10:00:00.000 CET [1] LOG:  b\n2026-01-15 09:00:00.000 CET [1] LOG:  a\n");
+  write_file(path("pg2.log"), "2026-07-15 10:00:00.000 CEST [1] LOG:  d\n2026-01-15 11:00:00.000 CET [1] LOG:  c\n");
+  write_file(path("app.log"), "2026-01-15 10:30:00,000 INFO x\n2026-01-15 08:30:00,000 ERROR y\n");
+  Result r = run("--time -o " + path("out") + " " + path("pg1.log") + " " + path("app.log") + " " + path("pg2.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "corank: " + path("pg1.log") + " and 1 more: timestamps followed by CET, which --time-zone's zone UTC "
+                   "never uses: read as UTC times; give --time-zone the zone they were written in\n"
+                   "corank: " + path("pg2.log") + ": timestamps followed by CEST, which --time-zone's zone UTC never "
+                   "uses: read as UTC times; give --time-zone the zone they were written in\n");
+  r = run("--time --time-zone Europe/Berlin -o " + path("out") + " " + path("pg1.log") + " " + path("app.log") + " " +
+          path("pg2.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_file(path("out")), "2026-01-15 08:30:00,000 ERROR y\n2026-01-15 09:00:00.000 CET [1] LOG:  a\n"
+                                    "2026-01-15 10:00:00.000 CET [1] LOG:  b\n2026-01-15 10:30:00,000 INFO x\n"
+                                    "2026-01-15 11:00:00.000 CET [1] LOG:  c\n2026-07-15 10:00:00.000 CEST [1] LOG:  d\n");
+  r = run("--time --time-zone America/New_York -o " + path("out") + " " + path("app.log"));
+  EXPECT_EQ(r.err, "");
+  // One file (its rules found apart from the others'), and standard input,
+  // whose lines are not sampled: nothing to name there.
+  r = run("--time -o " + path("out") + " " + path("pg2.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "corank: " + path("pg2.log") + ": timestamps followed by CEST, which --time-zone's zone UTC never "
+                   "uses: read as UTC times; give --time-zone the zone they were written in\n"
+                   "corank: " + path("pg2.log") + ": timestamps followed by CET, which --time-zone's zone UTC never "
+                   "uses: read as UTC times; give --time-zone the zone they were written in\n");
+  r = run("--time -o " + path("out") + " < " + path("pg2.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+}
+
+// The same for explicit time keys: PostgreSQL's "%m" prefix split into
+// fields, the abbreviation in the key (-k1,3T) or in the field after it
+// (-k1,2T, read where the zone names it). Nothing for the zone that uses it,
+// for keys that are not times, or for a key whose times carry none.
+TEST_F(Lines, ExplicitTimeKeysNameAnotherZonesAbbreviation) {
+  write_file(path("pg.log"), "2026-01-15 10:00:00.000 CET [1] LOG:  b\n2026-01-15 09:00:00.000 CET [1] LOG:  a\n");
+  const std::string warning = "corank: " + path("pg.log") +
+                              ": timestamps followed by CET, which --time-zone's zone UTC never uses: read as UTC "
+                              "times; give --time-zone the zone they were written in\n";
+  for (const char* key : {"-k1,2T", "-k1,3T"}) {
+    SCOPED_TRACE(key);
+    Result r = run(std::string(key) + " -o " + path("out") + " " + path("pg.log"));
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err, warning);
+    EXPECT_EQ(read_file(path("out")), "2026-01-15 09:00:00.000 CET [1] LOG:  a\n2026-01-15 10:00:00.000 CET [1] LOG:  b\n");
+    r = run(std::string(key) + " --time-zone Europe/Berlin -o " + path("out") + " " + path("pg.log"));
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.err, "");
+  }
+  Result r = run("-k1,2 -o " + path("out") + " " + path("pg.log"));
+  EXPECT_EQ(r.err, "");
+  write_file(path("app.log"), "2026-01-15 10:30:00,000 INFO x\n2026-01-15 08:30:00,000 ERROR y\n");
+  r = run("-k1,2T -o " + path("out") + " " + path("app.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+}
+
+}  // namespace
