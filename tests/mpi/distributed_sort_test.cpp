@@ -257,6 +257,26 @@ TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
   expect_like_single(dir, r, true, Way::OneDevice);
   r.unique = true;
   expect_like_single(dir, r, false, Way::OneDevice);
+  // Inputs over half of rank 0's -S: no rank leaves its part to rank 0
+  // (each sorts its own where the inputs lie).
+  r.unique = false;
+  r.memory_budget = std::uint64_t{1} << 20;
+  expect_like_single(dir, r, false, Way::NodeInputs);
+  {
+    DistributedRequest d;
+    d.sort = r;
+    d.sort.output = dir / "big-sorted";
+    d.device = "0";
+    std::string stats;
+    d.stats_file = "-";
+    d.stats_text = &stats;
+    ASSERT_EQ(run_ranks(3, d).status, std::vector<int>(3, 0));
+    EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
+    EXPECT_EQ(ranks_with(stats, "node_inputs"), 3u);
+    r.output = dir / "big-single";
+    sort(r);
+    EXPECT_TRUE(read_file(dir / "big-sorted") == read_file(r.output));
+  }
   // Text goes the exchange's way whatever the device.
   write_file(dir / "w.txt", words(20000, 3));
   SortRequest t = base_request(dir, {dir / "w.txt"});

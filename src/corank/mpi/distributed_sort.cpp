@@ -92,17 +92,7 @@ void run(Communicator& c, const DistributedRequest& request) {
   if (c.ranks() == 1) {
     phase(c, [&] { whole = WholeInput::map_if_resident(*job); });
   } else if (ranks_share_one_device(c, *job, request.device)) {
-    const unsigned threads = job->local.threads;
-    const std::uint64_t memory = job->local.memory_budget;
-    phase(c, [&] {
-      if (rank != 0) return;
-      take_node(*job);
-      whole = WholeInput::map_if_resident(*job);
-    });
-    int unmapped[1] = {rank == 0 && !whole ? 1 : 0};
-    c.max(unmapped, 1);
-    one_sort = unmapped[0] == 0;
-    if (!one_sort) job->local.threads = threads, job->local.memory_budget = memory;
+    one_sort = map_for_one_sort(c, *job, whole);
   }
   if (c.ranks() > 1 && !one_sort) node_inputs = NodeInputs::map_if_shared(c, *job);
   Exchanged exchanged;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "corank/mpi/agreement.hpp"
+
 namespace corank::mpi {
 
 bool one_device(const std::vector<std::string>& devices) {
@@ -20,6 +22,22 @@ bool ranks_share_one_device(Communicator& c, const Job& job, const std::string& 
 void take_node(Job& job) {
   if (!job.threads_given) job.local.threads = std::max(job.node.cores, 1u);
   if (!job.memory_given) job.local.memory_budget = job.node.memory * job.node.node_ranks;
+}
+
+bool map_for_one_sort(Communicator& c, Job& job, std::unique_ptr<WholeInput>& whole) {
+  const unsigned threads = job.local.threads;
+  const std::uint64_t memory = job.local.memory_budget;
+  phase(c, [&] {
+    if (c.rank() != 0) return;
+    take_node(job);
+    whole = WholeInput::map_if_resident(job);
+  });
+  int unmapped[1] = {c.rank() == 0 && !whole ? 1 : 0};
+  c.max(unmapped, 1);
+  if (unmapped[0] == 0) return true;
+  job.local.threads = threads;
+  job.local.memory_budget = memory;
+  return false;
 }
 
 }  // namespace corank::mpi

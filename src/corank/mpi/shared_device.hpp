@@ -11,10 +11,13 @@
 // nothing and hold empty parts of the output. Ranks with devices of their
 // own (one a GPU), ranks on several nodes, text and --exchange=always go the
 // ways they went.
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "corank/mpi/communicator.hpp"
 #include "corank/mpi/job.hpp"
+#include "corank/mpi/whole_input.hpp"
 
 namespace corank::mpi {
 
@@ -30,5 +33,12 @@ bool ranks_share_one_device(Communicator& c, const Job& job, const std::string& 
 // Rank 0's share of the node where it sorts for every rank: the cores it may
 // run on and half the node's memory, where --parallel and -S were not given.
 void take_node(Job& job);
+
+// Collective, once ranks_share_one_device said so: rank 0 takes the node
+// (take_node) and maps the inputs into `whole` (WholeInput::map_if_resident).
+// True on every rank where it did: rank 0 sorts every record; false on every
+// rank where it could not (an input not in memory, or over half of -S), rank
+// 0's share then as it was.
+bool map_for_one_sort(Communicator& c, Job& job, std::unique_ptr<WholeInput>& whole);
 
 }  // namespace corank::mpi
