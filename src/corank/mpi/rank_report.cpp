@@ -95,9 +95,11 @@ void report(Communicator& c, const Job& job, const RankReport& r) {
     }
     const double skew = partition_skew(parts);
     if (job.local.verbose && req.sort.io.diagnostics)
-      req.sort.io.diagnostics->note(io::format_line("%u ranks sorted %llu records in %.3f s, partition skew %.4f",
-                                                    c.ranks(), static_cast<unsigned long long>(records), slowest,
-                                                    skew));
+      req.sort.io.diagnostics->note(
+          r.one_sort ? io::format_line("%u ranks sorted %llu records in %.3f s, rank 0 all of them (one GPU)",
+                                       c.ranks(), static_cast<unsigned long long>(records), slowest)
+                     : io::format_line("%u ranks sorted %llu records in %.3f s, partition skew %.4f", c.ranks(),
+                                       static_cast<unsigned long long>(records), slowest, skew));
     if (req.stats_file.empty()) return;
     nlohmann::ordered_json doc = {
         {"version", corank::version()},
