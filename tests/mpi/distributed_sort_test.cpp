@@ -243,6 +243,24 @@ TEST(MpiDistributedSort, FixedSizeRecordsReadInPlaceOnOneNode) {
   expect_like_single(dir, r, false, Way::NodeInputs);
 }
 
+// `r` sorted by `ranks` ranks that all name GPU "0", into dir/NAME-sorted,
+// equal to corank::sort's (dir/NAME-single); their --stats.
+std::string sorted_naming_one_device(const TestDir& dir, SortRequest r, int ranks, const std::string& name) {
+  DistributedRequest d;
+  d.sort = r;
+  d.sort.output = dir / (name + "-sorted");
+  d.device = "0";
+  std::string stats;
+  d.stats_file = "-";
+  d.stats_text = &stats;
+  const Outcome o = run_ranks(ranks, d);
+  EXPECT_EQ(o.status, std::vector<int>(static_cast<std::size_t>(ranks), 0)) << o.error;
+  r.output = dir / (name + "-single");
+  sort(r);
+  EXPECT_TRUE(read_file(d.sort.output) == read_file(r.output)) << name << ": the output differs from corank::sort's";
+  return stats;
+}
+
 // Ranks that would all drive one GPU: rank 0 sorts every record where the
 // inputs lie, the others write nothing; in place, into part files, and -u
 // (sorted into -T, then moved).
@@ -262,36 +280,13 @@ TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
   r.unique = false;
   r.memory_budget = std::uint64_t{1} << 20;
   expect_like_single(dir, r, false, Way::NodeInputs);
-  {
-    DistributedRequest d;
-    d.sort = r;
-    d.sort.output = dir / "big-sorted";
-    d.device = "0";
-    std::string stats;
-    d.stats_file = "-";
-    d.stats_text = &stats;
-    ASSERT_EQ(run_ranks(3, d).status, std::vector<int>(3, 0));
-    EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
-    EXPECT_EQ(ranks_with(stats, "node_inputs"), 3u);
-    r.output = dir / "big-single";
-    sort(r);
-    EXPECT_TRUE(read_file(dir / "big-sorted") == read_file(r.output));
-  }
+  std::string stats = sorted_naming_one_device(dir, r, 3, "big");
+  EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
+  EXPECT_EQ(ranks_with(stats, "node_inputs"), 3u);
   // Text goes the exchange's way whatever the device.
   write_file(dir / "w.txt", words(20000, 3));
-  SortRequest t = base_request(dir, {dir / "w.txt"});
-  DistributedRequest d;
-  d.sort = t;
-  d.sort.output = dir / "t-sorted";
-  d.device = "0";
-  std::string stats;
-  d.stats_file = "-";
-  d.stats_text = &stats;
-  ASSERT_EQ(run_ranks(2, d).status, std::vector<int>(2, 0));
+  stats = sorted_naming_one_device(dir, base_request(dir, {dir / "w.txt"}), 2, "text");
   EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
-  t.output = dir / "t-single";
-  sort(t);
-  EXPECT_TRUE(read_file(dir / "t-sorted") == read_file(t.output));
 }
 
 TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {

@@ -19,4 +19,11 @@ struct KeySpan {
 // `line` excludes its terminator.
 KeySpan find_key(std::string_view line, const KeyField& key, int tab) noexcept;
 
+// The bytes of `line` after the key `k` found in it (what a time key's
+// cut-off UTC offset or zone abbreviation is read from).
+inline std::string_view bytes_after(std::string_view line, const KeySpan& k) noexcept {
+  const char* end = line.data() + line.size();
+  return k.end && k.end < end ? std::string_view(k.end, static_cast<std::size_t>(end - k.end)) : std::string_view{};
+}
+
 }  // namespace corank::text

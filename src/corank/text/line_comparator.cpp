@@ -73,12 +73,6 @@ std::uint64_t load_be(const unsigned char* p) noexcept {
   return __builtin_bswap64(v);  // std::byteswap is C++23
 }
 
-// The bytes of the line after a key.
-std::string_view rest(std::string_view line, const KeySpan& k) noexcept {
-  const char* end = line.data() + line.size();
-  return k.end && k.end < end ? std::string_view(k.end, static_cast<std::size_t>(end - k.end)) : std::string_view{};
-}
-
 }  // namespace
 
 Prefix prefix_from_bytes(const unsigned char* p, bool reverse) noexcept {
@@ -154,7 +148,7 @@ int compare_key_text(const KeyField& key, std::string_view a, std::string_view b
 int LineComparator::compare_key(const KeyField& key, std::string_view line_a, std::string_view line_b) const {
   const KeySpan ka = find_key(line_a, key, o_.tab), kb = find_key(line_b, key, o_.tab);
   if (key.time)
-    return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()}, rest(line_a, ka), rest(line_b, kb));
+    return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()}, bytes_after(line_a, ka), bytes_after(line_b, kb));
   if (locale_) return compare_key_in_locale(key, {ka.begin, ka.size()}, {kb.begin, kb.size()}, *locale_);
   return compare_key_text(key, {ka.begin, ka.size()}, {kb.begin, kb.size()});
 }
@@ -190,8 +184,8 @@ int LineComparator::compare_across(std::string_view a, const LineComparator& oth
     if (key.time) {
       const KeyField& theirs = other.o_.keys[i];
       const KeySpan ka = find_key(a, key, o_.tab), kb = find_key(b, theirs, o_.tab);
-      d = compare_instants(key_instant(time_rules_of(key), key.time_search, {ka.begin, ka.size()}, rest(a, ka)),
-                           key_instant(time_rules_of(theirs), theirs.time_search, {kb.begin, kb.size()}, rest(b, kb)));
+      d = compare_instants(key_instant(time_rules_of(key), key.time_search, {ka.begin, ka.size()}, bytes_after(a, ka)),
+                           key_instant(time_rules_of(theirs), theirs.time_search, {kb.begin, kb.size()}, bytes_after(b, kb)));
       d = (d > 0) - (d < 0);
       if (key.reverse) d = -d;
     } else {
@@ -268,7 +262,7 @@ Prefix LineComparator::prefix(std::string_view line) const {
     const std::string_view k{span.begin, span.size()};
     if (o_.keys.size() == 1 && !o_.unique && !o_.stable && key.time) {
       unsigned char p[kPrefixBytes] = {};
-      encode_time(key_instant(time_rules_of(key), key.time_search, k, rest(line, span)), p);
+      encode_time(key_instant(time_rules_of(key), key.time_search, k, bytes_after(line, span)), p);
       if (!locale_) return key_then_line(p, kTimeCodeBytes, key.reverse, line, o_.reverse);
       // In another locale the last resort is strcoll's: the collation's
       // digest of the line follows the code, so that lines of one second
@@ -283,10 +277,10 @@ Prefix LineComparator::prefix(std::string_view line) const {
       unsigned char p[kPrefixBytes] = {};
       if (!transforms_first(key))  // a text key: its bytes, each NUL as 00 FF, then 00 00
         return key_then_line(p, text_key_bytes(key, k, p, /*escape_nul=*/true) + 2, key.reverse,
-                             starts_lines(key) ? rest(line, span) : line, o_.reverse);
+                             starts_lines(key) ? bytes_after(line, span) : line, o_.reverse);
     }
     if (locale_ && !key.time) return key_prefix_in_locale(key, k, *locale_);
-    return key_prefix(key, k, rest(line, span));
+    return key_prefix(key, k, bytes_after(line, span));
   }
   if (locale_) return line_prefix_in_locale(line, *locale_, o_.reverse);
   unsigned char p[kPrefixBytes] = {};
@@ -339,7 +333,7 @@ bool LineComparator::prefix_at(std::string_view line, std::size_t depth, Prefix&
       put(span.begin, n, 0, key.reverse);
       put(kEnd, 2, n, key.reverse);
       at = n + 2;
-      if (starts_lines(key)) line = rest(line, span);
+      if (starts_lines(key)) line = bytes_after(line, span);
     }
   }
   put(line.data(), line.size(), at, o_.reverse);

@@ -50,10 +50,7 @@ void LineFormat::count_values(std::string_view line, const Prefix& prefix, std::
       unread = lead == (key.reverse ? 0xffu : 0u);
     } else {
       const KeySpan span = find_key(line, key, o.tab);
-      const char* end = line.data() + line.size();
-      const std::string_view after =
-          span.end && span.end < end ? std::string_view(span.end, static_cast<std::size_t>(end - span.end)) : std::string_view{};
-      unread = !key_instant(time_rules_of(key), key.time_search, {span.begin, span.size()}, after);
+      unread = !key_instant(time_rules_of(key), key.time_search, {span.begin, span.size()}, bytes_after(line, span));
     }
     counts[2 * c] += unread;
     ++c;

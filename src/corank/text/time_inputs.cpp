@@ -249,7 +249,7 @@ std::uint64_t abbreviation_after(const TimeRules& rules, std::string_view key, s
   // by the key's end (-k1,2T).
   const std::string_view rest = f.end < key.size() ? key.substr(f.end) : after;
   std::size_t i = 0;
-  while (i < rest.size() && (rest[i] == ' ' || rest[i] == '\t')) ++i;
+  while (i < rest.size() && is_blank(static_cast<unsigned char>(rest[i]))) ++i;
   return i > 0 ? time_fields::read_zone_abbr(rest, i) : 0;
 }
 
@@ -395,10 +395,8 @@ void warn_unnamed_key_zones(const LineOrdering& ordering, std::span<const std::s
       for (const KeyField* key : keys) {
         const KeySpan span = find_key(line, *key, ordering.tab);
         if (!span.begin) continue;
-        const char* end = line.data() + line.size();
-        const std::string_view after =
-            span.end && span.end < end ? std::string_view(span.end, static_cast<std::size_t>(end - span.end)) : "";
-        const std::uint64_t a = abbreviation_after(time_rules_of(*key), {span.begin, span.size()}, after);
+        const std::uint64_t a =
+            abbreviation_after(time_rules_of(*key), {span.begin, span.size()}, bytes_after(line, span));
         if (a && std::find(found.begin(), found.end(), a) == found.end()) found.push_back(a);
       }
   }
