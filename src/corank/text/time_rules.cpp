@@ -118,13 +118,26 @@ std::optional<Instant> TimeRules::instant(const LocalTime& t) const noexcept {
   int year = t.year;
   if (year == LocalTime::kNoYear)
     year = static_cast<unsigned>(t.month) > reference_.month ? reference_.year - 1 : reference_.year;
-  const auto days = days_from_civil(year, static_cast<unsigned>(t.month), static_cast<unsigned>(t.day));
-  if (!days) return std::nullopt;
+  // A log's next line is most often of the same day: its days are kept, a
+  // thread's last date's.
+  struct LastDate {
+    int year = 0;
+    unsigned month = 0, day = 0;  // 0: none yet
+    std::int64_t days = 0;
+  };
+  thread_local LastDate last;
+  const auto month = static_cast<unsigned>(t.month), day = static_cast<unsigned>(t.day);
+  if (!(last.day == day && last.month == month && last.year == year)) {
+    const auto days = days_from_civil(year, month, day);
+    if (!days) return std::nullopt;
+    last = {year, month, day, *days};
+  }
+  const std::int64_t days = last.days;
   const std::int64_t day_seconds = std::int64_t{t.hour} * 3600 + t.minute * 60 + t.second;
   std::int64_t seconds;
-  if (t.has_offset) seconds = *days * 86400 + day_seconds - t.offset;
-  else if (t.zone_abbr) seconds = zone_.to_utc_named(*days, day_seconds, t.zone_abbr);
-  else seconds = zone_.to_utc(*days, day_seconds);
+  if (t.has_offset) seconds = days * 86400 + day_seconds - t.offset;
+  else if (t.zone_abbr) seconds = zone_.to_utc_named(days, day_seconds, t.zone_abbr);
+  else seconds = zone_.to_utc(days, day_seconds);
   return Instant{seconds, t.nanos};
 }
 
