@@ -10,9 +10,7 @@ namespace corank {
 
 CheckResult check_sorted(const std::string& path, const RecordFormat& format_in, bool reverse, bool unique,
                          const io::IoOptions& io) {
-  RecordFormat format = format_in;
-  if (reverse)
-    for (auto& k : format.keys) k.descending = !k.descending;
+  const RecordFormat format = in_sort_order(format_in, reverse);
   const KeyNormalizer norm(format);
   const std::uint32_t R = format.record_size;
   RecordInput in({path}, R, io);

@@ -3,8 +3,7 @@
 // runs merged by co-rank) or are spilled to anonymous temporary files with a
 // sparse in-RAM index of their keys (external plan; the run store of
 // sorted_run.hpp, which the device's runs share), merged slab by slab between
-// sampled splitters (spilled_run_merge.hpp). Reads run ahead of sorting and writes
-// run behind it (gathered_writes.hpp).
+// sampled splitters (spilled_run_merge.hpp). Reads run ahead, writes behind.
 #include "corank/external_sort.hpp"
 
 #include <algorithm>
@@ -100,7 +99,7 @@ public:
 
   std::optional<bool> next_chunk() {
     if (job_.plan.mode == SortPlan::Mode::InMemory) {
-      // One chunk: the whole input, sorted into memory_'s runs.
+      // One chunk: the whole input, sorted into memory_'s runs (or come so).
       const std::uint64_t n = *job_.input.total_records();
       if (memory_.records || n == 0) return std::nullopt;
       job_.progress.phase("sort", n * R_);
@@ -109,8 +108,9 @@ public:
       // by the kernel); its pages are allocated in the background meanwhile.
       if (writes_.map_output(n * R_))
         note(job_.options.verbose, job_.options.io, "output: records gathered into a shared mapping of it");
-      memory_ = form_runs_in_memory<W>(job_, job_.plan, threads_, reader_, read_seconds_,
-                                       [this](std::byte* dst, std::uint64_t k) { return read_records(dst, k); });
+      if (!take_prepared_keys<W>(job_, job_.plan, threads_, n, memory_))
+        memory_ = form_runs_in_memory<W>(job_, job_.plan, threads_, reader_, read_seconds_,
+                                         [this](std::byte* dst, std::uint64_t k) { return read_records(dst, k); });
       return true;
     }
     const std::uint64_t run = job_.plan.run_records;

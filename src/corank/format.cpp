@@ -95,6 +95,12 @@ KeySpec parse_key_spec(std::string_view spec) {
   return k;
 }
 
+RecordFormat in_sort_order(RecordFormat format, bool reverse) {
+  if (reverse)
+    for (auto& k : format.keys) k.descending = !k.descending;
+  return format;
+}
+
 RecordFormat parse_format(std::string_view format, const std::vector<std::string>& keys) {
   RecordFormat f;
   f.name = std::string(format);

@@ -53,6 +53,10 @@ KeySpec parse_key_spec(std::string_view spec);
 // `keys` applies to fixed:R (required there) and may override gensort's default key.
 RecordFormat parse_format(std::string_view format, const std::vector<std::string>& keys);
 
+// The format a sort orders by: under -r (`reverse`) every key's direction
+// turned, so that one normalization gives the whole order.
+RecordFormat in_sort_order(RecordFormat format, bool reverse);
+
 // Parses a size with an optional K, M, G, T (powers of 1024) or b suffix, GNU sort style
 // (a bare number means KiB, as in GNU sort's -S); "N%" is a percentage of physical memory.
 std::uint64_t parse_size(std::string_view text, bool bare_is_kib = true);

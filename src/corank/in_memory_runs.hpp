@@ -23,6 +23,7 @@
 #include "corank/kway_merge.hpp"
 #include "corank/notes.hpp"
 #include "corank/planner.hpp"
+#include "corank/prepared_keys.hpp"
 #include "corank/run_sort.hpp"
 #include "corank/stopwatch.hpp"
 
@@ -35,6 +36,19 @@ struct InMemoryRuns {
   io::HugeVector<KeyEntry<W>> entries;  // pos: a record's index in `records`, also the tie-breaker
   std::vector<std::span<const KeyEntry<W>>> runs;
 };
+
+// m's n entries, made in position order, radix sorted (stable: (key,
+// position) order) in runs of plan.run_records, or whole under plan.single_sort.
+template <unsigned W>
+void sort_entries_in_runs(InMemoryRuns<W>& m, std::uint64_t n, const SortPlan& plan, unsigned threads) {
+  const std::uint64_t run = plan.single_sort ? std::max<std::uint64_t>(n, 1) : plan.run_records;
+  io::HugeVector<KeyEntry<W>> scratch(std::min(n, run));
+  for (std::uint64_t base = 0; base < n; base += run) {
+    const std::uint64_t count = std::min(run, n - base);
+    radix_sort(m.entries.data() + base, scratch.data(), count, threads);
+    m.runs.emplace_back(m.entries.data() + base, count);
+  }
+}
 
 // The kept records of a selection (record_selection.hpp) where they lie: an
 // entry for each, in input order (pos: its index in the buffer), sorted in
@@ -57,15 +71,26 @@ InMemoryRuns<W> selected_runs_in_memory(const CpuSortJob& job, const SortPlan& p
   read_seconds += seconds_since(t0);
   note(job.options.verbose, job.options.io, "input: the selected records sorted where they lie");
   job.progress.advance(n * R);
-  const std::uint64_t run = plan.single_sort ? std::max<std::uint64_t>(n, 1) : plan.run_records;
-  io::HugeVector<E> scratch(std::min(n, run));
-  // Entries in position order, radix sorted (stable): (key, position) order.
-  for (std::uint64_t base = 0; base < n; base += run) {
-    const std::uint64_t count = std::min(run, n - base);
-    radix_sort(entries + base, scratch.data(), count, threads);
-    m.runs.emplace_back(entries + base, count);
-  }
+  sort_entries_in_runs(m, n, plan, threads);
   return m;
+}
+
+// The entries made as the records arrived (prepared_keys.hpp), sorted as the
+// plan's runs, where they are of the sort's key width and hold every record
+// its input keeps, in place where it lies; false (m untouched) otherwise.
+template <unsigned W>
+bool take_prepared_keys(const CpuSortJob& job, const SortPlan& plan, unsigned threads, std::uint64_t n,
+                        InMemoryRuns<W>& m) {
+  auto* prepared = dynamic_cast<PreparedKeysOf<W>*>(job.options.prepared_keys);
+  if (!prepared || job.input_checksum || prepared->filled() != n) return false;
+  SelectedRecords* in_place = job.input.selection_in_place();
+  if (!in_place || in_place->sole() != prepared->records() || prepared->compact() != n) return false;
+  m.records = prepared->records();
+  m.entries = prepared->take();
+  note(job.options.verbose, job.options.io, "input: keys made as the records arrived, sorted where they lie");
+  job.progress.advance(n * job.format.record_size);
+  sort_entries_in_runs(m, n, plan, threads);
+  return true;
 }
 
 // Forms the runs of job's whole input (its total_records() known). `read(dst,

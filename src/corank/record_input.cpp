@@ -71,6 +71,12 @@ RecordInput::RecordInput(const std::vector<std::span<const std::byte>>& buffers,
   total_records_ = selection.records();
 }
 
+SelectedRecords* RecordInput::selection_in_place() noexcept {
+  if (!selected_ || !selected_->sole() || records_read_ != 0) return nullptr;
+  records_read_ = *total_records_;
+  return selected_.get();
+}
+
 const std::byte* RecordInput::map_whole() {
   if (selected_) return nullptr;  // the kept records are not where they lie, one after another
   if (!buffers_.empty()) {

@@ -48,8 +48,9 @@ public:
   // every record as read; it lives as long as this object.
   const std::byte* map_whole();
   // A selection over one buffer, before read() began: its kept records can
-  // be taken where they lie (SelectedRecords::each_kept); nullptr otherwise.
-  SelectedRecords* selection_in_place() noexcept { return selected_ && selected_->sole() ? selected_.get() : nullptr; }
+  // be taken where they lie (SelectedRecords::each_kept), and count as read,
+  // as a mapping's do; nullptr otherwise.
+  SelectedRecords* selection_in_place() noexcept;
 
 private:
   std::vector<std::string> paths_;

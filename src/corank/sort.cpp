@@ -158,6 +158,7 @@ void validate(const SortRequest& r) {
   if (!r.input_buffers.empty() && !r.inputs.empty())
     throw UsageError("a sort reads either input files or input buffers, not both");
   if (r.input_selection && r.input_buffers.empty()) throw UsageError("an input selection applies to input buffers");
+  if (r.prepared_keys && !r.input_selection) throw UsageError("prepared keys apply to an input selection");
   if (is_text_format(r.format)) {
     if (!r.input_buffers.empty()) throw UsageError("input buffers apply to binary formats");
     (void)make_text_format(r, 0, false);  // parses every key

@@ -32,6 +32,10 @@ struct SortRequest {
   // With input_buffers: only the records it keeps are sorted, as if the
   // buffers held no others (record_selection.hpp). Must outlive the sort.
   const RecordSelection* input_selection = nullptr;
+  // With input_selection: its records' key entries made already, which a
+  // sort on the CPU in memory takes instead of making its own
+  // (prepared_keys.hpp). Must outlive the sort.
+  PreparedKeys* prepared_keys = nullptr;
   std::string output = "-";         // "-": standard output; may name an input
   // lines, csv, tsv, pgtext, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
   std::string format = "lines";

@@ -99,9 +99,7 @@ SortStats sort_files(const SortOptions& options) {
       throw UsageError("--verify needs the output in a regular file (-o FILE)");
   }
 
-  RecordFormat format = options.format;
-  if (options.reverse)
-    for (auto& k : format.keys) k.descending = !k.descending;
+  const RecordFormat format = in_sort_order(options.format, options.reverse);
   const KeyNormalizer norm(format);
   const std::uint32_t R = format.record_size;
   SortStats fresh;

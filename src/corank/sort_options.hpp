@@ -12,6 +12,7 @@
 namespace corank {
 
 class RecordSelection;  // record_selection.hpp
+class PreparedKeys;     // prepared_keys.hpp
 
 enum class GpuMode { Auto, On, Off };
 
@@ -36,6 +37,7 @@ struct SortOptions : CommonSortOptions {
   // empty): the pieces in order, as if concatenated (SortRequest::input_buffers).
   std::vector<std::span<const std::byte>> input_buffers;
   const RecordSelection* input_selection = nullptr;  // SortRequest::input_selection
+  PreparedKeys* prepared_keys = nullptr;             // SortRequest::prepared_keys
   RecordFormat format;
   bool reverse = false;  // reverse the result of every key comparison
   bool unique = false;   // keep only the first record of each run of equal keys
