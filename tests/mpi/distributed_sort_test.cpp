@@ -86,8 +86,10 @@ std::size_t ranks_with(const std::string& stats, const std::string& field) {
 
 // corank::sort's output of `r`, and corank-mpi's with 1 to 4 ranks equal to it;
 // nothing left in -T or beside the output. With 2 ranks or more, every rank
-// went `way`.
-void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = false, Way way = Way::Exchange) {
+// went `way`. `keyed`: how many ranks' sorts, over the runs of 2 to 4 ranks,
+// took the keys their exchange made as the records arrived (arriving_keys.hpp).
+void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = false, Way way = Way::Exchange,
+                        std::size_t* keyed = nullptr) {
   r.output = dir / "single";
   sort(r);
   const std::string want = read_file(r.output);
@@ -110,6 +112,7 @@ void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = fal
       EXPECT_EQ(ranks_with(stats, "node_inputs"), way == Way::NodeInputs ? all : 0u) << ranks << " ranks";
       EXPECT_EQ(ranks_with(stats, "one_sort"), way == Way::OneDevice ? all : 0u) << ranks << " ranks";
       EXPECT_EQ(ranks_with(stats, "whole_input"), way == Way::OneDevice ? 1u : 0u) << ranks << " ranks";
+      if (keyed) *keyed += ranks_with(stats, "keys_from_exchange");
     }
     std::string got;
     if (part_files)
@@ -222,6 +225,40 @@ void write_keyed_records(const TestDir& dir, int n, std::uint64_t keys, int ever
   }
   write_file(dir / "a.rec", a);
   write_file(dir / "b.rec", b);
+}
+
+// Through the exchange, fixed-size records kept in memory have their keys
+// made as they arrive (arriving_keys_test.cpp has them in many batches), and
+// each rank's sort takes them: equal keys keep their input order, -r, -u,
+// part files, keys of two words. Where the pieces go to files instead (-S
+// 1M: past half of it), the sorts make their own. (The ranks here are
+// threads of one process, whose memory each rank's plan takes off its -S:
+// -S 256M keeps their sorts in memory.)
+TEST(MpiDistributedSort, FixedSizeRecordsKeyedAsTheyArrive) {
+  TestDir dir;
+  write_keyed_records(dir, 100000, 4000, 3, 12);
+  SortRequest r = base_request(dir, {dir / "a.rec", dir / "b.rec"});
+  r.format = "fixed:16";
+  r.keys = {"0:8:u64"};
+  r.memory_budget = std::uint64_t{256} << 20;
+  const std::size_t every = 2 + 3 + 4;  // ranks, over the runs of 2, 3 and 4
+  for (int variant = 0; variant < 4; ++variant) {
+    r.reverse = variant >= 1;
+    r.unique = variant == 3;
+    std::size_t keyed = 0;
+    expect_like_single(dir, r, variant == 2, Way::Exchange, &keyed);
+    EXPECT_EQ(keyed, every) << "variant " << variant;
+  }
+  r.reverse = r.unique = false;
+  r.memory_budget = std::uint64_t{1} << 20;
+  std::size_t keyed = 0;
+  expect_like_single(dir, r, false, Way::Exchange, &keyed);
+  EXPECT_EQ(keyed, 0u);
+  r.memory_budget = std::uint64_t{256} << 20;
+  r.threads = 3;
+  r.keys = {"0:8:u64", "8:8:u64:desc"};  // two words a key
+  expect_like_single(dir, r, false, Way::Exchange, &keyed);
+  EXPECT_EQ(keyed, every);
 }
 
 // Each rank's part taken where the inputs lie: several files (one empty),

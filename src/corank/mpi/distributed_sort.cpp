@@ -120,7 +120,7 @@ void run(Communicator& c, const DistributedRequest& request) {
       say("ranks of one node: each sorts its part of the inputs where they lie, without an exchange");
     } else {
       exchanged = exchange(c, *job, times.exchange_parts);
-      input = piece_input(*exchanged.received);
+      input = exchanged.piece();
     }
     times.exchange = lap(t);
   }
@@ -157,6 +157,7 @@ void run(Communicator& c, const DistributedRequest& request) {
     });
   }
   times.sort = lap(t);
+  report_of_rank.keys_from_exchange = exchanged.keys_taken();
 
   if (!in_place) place = mpi::place(c, piece.bytes);
   // The pieces are checked as sorted, before any is moved.

@@ -63,11 +63,19 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
   std::string err;
   try {
     out.received = receiver(job, n, threads);
+    out.keys = ArrivingKeys::make_if_useful(job, *out.received);
   } catch (...) {
     err = what_of(std::current_exception());
   }
   agree(c, err);
   ReceivedPieces& received = *out.received;
+  ArrivingKeys* keys = out.keys.get();
+  // Before the pieces may leave memory (append: only where they no longer
+  // fit), the keys made of them go.
+  const auto append = [&](unsigned s, const char* data, std::uint64_t k) {
+    if (keys) keys->abandon();
+    received.append(s, data, k);
+  };
 
   ShareReader reader(*job.inputs, job.share.begin, job.share.end, job.record_size, job.term, job.chunk_bytes,
                      job.reading(true), threads);
@@ -110,6 +118,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
           if (kept) {
             received.appended(self, binning.size(self));
             sent[self] = binning.size(self);
+            if (keys) keys->landed();
           }
           times.bin += seconds_since(t);
           out.read_bytes += binning.bytes();
@@ -124,7 +133,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
       try {
         const auto t = Clock::now();
         const std::uint64_t k = binning.size(self) - sent[self];
-        received.append(self, binning.grouped() + binning.region(self) + sent[self], k);
+        append(self, binning.grouped() + binning.region(self) + sent[self], k);
         sent[self] += k;
         times.keep += seconds_since(t);
       } catch (...) {
@@ -159,6 +168,13 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
                          reinterpret_cast<char*>(received.base()), unit_counts.data(), unit_displs.data(),
                          job.record_size);
       for (unsigned s = 0; s < n; ++s) received.appended(s, static_cast<std::uint64_t>(recv_counts[s]));
+      if (keys && err.empty()) {
+        try {
+          keys->landed();
+        } catch (...) {
+          err = what_of(std::current_exception());
+        }
+      }
     } else {
       std::size_t total = 0;
       for (unsigned s = 0; s < n; ++s)
@@ -173,7 +189,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
         const auto t = Clock::now();
         for (unsigned s = 0; s < n; ++s)
           if (recv_counts[s] != 0)
-            received.append(s, recv_buf.data() + recv_displs[s], static_cast<std::uint64_t>(recv_counts[s]));
+            append(s, recv_buf.data() + recv_displs[s], static_cast<std::uint64_t>(recv_counts[s]));
         times.keep += seconds_since(t);
       } catch (...) {
         err = what_of(std::current_exception());
@@ -186,8 +202,18 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
   }
   binning.release();
   recv_buf = std::vector<char>();
+  if (keys) {
+    if (err.empty()) keys->finish();
+    else keys->abandon();
+    times.keys = keys->seconds();
+  }
   agree(c, err);
   return out;
+}
+
+PieceInput Exchanged::piece() {
+  if (keys && !keys->abandoned() && received->in_memory()) return keys->piece();
+  return piece_input(*received);
 }
 
 }  // namespace corank::mpi

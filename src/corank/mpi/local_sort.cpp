@@ -23,6 +23,7 @@ SortRequest request_for(const Job& job, const PieceInput& in) {
     // No buffer at all would be no input buffers: standard input.
     if (r.input_buffers.empty()) r.input_buffers.emplace_back();
     r.input_selection = in.selection;
+    r.prepared_keys = in.prepared;
   } else {
     r.inputs = in.files;
   }

@@ -23,6 +23,7 @@ struct RankReport {
   bool node_inputs = false;         // ranks of one node: its part sorted where it lies, no exchange (node_inputs.hpp)
   bool one_sort = false;            // ranks of one node sharing one GPU: rank 0 sorted every record (shared_device.hpp)
   bool in_place = false;            // sorted straight into the shared output, not into a file then moved
+  bool keys_from_exchange = false;  // its sort took the keys made as the records arrived (arriving_keys.hpp)
   std::uint64_t bytes_out = 0, output_offset = 0;
   SortStats stats;  // its own sort's
   RankTimes times;

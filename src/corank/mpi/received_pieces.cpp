@@ -167,6 +167,11 @@ std::vector<std::span<const std::byte>> ReceivedPieces::buffers() const {
   return out;
 }
 
+std::span<const std::byte> ReceivedPieces::regions() const noexcept {
+  if (memory_.empty()) return {};
+  return {memory_[0], end(plan_.senders - 1)};
+}
+
 std::span<const std::byte> ReceivedPieces::joined() {
   std::uint64_t at = 0;  // the joined bytes so far, from memory_[0]
   for (unsigned s = 0; s < plan_.senders; ++s) {

@@ -59,6 +59,7 @@ public:
   std::byte* base() const noexcept { return memory_.empty() ? nullptr : memory_[0]; }
   std::uint64_t end(unsigned s) const noexcept { return static_cast<std::uint64_t>(memory_[s] - base()) + bytes_[s]; }
   bool in_memory() const noexcept { return in_memory_; }
+  unsigned senders() const noexcept { return plan_.senders; }
   // Record bytes received from sender s (the header not counted).
   std::uint64_t bytes(unsigned s) const noexcept { return bytes_[s]; }
   std::uint64_t total() const noexcept;
@@ -70,6 +71,12 @@ public:
   // lies (as corank takes a resident file) instead of copying the pieces
   // into fresh memory of its own. Nothing is added after it.
   std::span<const std::byte> joined();
+  // In memory: the reservation from its first region to the end of the
+  // last one's records, gaps between the regions included; sender s's
+  // records lie at [start(s), end(s)) of it, where they landed.
+  std::span<const std::byte> regions() const noexcept;
+  std::uint64_t start(unsigned s) const noexcept { return static_cast<std::uint64_t>(memory_[s] - base()); }
+  std::uint64_t reservation() const noexcept { return reservation_; }  // the regions' bytes, all together
   std::vector<std::string> files() const;
   // Frees the memory or removes the files, once the sort has read them.
   void release() noexcept;

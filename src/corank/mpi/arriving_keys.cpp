@@ -1,0 +1,125 @@
+#include "corank/mpi/arriving_keys.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <new>
+
+#include "corank/request_options.hpp"
+
+namespace corank::mpi {
+
+namespace {
+
+// A sender's records are handed to the background a round's quota at a time
+// (Job::round_quota), or this much where that is more: a task's wake-up and
+// its threads' start are then a small part of it.
+constexpr std::uint64_t kBatchBytes = std::uint64_t{16} << 20;
+
+}  // namespace
+
+std::uint64_t ReceivedSelection::records() const { return received_.total() / R_; }
+
+std::uint64_t ReceivedSelection::mark(const std::byte*, std::uint64_t n, std::uint64_t first,
+                                      std::uint8_t* keep) const {
+  std::memset(keep, 0, n);
+  std::uint64_t kept = 0;
+  for (unsigned s = 0; s < received_.senders(); ++s) {
+    const std::uint64_t b = received_.start(s) / R_, e = b + received_.bytes(s) / R_;
+    const std::uint64_t lo = std::max(b, first), hi = std::min(e, first + n);
+    if (lo >= hi) continue;
+    std::memset(keep + (lo - first), 1, hi - lo);
+    kept += hi - lo;
+  }
+  return kept;
+}
+
+std::unique_ptr<ArrivingKeys> ArrivingKeys::make_if_useful(const Job& job, ReceivedPieces& received) {
+  if (job.text() || !received.in_memory() || job.local.verify) return nullptr;
+  // Where the sort may run on the GPU and this rank has a device, the keys
+  // would go unused.
+  const bool cpu = job.local.gpu == GpuMode::Off || (job.local.gpu == GpuMode::Auto && job.request.device.empty());
+  if (!cpu) return nullptr;
+  std::unique_ptr<PreparedKeys> keys;
+  try {
+    // Address space for an entry a record of the whole reservation; pages
+    // only for the records that come.
+    keys = PreparedKeys::make(request::binary_options(job.local), received.base(),
+                              received.reservation() / job.record_size);
+  } catch (const std::bad_alloc&) {
+    return nullptr;  // the sort makes its keys itself
+  }
+  if (!keys) return nullptr;
+  return std::unique_ptr<ArrivingKeys>(new ArrivingKeys(job, received, std::move(keys)));
+}
+
+ArrivingKeys::ArrivingKeys(const Job& job, ReceivedPieces& received, std::unique_ptr<PreparedKeys> keys)
+    : received_(received),
+      R_(job.record_size),
+      threads_(std::max(job.local.threads, 1u)),
+      batch_bytes_(std::min(job.round_quota, kBatchBytes)),
+      made_(received.senders(), 0),
+      keys_(std::move(keys)),
+      selection_(received, job.record_size) {}
+
+ArrivingKeys::~ArrivingKeys() { abandon(); }
+
+void ArrivingKeys::make(unsigned s, std::uint64_t end) {
+  const std::uint64_t first = (received_.start(s) + made_[s]) / R_, n = (end - made_[s]) / R_;
+  made_[s] = end;
+  ++batches_;
+  pending_.push_back(background_.run([this, first, n] {
+    const auto t = std::chrono::steady_clock::now();
+    keys_->fill(first, n, threads_);
+    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  }));
+}
+
+void ArrivingKeys::landed() {
+  if (abandoned_) return;
+  for (unsigned s = 0; s < received_.senders(); ++s)
+    if (received_.bytes(s) - made_[s] >= batch_bytes_) make(s, received_.bytes(s));
+}
+
+void ArrivingKeys::abandon() noexcept {
+  background_.drain();
+  for (auto& f : pending_) try {
+      f.get();
+    } catch (...) {
+      // dropped with the keys
+    }
+  pending_.clear();
+  keys_.reset();
+  abandoned_ = true;
+}
+
+void ArrivingKeys::finish() noexcept {
+  if (abandoned_) return;
+  try {
+    for (unsigned s = 0; s < received_.senders(); ++s)
+      if (received_.bytes(s) > made_[s]) make(s, received_.bytes(s));
+  } catch (...) {
+    return abandon();
+  }
+  background_.drain();
+  bool failed = false;
+  for (auto& f : pending_) try {
+      f.get();
+    } catch (...) {
+      failed = true;
+    }
+  pending_.clear();
+  if (failed) abandon();
+}
+
+PieceInput ArrivingKeys::piece() {
+  PieceInput in;
+  in.buffers = {received_.regions()};
+  in.selection = &selection_;
+  in.prepared = keys_.get();
+  in.bytes = received_.total();
+  in.release = [this] { received_.release(); };
+  return in;
+}
+
+}  // namespace corank::mpi
