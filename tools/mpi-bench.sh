@@ -19,10 +19,14 @@
 # by its ranks, so bind them to nothing, e.g. "--bind-to none", where ranks
 # share a node), STATS_DIR (where each run's --stats JSON is kept, as
 # mpi-bench-stats-single-ROUND.json and mpi-bench-stats-NP-ROUND.json; default:
-# removed). One line per run goes to $WORK_DIR/mpi-bench-summary.txt, printed
-# last with the best of each.
+# removed), OLD_BIN (another build's directory with the same layout: its
+# corank-mpi runs too, right after each of this build's, for a comparison in
+# the same run; its lines say "(old)"). One line per run goes to
+# $WORK_DIR/mpi-bench-summary.txt, printed last with the best of each.
 set -euo pipefail
 B=$(cd "$1" && pwd)
+old=""
+[ -z "${OLD_BIN:-}" ] || old=$(cd "$OLD_BIN" && pwd)
 records=${2:-200000000}
 shift $(($# >= 2 ? 2 : $#))
 ranks=("$@")
@@ -65,23 +69,31 @@ for round in $(seq 1 "$rounds"); do
   keep_best single "$single"
   printf 'round %d  single process: %s s  %s\n' "$round" "$single" "$(valid)" | tee -a "$summary"
   for np in "${ranks[@]}"; do
-    rm -f "$out"
-    stats=$stats_dir/mpi-bench-stats-$np-$round.json
-    start=$(date +%s.%N)
-    mpirun "${mpirun_args[@]}" -np "$np" "$B/src/mpi/corank-mpi" --format gensort -T "$work" "${extra[@]}" "${mpi_extra[@]}" \
-      --stats "$stats" -o "$out" "$in"
-    took=$(seconds "$start" "$(date +%s.%N)")
-    keep_best "np$np" "$took"
-    skew=$(sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$stats" | head -1)
-    sorts=$(sed -n 's/.*"backend": *"\([a-z]*\)".*/\1/p' "$stats" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')
-    printf 'round %d  %d rank(s): %s s  %.2fx the single process  skew %s  backends: %s %s\n' "$round" "$np" "$took" \
-      "$(awk -v a="$took" -v b="$single" 'BEGIN { print a / b }')" "$skew" "$sorts" "$(valid)" | tee -a "$summary"
+    for tag in "" ${old:+old}; do
+      bin=$B
+      [ -z "$tag" ] || bin=$old
+      rm -f "$out"
+      stats=$stats_dir/mpi-bench-stats-$np${tag:+-$tag}-$round.json
+      start=$(date +%s.%N)
+      mpirun "${mpirun_args[@]}" -np "$np" "$bin/src/mpi/corank-mpi" --format gensort -T "$work" "${extra[@]}" \
+        "${mpi_extra[@]}" --stats "$stats" -o "$out" "$in"
+      took=$(seconds "$start" "$(date +%s.%N)")
+      keep_best "np$np$tag" "$took"
+      skew=$(sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$stats" | head -1)
+      sorts=$(sed -n 's/.*"backend": *"\([a-z]*\)".*/\1/p' "$stats" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')
+      printf 'round %d  %d rank(s)%s: %s s  %.2fx the single process  skew %s  backends: %s %s\n' "$round" "$np" \
+        "${tag:+ ($tag)}" "$took" "$(awk -v a="$took" -v b="$single" 'BEGIN { print a / b }')" "$skew" "$sorts" \
+        "$(valid)" | tee -a "$summary"
+    done
   done
 done
 echo "best of $rounds: single process ${best[single]} s" | tee -a "$summary"
 for np in "${ranks[@]}"; do
-  printf 'best of %d: %d rank(s) %s s  %.2fx the single process\n' "$rounds" "$np" "${best[np$np]}" \
-    "$(awk -v a="${best[np$np]}" -v b="${best[single]}" 'BEGIN { print a / b }')" | tee -a "$summary"
+  for tag in "" ${old:+old}; do
+    printf 'best of %d: %d rank(s)%s %s s  %.2fx the single process\n' "$rounds" "$np" "${tag:+ ($tag)}" \
+      "${best[np$np$tag]}" "$(awk -v a="${best[np$np$tag]}" -v b="${best[single]}" 'BEGIN { print a / b }')" |
+      tee -a "$summary"
+  done
 done
 echo "---"
 cat "$summary"
