@@ -2,6 +2,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <string>
 
 namespace corank::io {
 
@@ -16,6 +17,16 @@ std::string format_line(const char* format, ...) {
   if (n > 0) std::vsnprintf(line.data(), line.size() + 1, format, again);
   va_end(again);
   return line;
+}
+
+std::string grouped_digits(unsigned long long n) {
+  const std::string digits = std::to_string(n);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
 }
 
 }  // namespace corank::io

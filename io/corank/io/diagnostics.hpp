@@ -21,4 +21,7 @@ public:
 // printf-style formatting of one line, for the library's notes.
 std::string format_line(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
+// A count as a message gives it: 1234567 as "1,234,567".
+std::string grouped_digits(unsigned long long n);
+
 }  // namespace corank::io

@@ -2,19 +2,11 @@
 
 #include <vector>
 
+#include "corank/io/diagnostics.hpp"
+
 namespace corank::cli {
 
 namespace {
-
-// 1000000 as "1,000,000".
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 std::string records_word(const SortRequest& r) {
   if (r.format == "lines") return r.multiline ? "records" : "lines";
@@ -39,14 +31,14 @@ std::string unread_keys_line(const SortStats& stats, const SortRequest& request)
     if (k.nulls) found.push_back({k.nulls, "had a NULL or missing value in " + key_named(k), k.nulls_first});
   }
   if (found.empty()) return {};
-  const std::string total = grouped(stats.records_in) + " " + records_word(request);
+  const std::string total = io::grouped_digits(stats.records_in) + " " + records_word(request);
   auto where = [](bool first) { return std::string(first ? "first" : "last"); };
   if (found.size() == 1)
-    return grouped(found[0].count) + " of " + total + " " + found[0].what + "; they sort " + where(found[0].first) +
+    return io::grouped_digits(found[0].count) + " of " + total + " " + found[0].what + "; they sort " + where(found[0].first) +
            "; --debug shows them";
   std::string line = "of " + total + ",";
   for (std::size_t i = 0; i < found.size(); ++i)
-    line += (i ? ", " : " ") + grouped(found[i].count) + " " + found[i].what + " (sorted " + where(found[i].first) + ")";
+    line += (i ? ", " : " ") + io::grouped_digits(found[i].count) + " " + found[i].what + " (sorted " + where(found[i].first) + ")";
   return line + "; --debug shows them";
 }
 

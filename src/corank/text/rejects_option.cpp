@@ -9,17 +9,6 @@
 
 namespace corank::text {
 
-namespace {
-
-// 1234567 as "1,234,567".
-std::string grouped(std::uint64_t n) {
-  std::string s = std::to_string(n);
-  for (std::size_t i = s.size(); i > 3; i -= 3) s.insert(i - 3, ",");
-  return s;
-}
-
-}  // namespace
-
 std::unique_ptr<Rejects> open_rejects(const TextSortOptions& o, const TextFormat& format,
                                       const io::IoOptions& plan_io) {
   if (o.rejects.empty()) return nullptr;
@@ -37,8 +26,8 @@ std::unique_ptr<Rejects> open_rejects(const TextSortOptions& o, const TextFormat
 void report_rejects(const Rejects& rejects, const TextSortOptions& o, SortStats& stats) {
   stats.rejected_records = rejects.count();
   if (stats.rejected_records && o.io.diagnostics)
-    o.io.diagnostics->warning(grouped(stats.rejected_records) + " of " +
-                              grouped(stats.records_in + stats.rejected_records) + " rows went to " + rejects.path() +
+    o.io.diagnostics->warning(io::grouped_digits(stats.rejected_records) + " of " +
+                              io::grouped_digits(stats.records_in + stats.rejected_records) + " rows went to " + rejects.path() +
                               "; the first: " + rejects.first());
 }
 

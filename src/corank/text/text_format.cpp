@@ -26,8 +26,14 @@ bool extreme_prefix(const Prefix& p) noexcept {
 std::vector<KeyValueCounts> LineFormat::value_checks() const {
   std::vector<KeyValueCounts> checks;
   const auto& keys = cmp_.ordering().keys;
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    if (keys[i].time) checks.push_back({.key = static_cast<unsigned>(i + 1), .kind = "time", .unread_first = !keys[i].reverse});
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (!keys[i].time) continue;
+    KeyValueCounts c;
+    c.key = static_cast<unsigned>(i + 1);
+    c.kind = "time";
+    c.unread_first = !keys[i].reverse;
+    checks.push_back(c);
+  }
   return checks;
 }
 
