@@ -1,6 +1,7 @@
 #include "corank/prepared_keys.hpp"
 
 #include "corank/key_words_only.hpp"
+#include "corank/parallel.hpp"
 
 namespace corank {
 
@@ -13,6 +14,12 @@ std::unique_ptr<PreparedKeys> PreparedKeys::make(const SortOptions& options, con
     keys = std::make_unique<PreparedKeysOf<decltype(words)::value>>(format, records, capacity);
   });
   return keys;
+}
+
+void PreparedKeys::fill(std::uint64_t first, std::uint64_t n, unsigned threads) {
+  const unsigned t = threads_for(n, threads);
+  parallel_for(t, [&](unsigned i) { make(first + n * i / t, n * (i + 1) / t - n * i / t); });
+  filled(first, n);
 }
 
 }  // namespace corank

@@ -46,8 +46,16 @@ public:
   virtual ~PreparedKeys() = default;
 
   // Normalizes records [first, first + n) (indices from records()) into
-  // their entries, on `threads` threads. One caller at a time.
-  virtual void fill(std::uint64_t first, std::uint64_t n, unsigned threads) = 0;
+  // their entries. Threads may make the keys of disjoint ranges at once, and
+  // then one says so with filled().
+  virtual void make(std::uint64_t first, std::uint64_t n) = 0;
+  // Records [first, first + n) have their keys. One caller at a time.
+  void filled(std::uint64_t first, std::uint64_t n) {
+    ranges_.emplace_back(first, n);
+    filled_ += n;
+  }
+  // make() on `threads` threads of the process's pool, then filled().
+  void fill(std::uint64_t first, std::uint64_t n, unsigned threads);
   // The entries of the ranges filled, end to end in position order; returns
   // how many. Once, after the last fill.
   virtual std::uint64_t compact() = 0;
@@ -71,11 +79,8 @@ public:
   PreparedKeysOf(const RecordFormat& format, const std::byte* records, std::uint64_t capacity)
       : PreparedKeys(records), norm_(format), R_(format.record_size), entries_(capacity) {}
 
-  void fill(std::uint64_t first, std::uint64_t n, unsigned threads) override {
-    if (n == 0) return;
-    normalize_records_parallel(norm_, records_ + first * R_, R_, n, first, entries_.data() + first, threads);
-    ranges_.emplace_back(first, n);
-    filled_ += n;
+  void make(std::uint64_t first, std::uint64_t n) override {
+    normalize_records(norm_, records_, R_, first, first + n, 0, entries_.data());
   }
 
   std::uint64_t compact() override {

@@ -1,5 +1,7 @@
 #include "corank/mpi/arriving_keys.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -15,6 +17,18 @@ namespace {
 // (Job::round_quota), or this much where that is more: a task's wake-up and
 // its threads' start are then a small part of it.
 constexpr std::uint64_t kBatchBytes = std::uint64_t{16} << 20;
+
+// The background's own threads, at the lowest priority (SCHED_IDLE, which
+// the pool's threads inherit from the thread that starts them): the keys
+// take the cores the exchange leaves idle (while its MPI rounds copy, or
+// wait on a network) and yield them to its reading and binning, which are
+// bound by the same memory. Once the exchange waits for them, every core is
+// idle. Where the policy is refused, they run at the normal one.
+std::unique_ptr<io::ThreadPool> idle_pool(unsigned threads) {
+  const sched_param none{};
+  ::sched_setscheduler(0, SCHED_IDLE, &none);
+  return std::make_unique<io::ThreadPool>(threads - 1);
+}
 
 }  // namespace
 
@@ -70,7 +84,10 @@ void ArrivingKeys::make(unsigned s, std::uint64_t end) {
   ++batches_;
   pending_.push_back(background_.run([this, first, n] {
     const auto t = std::chrono::steady_clock::now();
-    keys_->fill(first, n, threads_);
+    if (!pool_) pool_ = idle_pool(threads_);
+    const unsigned parts = threads_for(n, threads_);
+    pool_->run(parts, [&](unsigned i) { keys_->make(first + n * i / parts, n * (i + 1) / parts - n * i / parts); });
+    keys_->filled(first, n);
     seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
   }));
 }

@@ -7,7 +7,8 @@
 // radix sorts the entries and gathers the records from where they landed:
 // the records are not read again to make keys after the exchange, and not
 // moved to join the pieces. A rank's own records, which skip MPI, are taken
-// the same way, from where the binning put them.
+// the same way, from where the binning put them. The background's threads
+// run at idle priority: they take the cores the exchange leaves idle.
 //
 // The sort reads the regions of the received pieces as one buffer, keeping
 // only each sender's records (ReceivedSelection), so that a sort which
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "corank/io/task_thread.hpp"
+#include "corank/io/thread_pool.hpp"
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/local_sort.hpp"
 #include "corank/mpi/received_pieces.hpp"
@@ -88,6 +90,7 @@ private:
   double seconds_ = 0;  // written by the background, read after it drained
   std::size_t batches_ = 0;
   bool abandoned_ = false;
+  std::unique_ptr<io::ThreadPool> pool_;  // the background's threads, at idle priority: started by it
   io::TaskThread background_;  // last: ends first, its tasks drained
 };
 
