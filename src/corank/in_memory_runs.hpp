@@ -83,8 +83,9 @@ bool take_prepared_keys(const CpuSortJob& job, const SortPlan& plan, unsigned th
                         InMemoryRuns<W>& m) {
   auto* prepared = dynamic_cast<PreparedKeysOf<W>*>(job.options.prepared_keys);
   if (!prepared || job.input_checksum || prepared->filled() != n) return false;
-  SelectedRecords* in_place = job.input.selection_in_place();
+  const SelectedRecords* in_place = job.input.selection_in_place();
   if (!in_place || in_place->sole() != prepared->records() || prepared->compact() != n) return false;
+  job.input.take_selection_in_place();
   m.records = prepared->records();
   m.entries = prepared->take();
   note(job.options.verbose, job.options.io, "input: keys made as the records arrived, sorted where they lie");
@@ -107,7 +108,7 @@ InMemoryRuns<W> form_runs_in_memory(const CpuSortJob& job, const SortPlan& plan,
   InMemoryRuns<W> m;
   const auto t0 = Clock::now();
   m.records = job.input.map_whole();
-  SelectedRecords* in_place = job.input_checksum ? nullptr : job.input.selection_in_place();
+  SelectedRecords* in_place = job.input_checksum ? nullptr : job.input.take_selection_in_place();
   if (m.records) {
     note(job.options.verbose, job.options.io, "input: in memory already, mapped and sorted where it lies");
     if (job.input_checksum) *job.input_checksum += checksum_records(m.records, n, R, threads);

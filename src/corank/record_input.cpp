@@ -71,8 +71,12 @@ RecordInput::RecordInput(const std::vector<std::span<const std::byte>>& buffers,
   total_records_ = selection.records();
 }
 
-SelectedRecords* RecordInput::selection_in_place() noexcept {
-  if (!selected_ || !selected_->sole() || records_read_ != 0) return nullptr;
+const SelectedRecords* RecordInput::selection_in_place() const noexcept {
+  return selected_ && selected_->sole() && records_read_ == 0 ? selected_.get() : nullptr;
+}
+
+SelectedRecords* RecordInput::take_selection_in_place() noexcept {
+  if (!selection_in_place()) return nullptr;
   records_read_ = *total_records_;
   return selected_.get();
 }

@@ -48,9 +48,10 @@ public:
   // every record as read; it lives as long as this object.
   const std::byte* map_whole();
   // A selection over one buffer, before read() began: its kept records can
-  // be taken where they lie (SelectedRecords::each_kept), and count as read,
-  // as a mapping's do; nullptr otherwise.
-  SelectedRecords* selection_in_place() noexcept;
+  // be taken where they lie (SelectedRecords::each_kept); nullptr otherwise.
+  const SelectedRecords* selection_in_place() const noexcept;
+  // The same, taken: its kept records count as read, as a mapping's do.
+  SelectedRecords* take_selection_in_place() noexcept;
 
 private:
   std::vector<std::string> paths_;

@@ -2,8 +2,8 @@
 // a sort of a selection that takes them gives what a sort of the kept records
 // alone gives (equal keys in input order, -r, -u, one sort or runs), however
 // the ranges were filled (out of order, in pieces); where they are not whole
-// (a range never filled) or the sort goes another way (a plan beyond
-// memory), it makes its own keys and the output is the same.
+// (a range never filled), of another buffer, or the sort goes another way
+// (a plan beyond memory), it makes its own keys and the output is the same.
 #include "corank/prepared_keys.hpp"
 
 #include <gtest/gtest.h>
@@ -185,6 +185,13 @@ TEST(PreparedKeys, KeysNotWholeOrAnotherPlanLeaveTheSortToItsOwn) {
   fill(*missing, f, 7000, 2);  // the second region's keys never made
   EXPECT_EQ(sorted_alike(f, want, *missing, sel).mode, "in-memory");
   EXPECT_FALSE(missing->taken());
+  // Keys of the same records, but of another buffer: not the sort's.
+  const std::string copy = f.buffer;
+  auto elsewhere = PreparedKeys::make(request::binary_options(want), reinterpret_cast<const std::byte*>(copy.data()),
+                                      copy.size() / R);
+  fill(*elsewhere, f, 7000);
+  EXPECT_EQ(sorted_alike(f, want, *elsewhere, sel).mode, "in-memory");
+  EXPECT_FALSE(elsewhere->taken());
   want.memory_budget = std::uint64_t{1} << 20;  // runs spilled: the external plan
   auto external = PreparedKeys::make(request::binary_options(want), f.records(), f.buffer.size() / R);
   fill(*external, f, 7000);

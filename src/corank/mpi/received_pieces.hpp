@@ -57,7 +57,8 @@ public:
   // at base() + end(s), and appended(s, n[s]) adds them. Throws std::bad_alloc.
   bool make_room(const std::vector<std::uint64_t>& n);
   std::byte* base() const noexcept { return memory_.empty() ? nullptr : memory_[0]; }
-  std::uint64_t end(unsigned s) const noexcept { return static_cast<std::uint64_t>(memory_[s] - base()) + bytes_[s]; }
+  std::uint64_t start(unsigned s) const noexcept { return static_cast<std::uint64_t>(memory_[s] - base()); }
+  std::uint64_t end(unsigned s) const noexcept { return start(s) + bytes_[s]; }
   bool in_memory() const noexcept { return in_memory_; }
   unsigned senders() const noexcept { return plan_.senders; }
   // Record bytes received from sender s (the header not counted).
@@ -75,7 +76,6 @@ public:
   // last one's records, gaps between the regions included; sender s's
   // records lie at [start(s), end(s)) of it, where they landed.
   std::span<const std::byte> regions() const noexcept;
-  std::uint64_t start(unsigned s) const noexcept { return static_cast<std::uint64_t>(memory_[s] - base()); }
   std::uint64_t reservation() const noexcept { return reservation_; }  // the regions' bytes, all together
   std::vector<std::string> files() const;
   // Frees the memory or removes the files, once the sort has read them.
