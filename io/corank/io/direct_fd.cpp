@@ -24,8 +24,8 @@ FileDesc reopen_direct(int fd) noexcept {
 double cached_share(int fd, std::uint64_t offset, std::uint64_t length) noexcept {
   if (length == 0) return 0;
   const std::uint64_t page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  constexpr std::uint64_t kWindow = std::uint64_t{1} << 20;
-  constexpr std::uint64_t kWindows = 256;
+  constexpr std::uint64_t kWindow = std::uint64_t{256} << 10;
+  constexpr std::uint64_t kWindows = 64;
   const std::uint64_t windows = std::min(kWindows, (length + kWindow - 1) / kWindow);
   std::uint64_t resident = 0, pages = 0;
   std::vector<unsigned char> vec(kWindow / page + 1);

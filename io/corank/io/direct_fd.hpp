@@ -14,8 +14,10 @@ namespace corank::io {
 FileDesc reopen_direct(int fd) noexcept;
 
 // The share of bytes [offset, offset + length) of `fd` in the page cache,
-// from 0 to 1, estimated from a sample of at most 256 windows of 1 MiB
-// checked with mincore (0 where that fails).
+// from 0 to 1, estimated from a sample of at most 64 windows of 256 KiB
+// checked with mincore (0 where that fails): 16 MiB a file at most, since
+// mincore looks up every page of the window in the page cache (1.1 GB of
+// logs took a sort 47 ms of one thread with 256 MiB a file).
 double cached_share(int fd, std::uint64_t offset, std::uint64_t length) noexcept;
 // Whether most of them are cached. Reading such a file buffered is a memory
 // copy; O_DIRECT would read it from the device again, so readers use

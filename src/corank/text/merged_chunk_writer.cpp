@@ -36,6 +36,20 @@ std::vector<std::uint64_t> share_start(std::span<const std::span<const RecordEnt
   return cut;
 }
 
+namespace {
+
+// Each record's bytes are a cache miss (and, in a mapped input, a TLB miss):
+// fetched as the merge picks the record, and copied once this many records
+// more have been picked, so that the misses overlap.
+constexpr std::size_t kFetchedAhead = 32;
+void fetch_ahead(const Chunk& chunk, const RecordEntry& e) {
+  const char* p = chunk.data() + e.offset;
+  __builtin_prefetch(p);
+  if (e.length_code != RecordEntry::kLong) __builtin_prefetch(p + e.length_code);  // its last line, terminator included
+}
+
+}  // namespace
+
 std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::span<const std::uint64_t> bounds,
                            const EntryLess& less, const io::FileRange& range,
                            const io::IoOptions& io) {
@@ -76,6 +90,7 @@ std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::spa
   parallel_for(threads, [&](unsigned) {
     std::vector<std::span<const RecordEntry>> share(k);
     std::vector<RecordEntry> tied;  // records of one prefix, in PrefixLess order
+    std::vector<RecordEntry> ready;  // records in order, their bytes fetched ahead
     // A share's sink is finished once the next share is written, when its
     // writes are done: finishing it at once would wait for them.
     std::unique_ptr<io::ByteSink> before;
@@ -83,16 +98,23 @@ std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::spa
       for (std::size_t i = 0; i < k; ++i) share[i] = slices[i].subspan(cuts[s][i], cuts[s + 1][i] - cuts[s][i]);
       std::unique_ptr<io::ByteSink> sink = range.engine_sink_at(offset[s], share_io);
       RecordWriter w(*sink, how.format.terminator(), nullptr);
+      auto write_ready = [&] {
+        for (const RecordEntry& e : ready) w.write(chunk.record(e));
+        ready.clear();
+      };
       auto put_tied = [&] {
         if (tied.size() > 1) sort_tied(tied.data(), tied.data() + tied.size(), less, 1);
-        for (const RecordEntry& e : tied) w.write(chunk.record(e));
+        ready.insert(ready.end(), tied.begin(), tied.end());
         tied.clear();
+        if (ready.size() >= kFetchedAhead) write_ready();
       };
       merge_kway_each(std::span<const std::span<const RecordEntry>>(share), PrefixLess{}, [&](const RecordEntry& e) {
         if (!tied.empty() && !(tied.front().prefix == e.prefix)) put_tied();
+        fetch_ahead(chunk, e);
         tied.push_back(e);
       });
       put_tied();
+      write_ready();
       w.finish();
       if (before) before->finish();
       before = std::move(sink);

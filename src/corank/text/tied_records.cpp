@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "corank/parallel.hpp"
+#include "corank/text/distinct_texts.hpp"
 
 namespace corank::text {
 
@@ -16,35 +17,11 @@ namespace {
 // Runs this short are sorted by the full comparison straight away: the bytes
 // would cost as much as they save.
 constexpr std::ptrdiff_t kFewTied = 8;
-// How many records of a run decide whether it is mostly repeated texts.
-constexpr std::ptrdiff_t kSample = 64;
 // Runs of at least this many records are sorted on all threads.
 constexpr std::uint64_t kManyTied = 1 << 16;
 
 std::string_view text_of(const RecordEntry& r, const Chunk& chunk) {
   return chunk.record(r);
-}
-
-// Bytes, then input position.
-struct BytesLess {
-  const Chunk& chunk;
-  bool operator()(const RecordEntry& a, const RecordEntry& b) const {
-    const int c = text_of(a, chunk).compare(text_of(b, chunk));
-    return c ? c < 0 : a.offset < b.offset;
-  }
-};
-
-// Whether at most half of kSample records spread over [first, first + n)
-// (all of them, if fewer) have distinct texts: then sorting by bytes first
-// saves full comparisons; else (texts mostly distinct: paths that share their
-// first bytes, say) it would only add a pass.
-bool mostly_repeated(const RecordEntry* first, std::ptrdiff_t n, const Chunk& chunk) {
-  const std::ptrdiff_t k = std::min(n, kSample);
-  std::vector<std::string_view> sample;
-  for (std::ptrdiff_t i = 0; i < k; ++i) sample.push_back(text_of(first[i * n / k], chunk));
-  std::sort(sample.begin(), sample.end());
-  const auto distinct = std::unique(sample.begin(), sample.end()) - sample.begin();
-  return distinct <= k / 2;
 }
 
 // std::sort(first, first + n, less), on `threads` threads where the run is long.
@@ -59,42 +36,6 @@ void sort_range(RecordEntry* first, std::ptrdiff_t n, const Less& less, unsigned
   std::copy(first, first + n, v.data());
   parallel_sort(v, scratch, less, threads);
   std::copy(v.begin(), v.end(), first);
-}
-
-// The tied run sorted by its distinct texts: by bytes, then each text's first
-// record compared in full with the others'.
-void sort_by_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
-  const Chunk& chunk = *less.chunk;
-  sort_range(first, n, BytesLess{chunk}, threads);  // each text's records together, in input order
-  struct Text {
-    std::ptrdiff_t begin, end;
-  };
-  std::vector<Text> texts;
-  for (std::ptrdiff_t i = 0; i < n;) {
-    std::ptrdiff_t j = i + 1;
-    while (j < n && text_of(first[j], chunk) == text_of(first[i], chunk)) ++j;
-    texts.push_back({i, j});
-    i = j;
-  }
-  if (texts.size() == 1) return;
-  std::sort(texts.begin(), texts.end(),
-            [&](const Text& a, const Text& b) { return less(first[a.begin], first[b.begin]); });
-  std::vector<RecordEntry> out;
-  out.reserve(static_cast<std::size_t>(n));
-  for (std::size_t t = 0; t < texts.size();) {
-    // Distinct texts that the full comparison calls equal form one class,
-    // whose records go in input order.
-    std::size_t u = t + 1;
-    while (u < texts.size() &&
-           less.format->compare_tied(text_of(first[texts[t].begin], chunk), text_of(first[texts[u].begin], chunk)) == 0)
-      ++u;
-    const auto from = static_cast<std::ptrdiff_t>(out.size());
-    for (std::size_t k = t; k < u; ++k) out.insert(out.end(), first + texts[k].begin, first + texts[k].end);
-    if (u - t > 1)
-      std::sort(out.begin() + from, out.end(), [](const RecordEntry& a, const RecordEntry& b) { return a.offset < b.offset; });
-    t = u;
-  }
-  std::copy(out.begin(), out.end(), first);
 }
 
 // A tied record with the next bytes of its order (LineComparator::prefix_at)
@@ -266,18 +207,24 @@ bool sort_by_refreshed_prefixes(RecordEntry* first, std::ptrdiff_t n, const Entr
   return true;
 }
 
-}  // namespace
-
-void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, unsigned threads) {
-  const std::ptrdiff_t n = last - first;
+// The run sorted record by record, its texts distinct or not.
+void sort_each(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsigned threads) {
   // A few records (a line and its copy, say) are compared in full at once:
   // their next bytes, found level by level to their ends, would cost more.
   if (n < 2 || (n >= kFewTied && sort_by_refreshed_prefixes(first, n, less, threads))) return;
   const TieOrder order = n >= kFewTied ? less.format->tie_order() : TieOrder::other;
-  if (n >= kFewTied && mostly_repeated(first, n, *less.chunk)) sort_by_texts(first, n, less, threads);
-  else if (order == TieOrder::collation) sort_by_digests(first, n, less, threads);
+  if (order == TieOrder::collation) sort_by_digests(first, n, less, threads);
   else if (order == TieOrder::key_then_collation) sort_by_key_then_digests(first, n, less, threads);
   else sort_range(first, n, less, threads);
+}
+
+}  // namespace
+
+void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, unsigned threads) {
+  const std::ptrdiff_t n = last - first;
+  const auto sort_texts = [&](RecordEntry* texts, std::ptrdiff_t m) { sort_each(texts, m, less, threads); };
+  if (n >= kFewTied && sort_by_distinct_texts(first, n, less, sort_texts)) return;
+  sort_each(first, n, less, threads);
 }
 
 void settle_ties(io::HugeVector<RecordEntry>& v, std::uint64_t lo, std::uint64_t hi, const EntryLess& less,

@@ -7,12 +7,9 @@
 // Where the format's order is the byte order of one string per record
 // (LineComparator::orders_by_bytes), a run is sorted by the string's next
 // bytes after the prefix, found once per record, level by level until the
-// run's strings end: no key is found again per comparison. Elsewhere:
-// records with the same bytes compare equal under every format's comparison,
-// and the ties of real data are mostly such duplicates (a log's repeated
-// messages, a column's repeated words): a run of tied records is first sorted
-// by its bytes, a memcmp each, and the full comparison then runs only between
-// distinct texts, once for each text rather than once for each record.
+// run's strings end: no key is found again per comparison. Before either,
+// a run whose texts repeat is grouped by them, and only each distinct
+// text's first record is sorted (distinct_texts.hpp).
 #include <cstdint>
 
 #include "corank/io/huge_vector.hpp"
@@ -24,7 +21,7 @@ namespace corank::text {
 // Sorts [first, last), records whose prefixes (the format's, of their texts) are equal, by `less` (the full
 // comparison, then the position), on `threads` threads where the run is
 // long: the result std::sort(first, last, less) gives. By distinct texts
-// where a sample of the run shows them mostly repeated.
+// where the run's first records show them mostly repeated.
 void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, unsigned threads = 1);
 
 // Sorts each run of equal prefixes in v[lo, hi), a sequence sorted by prefix,
