@@ -3,7 +3,6 @@
 // The command line is corank's (cli/args.hpp) plus --part-files and
 // --exchange; each rank parses it alike, and rank 0 alone speaks.
 #include <mpi.h>
-#include <dirent.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -17,6 +16,7 @@
 #include "corank/io/diagnostics.hpp"
 #include "corank/mpi/cleanup.hpp"
 #include "corank/mpi/distributed_sort.hpp"
+#include "corank/mpi/launch_environment.hpp"
 #include "corank/version.hpp"
 
 namespace {
@@ -66,37 +66,6 @@ private:
   }
 };
 
-// The device for this rank: the local rank's turn among the node's GPUs.
-// Done before MPI_Init and any CUDA call, through CUDA_VISIBLE_DEVICES, since
-// the library opens device 0 of those it sees. Returns its name there ("" where
-// no device or no local rank is known).
-std::string pick_device() {
-  const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-  if (!local) local = std::getenv("MPI_LOCALRANKID");
-  if (!local) local = std::getenv("SLURM_LOCALID");
-  if (!local) return "";
-  const long rank = std::strtol(local, nullptr, 10);
-  std::vector<std::string> devices;
-  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) {
-    std::string v = visible;
-    for (std::size_t at = 0; at <= v.size();) {
-      const auto comma = std::min(v.find(',', at), v.size());
-      if (comma > at) devices.push_back(v.substr(at, comma - at));
-      at = comma + 1;
-    }
-  } else if (DIR* d = ::opendir("/proc/driver/nvidia/gpus")) {
-    int count = 0;
-    while (const dirent* e = ::readdir(d))
-      if (e->d_name[0] != '.') ++count;
-    ::closedir(d);
-    for (int i = 0; i < count; ++i) devices.push_back(std::to_string(i));
-  }
-  if (devices.empty()) return "";
-  const std::string& mine = devices[static_cast<std::size_t>(rank) % devices.size()];
-  ::setenv("CUDA_VISIBLE_DEVICES", mine.c_str(), 1);
-  return mine;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -142,8 +111,9 @@ int main(int argc, char** argv) {
     error = "invalid argument '" + bad_exchange + "' for '--exchange'\nValid arguments are: 'auto', 'always'";
   }
   std::string device;
-  if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) device = pick_device();
+  if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) device = mpi::pick_device();
 
+  mpi::prefer_shared_memory_on_one_node();
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
