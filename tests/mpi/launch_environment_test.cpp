@@ -33,13 +33,15 @@ std::string var(const char* name) {
 }
 
 TEST(LaunchEnvironment, OneNodeTakesOb1) {
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "3"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "3"), pml("OMPI_MCA_pml", nullptr);
+  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "3"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "3"),
+      pml("OMPI_MCA_pml", nullptr);
   EXPECT_TRUE(prefer_shared_memory_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "ob1");
 }
 
 TEST(LaunchEnvironment, RanksOnOtherNodesLeaveTheChoiceToOpenMpi) {
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "8"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "4"), pml("OMPI_MCA_pml", nullptr);
+  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "8"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "4"),
+      pml("OMPI_MCA_pml", nullptr);
   EXPECT_FALSE(prefer_shared_memory_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "(unset)");
 }

@@ -109,14 +109,15 @@ bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLes
   std::vector<RecordEntry> heads;
   heads.reserve(texts.size());
   for (const Text& t : texts) heads.push_back(first[t.first]);
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> by_offset;
+  using OffsetText = std::pair<std::uint64_t, std::uint32_t>;
+  std::vector<OffsetText> by_offset;
   by_offset.reserve(texts.size());
-  for (std::size_t t = 0; t < texts.size(); ++t) by_offset.emplace_back(std::uint64_t{heads[t].offset}, static_cast<std::uint32_t>(t));
+  for (std::size_t t = 0; t < texts.size(); ++t)
+    by_offset.emplace_back(std::uint64_t{heads[t].offset}, static_cast<std::uint32_t>(t));
   std::sort(by_offset.begin(), by_offset.end());
   sort_texts(heads.data(), static_cast<std::ptrdiff_t>(heads.size()));
   auto text_at = [&](const RecordEntry& head) {
-    return std::lower_bound(by_offset.begin(), by_offset.end(), std::pair<std::uint64_t, std::uint32_t>{std::uint64_t{head.offset}, 0})
-        ->second;
+    return std::lower_bound(by_offset.begin(), by_offset.end(), OffsetText{std::uint64_t{head.offset}, 0})->second;
   };
 
   // Texts that the full comparison calls equal form a class, whose records
