@@ -50,6 +50,8 @@ constexpr const char* kUsage =
     "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines, csv, tsv, pgtext, jsonl.\n"
     "Lines follow the locale (LC_ALL, LC_COLLATE, ..., LANG) as corank's do: give\n"
     "every rank the same one (mpirun -x LC_ALL=...).\n"
+    "Where every rank is on one node, Open MPI's ob1 layer (shared memory) carries\n"
+    "their messages unless OMPI_MCA_pml or mpirun's --mca pml names another.\n"
     "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"
     "\n"
     "corank's options:\n";
