@@ -50,8 +50,9 @@ constexpr const char* kUsage =
     "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines, csv, tsv, pgtext, jsonl.\n"
     "Lines follow the locale (LC_ALL, LC_COLLATE, ..., LANG) as corank's do: give\n"
     "every rank the same one (mpirun -x LC_ALL=...).\n"
-    "Where every rank is on one node, Open MPI's ob1 layer (shared memory) carries\n"
-    "their messages unless OMPI_MCA_pml or mpirun's --mca pml names another.\n"
+    "Where mpirun starts every rank on one node, Open MPI's cm layer (networks'\n"
+    "own libraries) is left out unless OMPI_MCA_pml, mpirun's --mca pml or a\n"
+    "parameter file names a layer.\n"
     "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"
     "\n"
     "corank's options:\n";
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
   std::string device;
   if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) device = mpi::pick_device();
 
-  mpi::prefer_shared_memory_on_one_node();
+  mpi::leave_out_cm_on_one_node();
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

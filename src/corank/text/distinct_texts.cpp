@@ -8,21 +8,25 @@
 #include <utility>
 #include <vector>
 
+#include "corank/io/huge_vector.hpp"
+
 namespace corank::text {
 
 namespace {
 
-// Whether grouping pays is judged twice. After a sixteenth of the run (64
-// records at least): where nine in ten of those records hold texts of their
-// own, the run's texts are taken as mostly distinct, and grouping is given
-// up for a few hashes. Texts drawn evenly from fewer than a quarter as many
-// as the run's records show fewer than that much there, many distinct texts
-// each repeated many times too (a stack trace's lines, which differ in a
-// line number: their first records look distinct). At the end: more than
-// three in four distinct, and grouping is given up too.
+// Whether grouping pays is judged as the records are hashed. At a
+// sixteenth, an eighth, a quarter and half of the run (64 records at
+// least): where nine in ten of the records since the last judgement brought
+// texts of their own, the run's texts are taken as mostly distinct, and
+// grouping is given up. Texts drawn evenly from fewer than a quarter as
+// many as the run's records show fewer new ones than that at the first
+// judgement, many distinct texts each repeated many times too (a stack
+// trace's lines, which differ in a line number: their first records look
+// distinct). At any time: more than three in four distinct so far of the
+// whole run's records, and grouping is given up too.
 constexpr std::ptrdiff_t kFirstJudgement = 64;
-bool mostly_distinct_so_far(std::size_t texts, std::ptrdiff_t records) {
-  return texts * 10 > static_cast<std::size_t>(records) * 9;
+bool mostly_new(std::size_t new_texts, std::ptrdiff_t records) {
+  return new_texts * 10 > static_cast<std::size_t>(records) * 9;
 }
 bool mostly_distinct(std::size_t texts, std::ptrdiff_t records) {
   return texts * 4 > static_cast<std::size_t>(records) * 3;
@@ -32,9 +36,8 @@ constexpr std::size_t kMostTexts = UINT32_MAX;
 
 struct Text {
   std::uint64_t hash;
-  std::ptrdiff_t first;  // its first record in the run
-  std::uint64_t records = 0;
-  std::uint64_t start = 0;  // where its records go
+  std::ptrdiff_t first;      // its first record in the run
+  std::uint32_t class_of = 0;  // its class of texts the full comparison calls equal
 };
 
 // Texts by hash, open addressing with linear probing; a slot holds a text's
@@ -85,24 +88,26 @@ private:
 bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less,
                             const std::function<void(RecordEntry*, std::ptrdiff_t)>& sort_texts) {
   const Chunk& chunk = *less.chunk;
-  const std::ptrdiff_t judged_at = std::max(kFirstJudgement, n / 16);
+  std::ptrdiff_t judged_at = std::max(kFirstJudgement, n / 16), judged_before = 0;
+  std::size_t texts_before = 0;
   TextTable table(static_cast<std::size_t>(std::min(n, judged_at)));
-  std::vector<std::uint32_t> text_of(static_cast<std::size_t>(n));
+  std::vector<std::uint32_t> text_of;
+  text_of.reserve(static_cast<std::size_t>(std::min(n, judged_at)));
   constexpr std::ptrdiff_t kAhead = 8;  // each record's text is a cache miss: fetched ahead
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     if (i + kAhead < n) __builtin_prefetch(chunk.data() + first[i + kAhead].offset);
-    text_of[static_cast<std::size_t>(i)] = table.find_or_add(chunk.record(first[i]), i, first, chunk);
+    text_of.push_back(table.find_or_add(chunk.record(first[i]), i, first, chunk));
     const std::size_t texts = table.texts().size();
-    if (texts >= kMostTexts) return false;
-    if (i + 1 == judged_at && mostly_distinct_so_far(texts, judged_at)) return false;
+    if (texts >= kMostTexts || mostly_distinct(texts, n)) return false;
+    if (i + 1 == judged_at && judged_at <= n / 2) {
+      if (mostly_new(texts - texts_before, judged_at - judged_before)) return false;
+      texts_before = texts;
+      judged_before = judged_at;
+      judged_at *= 2;
+      text_of.reserve(static_cast<std::size_t>(std::min(n, judged_at)));
+    }
   }
   std::vector<Text>& texts = table.texts();
-  if (mostly_distinct(texts.size(), n)) return false;
-  for (const std::uint32_t t : text_of) ++texts[t].records;
-  if (texts.size() == 1) {  // all one text: input order
-    std::sort(first, first + n, [](const RecordEntry& a, const RecordEntry& b) { return a.offset < b.offset; });
-    return true;
-  }
 
   // Each text's first record, sorted; the texts found again from them by
   // their positions in the run (their offsets, distinct).
@@ -115,34 +120,36 @@ bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLes
   for (std::size_t t = 0; t < texts.size(); ++t)
     by_offset.emplace_back(std::uint64_t{heads[t].offset}, static_cast<std::uint32_t>(t));
   std::sort(by_offset.begin(), by_offset.end());
-  sort_texts(heads.data(), static_cast<std::ptrdiff_t>(heads.size()));
-  auto text_at = [&](const RecordEntry& head) {
-    return std::lower_bound(by_offset.begin(), by_offset.end(), OffsetText{std::uint64_t{head.offset}, 0})->second;
+  if (heads.size() > 1) sort_texts(heads.data(), static_cast<std::ptrdiff_t>(heads.size()));
+  auto text_at = [&](const RecordEntry& head) -> Text& {
+    return texts[std::lower_bound(by_offset.begin(), by_offset.end(), OffsetText{std::uint64_t{head.offset}, 0})
+                     ->second];
   };
 
   // Texts that the full comparison calls equal form a class, whose records
-  // then go in input order: the records placed text by text, and each class
-  // of several texts (or whose records came out of input order) sorted by
-  // position.
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> classes;  // [begin, end) in the result
-  std::uint64_t placed = 0;
+  // go in input order: each record is placed at its class's next place, in
+  // the order of the run (the order of their positions, as sort_tied's
+  // callers give it); a class whose records came in another order is
+  // sorted by position.
+  std::vector<std::uint64_t> class_start;  // then the next place in each class
   for (std::size_t h = 0; h < heads.size();) {
     std::size_t k = h + 1;
     while (k < heads.size() && less.format->compare_tied(chunk.record(heads[h]), chunk.record(heads[k])) == 0) ++k;
-    const std::uint64_t begin = placed;
-    for (std::size_t j = h; j < k; ++j) {
-      Text& t = texts[text_at(heads[j])];
-      t.start = placed;
-      placed += t.records;
-    }
-    classes.emplace_back(begin, placed);
+    for (std::size_t j = h; j < k; ++j) text_at(heads[j]).class_of = static_cast<std::uint32_t>(class_start.size());
+    class_start.push_back(h);  // a count of heads for now
     h = k;
   }
-  std::vector<RecordEntry> out(static_cast<std::size_t>(n));
-  for (std::ptrdiff_t i = 0; i < n; ++i) out[texts[text_of[static_cast<std::size_t>(i)]].start++] = first[i];
+  std::vector<std::uint64_t> class_records(class_start.size(), 0);
+  for (const std::uint32_t t : text_of) ++class_records[texts[t].class_of];
+  std::uint64_t placed = 0;
+  for (std::size_t c = 0; c < class_start.size(); ++c) class_start[c] = placed, placed += class_records[c];
+  std::vector<std::uint64_t> next = class_start;
+  io::HugeVector<RecordEntry> out(static_cast<std::size_t>(n));
+  for (std::ptrdiff_t i = 0; i < n; ++i) out[next[texts[text_of[static_cast<std::size_t>(i)]].class_of]++] = first[i];
   const auto by_position = [](const RecordEntry& a, const RecordEntry& b) { return a.offset < b.offset; };
-  for (const auto& [begin, end] : classes) {
-    const auto b = out.begin() + static_cast<std::ptrdiff_t>(begin), e = out.begin() + static_cast<std::ptrdiff_t>(end);
+  for (std::size_t c = 0; c < class_start.size(); ++c) {
+    RecordEntry* b = out.data() + class_start[c];
+    RecordEntry* e = b + class_records[c];
     if (!std::is_sorted(b, e, by_position)) std::sort(b, e, by_position);
   }
   std::copy(out.begin(), out.end(), first);

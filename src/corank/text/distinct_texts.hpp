@@ -20,8 +20,9 @@ namespace corank::text {
 // full comparison, then the position): each distinct text's first record is
 // put in order by `sort_texts` (which must give std::sort(less)'s order),
 // and the records of the texts that the full comparison calls equal follow
-// in input order. False, with the run untouched, where its first records
-// show its texts mostly distinct (a hash each would then only add a pass).
+// in input order. False, with the run untouched, where its records, as
+// they are hashed, show its texts mostly distinct (a hash each would then
+// only add a pass).
 bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less,
                             const std::function<void(RecordEntry*, std::ptrdiff_t)>& sort_texts);
 

@@ -104,9 +104,17 @@ std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::spa
       };
       auto put_tied = [&] {
         if (tied.size() > 1) sort_tied(tied.data(), tied.data() + tied.size(), less, 1);
-        ready.insert(ready.end(), tied.begin(), tied.end());
+        if (tied.size() < kFetchedAhead) {
+          ready.insert(ready.end(), tied.begin(), tied.end());
+          if (ready.size() >= kFetchedAhead) write_ready();
+        } else {  // a long run of ties, in another order now: written as it is, fetched ahead again
+          write_ready();
+          for (std::size_t i = 0; i < tied.size(); ++i) {
+            if (i + kFetchedAhead < tied.size()) fetch_ahead(chunk, tied[i + kFetchedAhead]);
+            w.write(chunk.record(tied[i]));
+          }
+        }
         tied.clear();
-        if (ready.size() >= kFetchedAhead) write_ready();
       };
       merge_kway_each(std::span<const std::span<const RecordEntry>>(share), PrefixLess{}, [&](const RecordEntry& e) {
         if (!tied.empty() && !(tied.front().prefix == e.prefix)) put_tied();

@@ -17,6 +17,9 @@ namespace {
 // Runs this short are sorted by the full comparison straight away: the bytes
 // would cost as much as they save.
 constexpr std::ptrdiff_t kFewTied = 8;
+// Runs this short are sorted record by record: a table of their texts would
+// cost more than it saves.
+constexpr std::ptrdiff_t kFewToGroup = 32;
 // Runs of at least this many records are sorted on all threads.
 constexpr std::uint64_t kManyTied = 1 << 16;
 
@@ -223,7 +226,7 @@ void sort_each(RecordEntry* first, std::ptrdiff_t n, const EntryLess& less, unsi
 void sort_tied(RecordEntry* first, RecordEntry* last, const EntryLess& less, unsigned threads) {
   const std::ptrdiff_t n = last - first;
   const auto sort_texts = [&](RecordEntry* texts, std::ptrdiff_t m) { sort_each(texts, m, less, threads); };
-  if (n >= kFewTied && sort_by_distinct_texts(first, n, less, sort_texts)) return;
+  if (n >= kFewToGroup && sort_by_distinct_texts(first, n, less, sort_texts)) return;
   sort_each(first, n, less, threads);
 }
 

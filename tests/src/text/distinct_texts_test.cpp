@@ -101,15 +101,21 @@ TEST(DistinctTexts, RepeatedTextsAndClassesOfEqualTexts) {
 
 // Texts mostly distinct are left to the sort record by record, untouched:
 // all distinct; a log followed by its copy (each text twice, but the first
-// sixteenth of the run all distinct); one in two repeated at the end.
+// sixteenth of the run all distinct); one in eight repeated at the end; one
+// line 300 times, then distinct ones (given up at a later judgement, not
+// the first); six in seven new throughout (no judgement gives up, the
+// whole run's count does); 40 distinct (shorter than any judgement).
 TEST(DistinctTexts, MostlyDistinctTextsAreLeft) {
-  std::mt19937 rng(20261203);
-  std::vector<std::string> distinct, log_and_copy, few_repeats;
+  std::vector<std::string> distinct, log_and_copy, few_repeats, repeated_then_distinct, six_in_seven, short_run;
   for (int i = 0; i < 4000; ++i) distinct.push_back("GET /api/" + std::to_string(i));
   log_and_copy = distinct;
   log_and_copy.insert(log_and_copy.end(), distinct.begin(), distinct.end());
   for (int i = 0; i < 4000; ++i) few_repeats.push_back("GET /api/" + std::to_string(i % 3500));
-  for (const auto* texts : {&distinct, &log_and_copy, &few_repeats}) {
+  for (int i = 0; i < 4000; ++i) repeated_then_distinct.push_back(i < 300 ? "GET /" : "GET /api/" + std::to_string(i));
+  for (int i = 0; i < 4000; ++i) six_in_seven.push_back("GET /api/" + std::to_string(i % 7 == 6 ? i - 1 : i));
+  for (int i = 0; i < 40; ++i) short_run.push_back("GET /api/" + std::to_string(i));
+  for (const auto* texts :
+       {&distinct, &log_and_copy, &few_repeats, &repeated_then_distinct, &six_in_seven, &short_run}) {
     TiedRun run(*texts);
     const auto before = offsets(run.entries);
     const LineFormat format = whole_line();
@@ -120,6 +126,16 @@ TEST(DistinctTexts, MostlyDistinctTextsAreLeft) {
     EXPECT_FALSE(sorted);
     EXPECT_EQ(offsets(run.entries), before);
   }
+}
+
+// Records of RecordEntry::kLong bytes or more, whose lengths the chunk
+// keeps (Chunk::long_records): two long texts and a short one, repeated.
+TEST(DistinctTexts, LongRecordsAreGrouped) {
+  std::mt19937 rng(20261204);
+  const std::string a(RecordEntry::kLong + 10, 'a'), b = std::string(RecordEntry::kLong, 'a') + "b";
+  std::vector<std::string> texts;
+  for (int i = 0; i < 40; ++i) texts.push_back(i % 3 == 0 ? a : i % 3 == 1 ? b : std::string("a"));
+  EXPECT_TRUE(grouped_in_full_order(texts, whole_line(), false, rng));
 }
 
 }  // namespace
