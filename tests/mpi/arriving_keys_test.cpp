@@ -16,6 +16,7 @@
 
 #include "corank/sort.hpp"
 #include "test_files.hpp"
+#include "test_request.hpp"
 
 namespace corank::mpi {
 namespace {
@@ -28,17 +29,8 @@ using testing::write_file;
 constexpr std::uint32_t R = 16;  // a u64 key below 500 (ties), then a serial number
 
 DistributedRequest request(const TestDir& dir) {
-  DistributedRequest d;
-  d.sort.format = "fixed:16";
+  DistributedRequest d = testing::scratch_job(dir, "fixed:16", 2, std::uint64_t{256} << 20);
   d.sort.keys = {"0:8:u64"};
-  d.sort.inputs = {dir / "in"};
-  d.sort.output = dir / "out";
-  d.sort.gpu = GpuMode::Off;
-  d.sort.threads = 2;
-  d.sort.memory_budget = std::uint64_t{256} << 20;
-  d.sort.io.sync_output = false;
-  fs::create_directories(dir / "tmp");
-  d.sort.temp_dirs = {dir / "tmp"};
   return d;
 }
 

@@ -16,6 +16,7 @@
 #include "corank/mpi/part_files.hpp"
 #include "fake_communicator.hpp"
 #include "test_files.hpp"
+#include "test_request.hpp"
 
 namespace corank::mpi {
 namespace {
@@ -26,16 +27,9 @@ using testing::read_file;
 using testing::TestDir;
 using testing::write_file;
 
+// Several chunks and rounds on a few MB.
 SortRequest base_request(const TestDir& dir, std::vector<std::string> inputs) {
-  SortRequest r;
-  r.inputs = std::move(inputs);
-  r.gpu = GpuMode::Off;
-  r.threads = 1;
-  r.memory_budget = std::uint64_t{4} << 20;  // several chunks and rounds on a few MB
-  r.io.sync_output = false;  // the outputs are compared, not kept
-  fs::create_directories(dir / "tmp");
-  r.temp_dirs = {dir / "tmp"};
-  return r;
+  return testing::scratch_sort(dir, std::move(inputs), 1, std::uint64_t{4} << 20);
 }
 
 struct Outcome {
@@ -227,6 +221,14 @@ void write_keyed_records(const TestDir& dir, int n, std::uint64_t keys, int ever
   write_file(dir / "b.rec", b);
 }
 
+// The records of write_keyed_records (with `inputs` between them), by their keys.
+SortRequest keyed_request(const TestDir& dir, std::vector<std::string> inputs) {
+  SortRequest r = base_request(dir, std::move(inputs));
+  r.format = "fixed:16";
+  r.keys = {"0:8:u64"};
+  return r;
+}
+
 // Through the exchange, fixed-size records kept in memory have their keys
 // made as they arrive (arriving_keys_test.cpp has them in many batches), and
 // each rank's sort takes them: equal keys keep their input order, -r, -u,
@@ -237,9 +239,7 @@ void write_keyed_records(const TestDir& dir, int n, std::uint64_t keys, int ever
 TEST(MpiDistributedSort, FixedSizeRecordsKeyedAsTheyArrive) {
   TestDir dir;
   write_keyed_records(dir, 100000, 4000, 3, 12);
-  SortRequest r = base_request(dir, {dir / "a.rec", dir / "b.rec"});
-  r.format = "fixed:16";
-  r.keys = {"0:8:u64"};
+  SortRequest r = keyed_request(dir, {dir / "a.rec", dir / "b.rec"});
   r.memory_budget = std::uint64_t{256} << 20;
   const std::size_t every = 2 + 3 + 4;  // ranks, over the runs of 2, 3 and 4
   for (int variant = 0; variant < 4; ++variant) {
@@ -268,9 +268,7 @@ TEST(MpiDistributedSort, FixedSizeRecordsReadInPlaceOnOneNode) {
   TestDir dir;
   write_keyed_records(dir, 120000, 5000, 3, 8);
   write_file(dir / "empty.rec", "");
-  SortRequest r = base_request(dir, {dir / "a.rec", dir / "empty.rec", dir / "b.rec"});
-  r.format = "fixed:16";
-  r.keys = {"0:8:u64"};
+  SortRequest r = keyed_request(dir, {dir / "a.rec", dir / "empty.rec", dir / "b.rec"});
   expect_like_single(dir, r, false, Way::NodeInputs);  // -S 4M: runs spilled
   r.memory_budget = std::uint64_t{64} << 20;
   expect_like_single(dir, r, false, Way::NodeInputs);
@@ -304,9 +302,7 @@ std::string sorted_naming_one_device(const TestDir& dir, SortRequest r, int rank
 TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
   TestDir dir;
   write_keyed_records(dir, 60000, 3000, 4, 9);
-  SortRequest r = base_request(dir, {dir / "a.rec", dir / "b.rec"});
-  r.format = "fixed:16";
-  r.keys = {"0:8:u64"};
+  SortRequest r = keyed_request(dir, {dir / "a.rec", dir / "b.rec"});
   expect_like_single(dir, r, false, Way::OneDevice);
   r.reverse = true;
   expect_like_single(dir, r, true, Way::OneDevice);

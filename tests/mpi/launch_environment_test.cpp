@@ -48,28 +48,34 @@ private:
   std::string path_;
 };
 
+// A rank's start as a test sets it: Open MPI's parameters from `params`
+// alone, `ranks` in all and `local` on this node (nullptr: unset, as
+// another launcher leaves them), OMPI_MCA_pml `pml` (nullptr: unset).
+struct Launch {
+  Launch(const std::string& params, const char* ranks, const char* local, const char* pml)
+      : conf(params),
+        files("OMPI_MCA_mca_base_param_files", conf.path().c_str()),
+        all("OMPI_COMM_WORLD_SIZE", ranks),
+        here("OMPI_COMM_WORLD_LOCAL_SIZE", local),
+        layers("OMPI_MCA_pml", pml) {}
+  ParamFile conf;
+  ScopedVar files, all, here, layers;
+};
+
 TEST(LaunchEnvironment, OneNodeLeavesOutCm) {
-  const ParamFile conf("# no layer named\nbtl = self,vader\n");
-  const ScopedVar files("OMPI_MCA_mca_base_param_files", conf.path().c_str());
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "3"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "3"),
-      pml("OMPI_MCA_pml", nullptr);
+  const Launch launch("# no layer named\nbtl = self,vader\n", "3", "3", nullptr);
   EXPECT_TRUE(leave_out_cm_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "^cm");
 }
 
 TEST(LaunchEnvironment, RanksOnOtherNodesLeaveTheChoiceToOpenMpi) {
-  const ParamFile conf("");
-  const ScopedVar files("OMPI_MCA_mca_base_param_files", conf.path().c_str());
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "8"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "4"),
-      pml("OMPI_MCA_pml", nullptr);
+  const Launch launch("", "8", "4", nullptr);
   EXPECT_FALSE(leave_out_cm_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "(unset)");
 }
 
 TEST(LaunchEnvironment, ALayerTheUserNamedStays) {
-  const ParamFile conf("");
-  const ScopedVar files("OMPI_MCA_mca_base_param_files", conf.path().c_str());
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "2"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "2"), pml("OMPI_MCA_pml", "cm");
+  const Launch launch("", "2", "2", "cm");
   EXPECT_FALSE(leave_out_cm_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "cm");
 }
@@ -77,31 +83,24 @@ TEST(LaunchEnvironment, ALayerTheUserNamedStays) {
 // Debian's parameter file leaves UCX out: cm is left out with it. A file
 // that names the layers to take is followed.
 TEST(LaunchEnvironment, AParameterFilesListOfLayersToLeaveOutGainsCm) {
-  const ParamFile conf("btl = ^uct,openib,ofi\npml = ^ucx\nosc = ^ucx,pt2pt\n");
-  const ScopedVar files("OMPI_MCA_mca_base_param_files", conf.path().c_str());
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "2"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "2"),
-      pml("OMPI_MCA_pml", nullptr);
+  const Launch launch("btl = ^uct,openib,ofi\npml = ^ucx\nosc = ^ucx,pt2pt\n", "2", "2", nullptr);
   EXPECT_TRUE(leave_out_cm_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "^ucx,cm");
 }
 
 TEST(LaunchEnvironment, ALayerAParameterFileTakesStays) {
-  const ParamFile conf("# the site's choice\n  pml = cm \n");
-  const ScopedVar files("OMPI_MCA_mca_base_param_files", conf.path().c_str());
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", "2"), here("OMPI_COMM_WORLD_LOCAL_SIZE", "2"),
-      pml("OMPI_MCA_pml", nullptr);
+  const Launch launch("# the site's choice\n  pml = cm \n", "2", "2", nullptr);
   EXPECT_FALSE(leave_out_cm_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "(unset)");
-  EXPECT_EQ(param_file_value({conf.path()}, "pml").value_or("(none)"), "cm");
-  EXPECT_EQ(param_file_value({conf.path()}, "pm").value_or("(none)"), "(none)");
-  EXPECT_EQ(param_file_value({"/nonexistent/corank-mca.conf", conf.path()}, "pml").value_or("(none)"), "cm");
+  EXPECT_EQ(param_file_value({launch.conf.path()}, "pml").value_or("(none)"), "cm");
+  EXPECT_EQ(param_file_value({launch.conf.path()}, "pm").value_or("(none)"), "(none)");
+  EXPECT_EQ(param_file_value({"/nonexistent/corank-mca.conf", launch.conf.path()}, "pml").value_or("(none)"), "cm");
 }
 
 // Under another launcher (srun, MPICH's) the Open MPI variables are not
 // set: nothing is.
 TEST(LaunchEnvironment, AnotherLauncherLeavesTheChoiceToOpenMpi) {
-  const ScopedVar all("OMPI_COMM_WORLD_SIZE", nullptr), here("OMPI_COMM_WORLD_LOCAL_SIZE", nullptr),
-      pml("OMPI_MCA_pml", nullptr);
+  const Launch launch("", nullptr, nullptr, nullptr);
   EXPECT_FALSE(leave_out_cm_on_one_node());
   EXPECT_EQ(var("OMPI_MCA_pml"), "(unset)");
 }

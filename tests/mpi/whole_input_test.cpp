@@ -16,6 +16,7 @@
 #include "corank/mpi/distributed_sort.hpp"
 #include "fake_communicator.hpp"
 #include "test_files.hpp"
+#include "test_request.hpp"
 
 namespace corank::mpi {
 namespace {
@@ -39,17 +40,7 @@ std::string records(std::size_t n) {
 }
 
 DistributedRequest request(const TestDir& dir, const std::string& format) {
-  DistributedRequest d;
-  d.sort.format = format;
-  d.sort.inputs = {dir / "in"};
-  d.sort.output = dir / "out";
-  d.sort.gpu = GpuMode::Off;
-  d.sort.threads = 1;
-  d.sort.memory_budget = std::uint64_t{64} << 20;
-  d.sort.io.sync_output = false;
-  fs::create_directories(dir / "tmp");
-  d.sort.temp_dirs = {dir / "tmp"};
-  return d;
+  return testing::scratch_job(dir, format, 1, std::uint64_t{64} << 20);
 }
 
 TEST(MpiWholeInput, MapsTheSnapshotNotWhatWasAppended) {

@@ -8,9 +8,25 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace corank::mpi {
+
+namespace {
+
+// The non-empty items of a list with `separator` between them.
+std::vector<std::string> items(std::string_view list, char separator) {
+  std::vector<std::string> out;
+  for (std::size_t at = 0; at <= list.size();) {
+    const auto end = std::min(list.find(separator, at), list.size());
+    if (end > at) out.emplace_back(list.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string pick_device() {
   const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
@@ -20,12 +36,7 @@ std::string pick_device() {
   const long rank = std::strtol(local, nullptr, 10);
   std::vector<std::string> devices;
   if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"); visible && *visible) {
-    std::string v = visible;
-    for (std::size_t at = 0; at <= v.size();) {
-      const auto comma = std::min(v.find(',', at), v.size());
-      if (comma > at) devices.push_back(v.substr(at, comma - at));
-      at = comma + 1;
-    }
+    devices = items(visible, ',');
   } else if (DIR* d = ::opendir("/proc/driver/nvidia/gpus")) {
     int count = 0;
     while (const dirent* e = ::readdir(d))
@@ -40,16 +51,8 @@ std::string pick_device() {
 }
 
 std::vector<std::string> open_mpi_param_files() {
+  if (const char* listed = std::getenv("OMPI_MCA_mca_base_param_files")) return items(listed, ':');
   std::vector<std::string> files;
-  if (const char* listed = std::getenv("OMPI_MCA_mca_base_param_files")) {
-    const std::string v = listed;
-    for (std::size_t at = 0; at <= v.size();) {
-      const auto colon = std::min(v.find(':', at), v.size());
-      if (colon > at) files.push_back(v.substr(at, colon - at));
-      at = colon + 1;
-    }
-    return files;
-  }
   if (const char* home = std::getenv("HOME")) files.push_back(std::string(home) + "/.openmpi/mca-params.conf");
   if (const char* prefix = std::getenv("OPAL_PREFIX"))
     files.push_back(std::string(prefix) + "/etc/openmpi-mca-params.conf");

@@ -91,8 +91,7 @@ bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLes
   std::ptrdiff_t judged_at = std::max(kFirstJudgement, n / 16), judged_before = 0;
   std::size_t texts_before = 0;
   TextTable table(static_cast<std::size_t>(std::min(n, judged_at)));
-  std::vector<std::uint32_t> text_of;
-  text_of.reserve(static_cast<std::size_t>(std::min(n, judged_at)));
+  std::vector<std::uint32_t> text_of;  // each record's text, as far as hashed
   constexpr std::ptrdiff_t kAhead = 8;  // each record's text is a cache miss: fetched ahead
   for (std::ptrdiff_t i = 0; i < n; ++i) {
     if (i + kAhead < n) __builtin_prefetch(chunk.data() + first[i + kAhead].offset);
@@ -104,7 +103,6 @@ bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLes
       texts_before = texts;
       judged_before = judged_at;
       judged_at *= 2;
-      text_of.reserve(static_cast<std::size_t>(std::min(n, judged_at)));
     }
   }
   std::vector<Text>& texts = table.texts();
@@ -131,23 +129,20 @@ bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLes
   // the order of the run (the order of their positions, as sort_tied's
   // callers give it); a class whose records came in another order is
   // sorted by position.
-  std::vector<std::uint64_t> class_start;  // then the next place in each class
-  for (std::size_t h = 0; h < heads.size();) {
+  std::uint32_t classes = 0;
+  for (std::size_t h = 0; h < heads.size(); ++classes) {
     std::size_t k = h + 1;
     while (k < heads.size() && less.format->compare_tied(chunk.record(heads[h]), chunk.record(heads[k])) == 0) ++k;
-    for (std::size_t j = h; j < k; ++j) text_at(heads[j]).class_of = static_cast<std::uint32_t>(class_start.size());
-    class_start.push_back(h);  // a count of heads for now
-    h = k;
+    for (; h < k; ++h) text_at(heads[h]).class_of = classes;
   }
-  std::vector<std::uint64_t> class_records(class_start.size(), 0);
+  std::vector<std::uint64_t> class_records(classes, 0), class_start(classes, 0);
   for (const std::uint32_t t : text_of) ++class_records[texts[t].class_of];
-  std::uint64_t placed = 0;
-  for (std::size_t c = 0; c < class_start.size(); ++c) class_start[c] = placed, placed += class_records[c];
+  for (std::uint32_t c = 1; c < classes; ++c) class_start[c] = class_start[c - 1] + class_records[c - 1];
   std::vector<std::uint64_t> next = class_start;
   io::HugeVector<RecordEntry> out(static_cast<std::size_t>(n));
   for (std::ptrdiff_t i = 0; i < n; ++i) out[next[texts[text_of[static_cast<std::size_t>(i)]].class_of]++] = first[i];
   const auto by_position = [](const RecordEntry& a, const RecordEntry& b) { return a.offset < b.offset; };
-  for (std::size_t c = 0; c < class_start.size(); ++c) {
+  for (std::uint32_t c = 0; c < classes; ++c) {
     RecordEntry* b = out.data() + class_start[c];
     RecordEntry* e = b + class_records[c];
     if (!std::is_sorted(b, e, by_position)) std::sort(b, e, by_position);
