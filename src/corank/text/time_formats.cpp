@@ -48,31 +48,60 @@ std::span<const TimeFormat> known_time_formats() {
 
 TimeSearch::TimeSearch(std::vector<const TimePattern*> patterns) : patterns_(std::move(patterns)) {
   for (const TimePattern* p : patterns_) {
-    (p->reads_epoch() ? epochs_ : others_) = true;
-    for (unsigned c = 0; c < 256; ++c)
-      if (p->can_start_with(static_cast<unsigned char>(c))) starts_[c] |= p->reads_epoch() ? 2 : 1;
+    const int kind = p->reads_epoch();
+    kinds_[kind].push_back(p);
+    for (unsigned c = 0; c < 256; ++c) lead_[kind][c] |= p->lead_bits(static_cast<unsigned char>(c));
   }
+  for (unsigned c = 0; c < 256; ++c)
+    bytes_[c] = static_cast<std::uint8_t>((lead_[0][c] & 1) | (lead_[1][c] & 1) << 1 |
+                                          time_fields::is_word(static_cast<char>(c)) << 2);
 }
 
-bool TimeSearch::find_from(std::string_view line, bool epochs, TimeHit& hit) const noexcept {
-  const std::uint8_t wanted = epochs ? 2 : 1;
+inline bool TimeSearch::may_begin_at(std::string_view line, std::size_t i, int kind) const noexcept {
+  const std::array<std::uint8_t, 256>& lead = lead_[kind];
+  const std::size_t n = std::min(line.size() - i, TimePattern::kLeadBytes);
+  for (std::size_t k = 0; k < n; ++k)
+    if (!((lead[static_cast<unsigned char>(line[i + k])] >> k) & 1)) return false;
+  return true;
+}
+
+bool TimeSearch::match_at(std::string_view line, std::size_t i, int kind, TimeHit& hit) const noexcept {
+  if (!may_begin_at(line, i, kind)) return false;
   std::size_t end = 0;
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    if (!(starts_[static_cast<unsigned char>(line[i])] & wanted) || (i > 0 && word_byte(line, i - 1))) continue;
-    for (const TimePattern* p : patterns_) {
-      if (p->reads_epoch() != epochs || !p->may_match_at(line, i) || !p->match(line, i, hit.time, end, false)) continue;
-      if (end < line.size() && word_byte(line, end)) continue;
-      hit.begin = i;
-      hit.end = end;
-      hit.pattern = p;
-      return true;
-    }
+  for (const TimePattern* p : kinds_[kind]) {
+    if (!p->may_match_at(line, i) || !p->match(line, i, hit.time, end, false)) continue;
+    if (end < line.size() && word_byte(line, end)) continue;
+    hit.begin = i;
+    hit.end = end;
+    hit.pattern = p;
+    return true;
   }
   return false;
 }
 
+// The line's word starts (and the other bytes a pattern may begin with) in
+// order: the first match of a pattern that reads no epoch wins. Epoch
+// numbers are looked for only in a line without one, from the first word
+// start that could begin one.
 bool TimeSearch::find_first(std::string_view line, TimeHit& hit) const noexcept {
-  return (others_ && find_from(line, false, hit)) || (epochs_ && find_from(line, true, hit));
+  std::size_t epoch_from = line.size();
+  std::uint8_t before = 0;  // bytes_ of the byte before
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
+    const bool at_start = !(before & kWord);
+    before = b;
+    if (!at_start) continue;
+    if ((b & kOtherStart) && match_at(line, i, 0, hit)) return true;
+    if ((b & kEpochStart) && epoch_from == line.size()) epoch_from = i;
+  }
+  before = 0;
+  for (std::size_t i = epoch_from; i < line.size(); ++i) {
+    const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
+    const bool at_start = !(before & kWord);
+    before = b;
+    if (at_start && (b & kEpochStart) && match_at(line, i, 1, hit)) return true;
+  }
+  return false;
 }
 
 std::vector<int> detect_formats(std::span<const TimeFormat> formats, std::span<const std::string_view> lines,

@@ -48,12 +48,24 @@ public:
   bool find_first(std::string_view line, TimeHit& hit) const noexcept;
 
 private:
-  bool find_from(std::string_view line, bool epochs, TimeHit& hit) const noexcept;
+  // Whether the bytes at line[i] could begin a match of a pattern of the
+  // kind (0: reading no epoch, 1: reading one), by lead_.
+  bool may_begin_at(std::string_view line, std::size_t i, int kind) const noexcept;
+  // The first of the kind's patterns that matches at line[i], as a word.
+  bool match_at(std::string_view line, std::size_t i, int kind, TimeHit& hit) const noexcept;
 
   std::vector<const TimePattern*> patterns_;
-  // Bit 0: a pattern that reads no epoch can begin with the byte; bit 1: one that reads an epoch can.
-  std::array<std::uint8_t, 256> starts_{};
-  bool epochs_ = false, others_ = false;  // whether there are such patterns
+  // The patterns that read no epoch [0], and those that do [1], in order.
+  std::vector<const TimePattern*> kinds_[2];
+  // Per kind, bit k of lead_[kind][c]: byte c may be the k-th byte of a
+  // match of one of the kind's patterns (TimePattern::lead_bits). A position
+  // whose next bytes no pattern of the kind could begin with is passed over
+  // without trying each.
+  std::array<std::uint8_t, 256> lead_[2]{};
+  // Per byte: whether a pattern of each kind can begin with it, and whether
+  // it is a letter or digit (a match begins at a word's start).
+  static constexpr std::uint8_t kOtherStart = 1, kEpochStart = 2, kWord = 4;
+  std::array<std::uint8_t, 256> bytes_{};
 };
 
 // A file's formats from a sample of its lines: each line is read as

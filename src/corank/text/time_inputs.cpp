@@ -242,7 +242,7 @@ void warn_unnamed_zones(const TimeZone& zone, std::span<const std::string> input
 // field), as key_instant reads it where the zone names it; 0 where none.
 std::uint64_t abbreviation_after(const TimeRules& rules, std::string_view key, std::string_view after) {
   TimeFound f;
-  if (!rules.match_start(key, f) || f.local.zone_abbr || f.local.has_offset || f.local.epoch ||
+  if (!rules.match_start(key, f) || f.time.zone_abbr || f.time.has_offset || f.time.epoch ||
       !f.pattern->ends_with_optional_zone())
     return 0;
   // Left out of the key's time, the zone not naming it (-k1,3T), or cut off

@@ -49,6 +49,15 @@ HeadMemo& head_memo_of(std::uint64_t pattern) noexcept { return head_memos[patte
 
 std::atomic<std::uint64_t> patterns_compiled{0};
 
+// Whether a step writes a field of the state when it succeeds.
+bool writes(Op op) noexcept {
+  switch (op) {
+    case Op::Literal: case Op::Blanks: case Op::Set: case Op::Weekday: case Op::GroupBegin: case Op::GroupEnd:
+      return false;
+    default: return true;
+  }
+}
+
 bool in_head(Op op) noexcept {
   switch (op) {
     case Op::Fraction: case Op::Offset: case Op::ZoneName: case Op::Epoch: return false;
@@ -61,6 +70,7 @@ bool in_head(Op op) noexcept {
 TimePattern::TimePattern(std::string_view pattern) : text_(pattern) {
   id_ = ++patterns_compiled;
   compile(pattern);
+  mark_whole_groups();
   compute_lead_bytes();
   find_head();
 }
@@ -75,6 +85,29 @@ void TimePattern::find_head() {
     if (steps_[k].op == Op::GroupEnd) --depth;
   }
   head_steps_ = steps_.size();
+}
+
+// An optional part that fails goes back to where it began, and, where a
+// step of it may have written a field before a later one fails, to the state
+// it began with: those parts keep their state (Step::byte 1) as they open;
+// the others (Common Log Format's " +0100", ISO 8601's ":%S%f") keep only
+// their position. A nested part that fails goes back by itself, and is no
+// failure of the part around it.
+void TimePattern::mark_whole_groups() {
+  for (std::size_t g = 0; g < steps_.size(); ++g) {
+    if (steps_[g].op != Op::GroupBegin) continue;
+    bool wrote = false, whole = false;
+    for (std::size_t k = g + 1; k < steps_[g].arg; ++k) {
+      if (steps_[k].op == Op::GroupBegin) {
+        for (std::size_t j = k + 1; j < steps_[k].arg; ++j) wrote |= writes(steps_[j].op);
+        k = steps_[k].arg;
+        continue;
+      }
+      whole |= wrote && steps_[k].op != Op::Fraction;
+      wrote |= writes(steps_[k].op);
+    }
+    steps_[g].byte = whole;
+  }
 }
 
 void TimePattern::compile(std::string_view p) {
@@ -287,6 +320,7 @@ bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out
   // back to when it fails.
   struct Open {
     std::size_t end_step, pos;
+    bool whole;  // the state is kept, to go back to (Step::byte of GroupBegin)
     MatchState state;
   };
   // Left uninitialized: a slot is written when its part opens. Initialized,
@@ -302,6 +336,11 @@ bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out
   std::size_t k = 0;
   std::size_t looked = pos;  // past the last byte the head's steps looked at
   HeadMemo* head = memo && head_steps_ > 0 ? &head_memo_of(id_) : nullptr;
+  // A step writes its field only where it succeeds.
+  const auto take = [](int& field, int value, bool good) {
+    if (good) field = value;
+    return good;
+  };
   if (head && head->pattern == id_ && head->looked <= s.size() - pos &&
       std::memcmp(s.data() + pos, head->bytes, head->looked) == 0) {
     st = head->state;
@@ -334,36 +373,44 @@ bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out
         while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
         break;
       case Op::Set: ok = i < s.size() && sets_[step.arg].has(static_cast<unsigned char>(s[i])), i += ok; break;
-      case Op::Year4: ok = (v = read_digits(s, i, 4, 4)) >= 0, st.t.year = v; break;
-      case Op::Year2: ok = (v = read_digits(s, i, 2, 2)) >= 0, st.t.year = v + (v >= 69 ? 1900 : 2000); break;
-      case Op::Month: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 12, st.t.month = v; break;
-      case Op::MonthName: ok = (st.t.month = read_month_name(s, i)) != 0; break;
+      case Op::Year4: v = read_digits(s, i, 4, 4), ok = take(st.t.year, v, v >= 0); break;
+      case Op::Year2: v = read_digits(s, i, 2, 2), ok = take(st.t.year, v + (v >= 69 ? 1900 : 2000), v >= 0); break;
+      case Op::Month: v = read_digits(s, i, 1, 2), ok = take(st.t.month, v, v >= 1 && v <= 12); break;
+      case Op::MonthName: v = read_month_name(s, i), ok = take(st.t.month, v, v != 0); break;
       case Op::DaySpaced:
         if (i < s.size() && s[i] == ' ') ++i;
         [[fallthrough]];
-      case Op::Day: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 31, st.t.day = v; break;
-      case Op::Hour: ok = (v = read_digits(s, i, 1, 2)) >= 0 && v <= 23, st.t.hour = v; break;
-      case Op::Hour12: ok = (v = read_digits(s, i, 1, 2)) >= 1 && v <= 12, st.hour12 = v; break;
+      case Op::Day: v = read_digits(s, i, 1, 2), ok = take(st.t.day, v, v >= 1 && v <= 31); break;
+      case Op::Hour: v = read_digits(s, i, 1, 2), ok = take(st.t.hour, v, v >= 0 && v <= 23); break;
+      case Op::Hour12: v = read_digits(s, i, 1, 2), ok = take(st.hour12, v, v >= 1 && v <= 12); break;
       case Op::AmPm: {
         const unsigned char a = i + 1 < s.size() ? lower(static_cast<unsigned char>(s[i])) : 0;
         ok = (a == 'a' || a == 'p') && lower(static_cast<unsigned char>(s[i + 1])) == 'm';
         if (ok) st.pm = a == 'p', i += 2;
         break;
       }
-      case Op::Minute: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 59, st.t.minute = v; break;
-      case Op::Second: ok = (v = read_digits(s, i, 2, 2)) >= 0 && v <= 60, st.t.second = v; break;
+      case Op::Minute: v = read_digits(s, i, 2, 2), ok = take(st.t.minute, v, v >= 0 && v <= 59); break;
+      case Op::Second: v = read_digits(s, i, 2, 2), ok = take(st.t.second, v, v >= 0 && v <= 60); break;
       case Op::Weekday: ok = read_weekday_name(s, i) != 0; break;
-      case Op::ZoneName:
-        st.t.zone_abbr_at = i;
-        ok = !st.t.has_offset && (st.t.zone_abbr = read_zone_abbr(s, i)) != 0;
+      case Op::ZoneName: {
+        std::uint64_t abbr = 0;
+        ok = !st.t.has_offset && (abbr = read_zone_abbr(s, i)) != 0;
+        if (ok) st.t.zone_abbr = abbr, st.t.zone_abbr_at = from;
         break;
+      }
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
-      case Op::Offset:
-        ok = read_utc_offset(s, i, st.t.offset) && !(step.arg && i < s.size() && is_word(s[i]));
-        st.t.has_offset |= ok;
+      case Op::Offset: {
+        int offset = 0;
+        ok = read_utc_offset(s, i, offset) && !(step.arg && i < s.size() && is_word(s[i]));
+        if (ok) st.t.offset = offset, st.t.has_offset = true;
         break;
+      }
       case Op::Epoch: ok = read_epoch(s, i, st.t, anchored_epoch); break;
-      case Op::GroupBegin: open[depth++].o = Open{step.arg, i, st}; break;
+      case Op::GroupBegin:
+        open[depth].o.end_step = step.arg, open[depth].o.pos = i, open[depth].o.whole = step.byte;
+        if (step.byte) open[depth].o.state = st;
+        ++depth;
+        break;
       case Op::GroupEnd: --depth; break;
     }
     if (head) {
@@ -375,7 +422,7 @@ bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out
     if (depth == 0) return false;
     const Open& o = open[--depth].o;  // the innermost optional part is left out
     i = o.pos;
-    st = o.state;
+    if (o.whole) st = o.state;
     k = o.end_step;
   }
   if (head) keep_head();  // the head is the whole pattern

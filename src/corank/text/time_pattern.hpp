@@ -90,6 +90,9 @@ public:
   }
   // Whether a match can start with byte c (for searching a line).
   bool can_start_with(unsigned char c) const noexcept { return lead_[c] & 1; }
+  // Bit k: byte c may be a match's k-th byte (k < kLeadBytes), as
+  // may_match_at tests it.
+  std::uint8_t lead_bits(unsigned char c) const noexcept { return lead_[c]; }
   // Whether a match at text[pos] is possible as far as its first kLeadBytes
   // bytes tell: false only where match() would fail. Searching a line tries
   // most of its words and rejects them here, without matching (an address's
@@ -121,13 +124,15 @@ public:
   };
   struct Step {
     Op op;
-    std::uint8_t byte = 0;    // Literal
+    std::uint8_t byte = 0;    // Literal: the byte; GroupBegin: 1 where the part keeps its state as it
+                              // opens (mark_whole_groups)
     std::uint16_t arg = 0;    // Set: index into sets_; GroupBegin: the index of its GroupEnd;
                               // Offset: 1 where it ends the pattern (a word of its own)
   };
 
 private:
   void compile(std::string_view pattern);
+  void mark_whole_groups();
   void compute_lead_bytes();
   void find_head();
   bool match_from(std::string_view text, std::size_t pos, LocalTime& out, std::size_t& end, bool anchored_epoch,

@@ -54,9 +54,9 @@ void TimeRules::set_search_formats(std::vector<const TimePattern*> patterns) {
 // time, ERROR; CET under UTC) is no part of the timestamp: the match ends
 // before it, and the time reads as one without it.
 void TimeRules::settle_abbreviation(std::string_view text, TimeFound& found) const noexcept {
-  if (!found.local.zone_abbr || zone_.names(found.local.zone_abbr)) return;
-  found.local.zone_abbr = 0;
-  std::size_t end = found.local.zone_abbr_at;
+  if (!found.time.zone_abbr || zone_.names(found.time.zone_abbr)) return;
+  found.time.zone_abbr = 0;
+  std::size_t end = found.time.zone_abbr_at;
   while (end > found.begin && is_blank(static_cast<unsigned char>(text[end - 1]))) --end;
   found.end = end;
 }
@@ -68,7 +68,7 @@ bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept
   if (i == s.size()) return false;
   for (const TimePattern* p : start_) {
     std::size_t end = 0;
-    if (!p->may_match_at(s, i) || !p->match(s, i, found.local, end, true)) continue;
+    if (!p->may_match_at(s, i) || !p->match(s, i, found.time, end, true)) continue;
     if (end < s.size() && !is_blank(static_cast<unsigned char>(s[end])) && s[end] != ']') continue;
     found.begin = i;
     found.end = end;
@@ -81,7 +81,7 @@ bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept
 
 bool TimeRules::match_whole(std::string_view text, TimeFound& found) const noexcept {
   for (const TimePattern* p : search_.patterns()) {
-    if (!p->matches_whole(text, found.local)) continue;
+    if (!p->matches_whole(text, found.time)) continue;
     found.begin = 0;
     found.end = text.size();
     found.pattern = p;
@@ -103,12 +103,7 @@ bool TimeRules::find(std::string_view line, TimeFound& found) const noexcept {
       return true;
     }
   }
-  TimeHit hit;
-  if (!search_.find_first(line, hit)) return false;
-  found.local = hit.time;
-  found.begin = hit.begin;
-  found.end = hit.end;
-  found.pattern = hit.pattern;
+  if (!search_.find_first(line, found)) return false;
   settle_abbreviation(line, found);
   return true;
 }
@@ -172,7 +167,7 @@ std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::str
     if (auto t = infinite(key, begin, end)) return t;
   TimeFound f;
   if (!(search ? rules.find(key, f) : rules.match_start(key, f))) return std::nullopt;
-  if (!search && f.end == key.size() && !f.local.has_offset && !f.local.zone_abbr && !f.local.epoch) {
+  if (!search && f.end == key.size() && !f.time.has_offset && !f.time.zone_abbr && !f.time.epoch) {
     // The UTC offset (Common Log Format's) or the zone abbreviation (where the
     // zone names it: PostgreSQL's) that the key's end cut off, in the next field.
     std::size_t at = 0;
@@ -181,22 +176,22 @@ std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::str
     int offset = 0;
     if (at > 0 && f.pattern->ends_with_optional_offset() && read_utc_offset(after, i, offset) &&
         (i == after.size() || is_blank(static_cast<unsigned char>(after[i])) || after[i] == ']')) {
-      f.local.has_offset = true;
-      f.local.offset = offset;
+      f.time.has_offset = true;
+      f.time.offset = offset;
       f.end = key.size() + i;
     } else if (at > 0 && f.pattern->ends_with_optional_zone()) {
       i = at;
       const std::uint64_t abbr = time_fields::read_zone_abbr(after, i);
       if (abbr && rules.zone().names(abbr)) {
-        f.local.zone_abbr = abbr;
-        f.local.zone_abbr_at = key.size() + at;
+        f.time.zone_abbr = abbr;
+        f.time.zone_abbr_at = key.size() + at;
         f.end = key.size() + i;
       }
     }
   }
   if (begin) *begin = f.begin;
   if (end) *end = f.end;
-  return rules.instant(f.local);
+  return rules.instant(f.time);
 }
 
 YearReference parse_year_reference(std::string_view text) {

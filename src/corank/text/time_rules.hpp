@@ -38,11 +38,7 @@ struct TimeSettings {
 };
 
 // A timestamp found in a text, with the pattern that read it.
-struct TimeFound {
-  LocalTime local;
-  std::size_t begin = 0, end = 0;
-  const TimePattern* pattern = nullptr;
-};
+using TimeFound = TimeHit;
 
 class TimeRules {
 public:

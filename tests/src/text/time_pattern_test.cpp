@@ -62,6 +62,21 @@ TEST(TimePattern, OptionalPartsAndSets) {
   ASSERT_TRUE(TimePattern("%F%{ %z:%}").match("2026-11-25 +0100", 0, t, end, true));
   EXPECT_FALSE(t.has_offset);
   EXPECT_EQ(end, 10u);
+  // So are the hour and minute read before the part's seconds fail, also
+  // where the part that read them is nested in it, and a field whose own
+  // step fails (an hour of 99) is never written.
+  ASSERT_TRUE(TimePattern("%F%{ %H:%M:%S%}").match("2026-11-25 11:15", 0, t, end, true));
+  EXPECT_EQ(t.hour, 0);
+  EXPECT_EQ(t.minute, 0);
+  EXPECT_EQ(end, 10u);
+  ASSERT_TRUE(TimePattern("%F%{ %{%H:%}%M:%S%}").match("2026-11-25 11:15", 0, t, end, true));
+  EXPECT_EQ(t.hour, 0);
+  EXPECT_EQ(t.minute, 0);
+  ASSERT_TRUE(TimePattern("%F%{ %H%}").match("2026-11-25 99", 0, t, end, true));
+  EXPECT_EQ(t.hour, 0);
+  EXPECT_EQ(end, 10u);
+  ASSERT_TRUE(TimePattern("%F%{ %{%Z%}%H%}").match("2026-11-25 CET 9", 0, t, end, true));
+  EXPECT_EQ(t.zone_abbr, 0u);  // "CET" read in the nested part, then "9" is no hour after it
 }
 
 // %Z: capital letters that are a word of their own, packed a byte each.
