@@ -64,10 +64,12 @@ Outcome refused(const TestDir& dir, const SortRequest& r, int ranks) {
 }
 
 // How the ranks of one node come by their records: through the exchange
-// (always_exchange), or, for fixed-size records in memory, each its part of
-// the inputs where they lie (node_inputs.hpp), or all of them sorted by rank
-// 0 where every rank names the same GPU (shared_device.hpp).
-enum class Way { Exchange, NodeInputs, OneDevice };
+// (--exchange=always), or, for fixed-size records in memory, each its part
+// of the inputs where they lie (node_inputs.hpp, --exchange=parts), or all of
+// them sorted by rank 0 where every rank names the same GPU, or none on
+// cores they share, as the ranks here (threads of one process) do
+// (one_sort.hpp, --exchange=auto).
+enum class Way { Exchange, NodeInputs, OneDevice, OneSortOnCpu };
 
 // The number of ranks whose --stats say `field` is true.
 std::size_t ranks_with(const std::string& stats, const std::string& field) {
@@ -94,8 +96,10 @@ void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = fal
     d.sort = r;
     d.sort.output = dir / "out/sorted";
     d.part_files = part_files;
-    d.always_exchange = way == Way::Exchange;
+    using Exchange = DistributedRequest::Exchange;
+    d.exchange = way == Way::Exchange ? Exchange::Always : way == Way::NodeInputs ? Exchange::Parts : Exchange::Auto;
     if (way == Way::OneDevice) d.device = "0";
+    const bool one_sort = way == Way::OneDevice || way == Way::OneSortOnCpu;
     std::string stats;
     d.stats_file = "-";
     d.stats_text = &stats;
@@ -104,8 +108,8 @@ void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = fal
     if (ranks > 1) {
       const auto all = static_cast<std::size_t>(ranks);
       EXPECT_EQ(ranks_with(stats, "node_inputs"), way == Way::NodeInputs ? all : 0u) << ranks << " ranks";
-      EXPECT_EQ(ranks_with(stats, "one_sort"), way == Way::OneDevice ? all : 0u) << ranks << " ranks";
-      EXPECT_EQ(ranks_with(stats, "whole_input"), way == Way::OneDevice ? 1u : 0u) << ranks << " ranks";
+      EXPECT_EQ(ranks_with(stats, "one_sort"), one_sort ? all : 0u) << ranks << " ranks";
+      EXPECT_EQ(ranks_with(stats, "whole_input"), one_sort ? 1u : 0u) << ranks << " ranks";
       if (keyed) *keyed += ranks_with(stats, "keys_from_exchange");
     }
     std::string got;
@@ -320,6 +324,34 @@ TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
   write_file(dir / "w.txt", words(20000, 3));
   stats = sorted_naming_one_device(dir, base_request(dir, {dir / "w.txt"}), 2, "text");
   EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
+}
+
+// Ranks that sort on the CPU, on the cores they all may run on: rank 0 sorts
+// every record where the inputs lie; in place, into part files, -r and -u.
+// Inputs over half of rank 0's -S: each rank its part, as --exchange=parts.
+TEST(MpiDistributedSort, RanksOnSharedCoresLeaveTheSortToRankZero) {
+  TestDir dir;
+  write_keyed_records(dir, 60000, 3000, 4, 9);
+  SortRequest r = keyed_request(dir, {dir / "a.rec", dir / "b.rec"});
+  r.memory_budget = std::uint64_t{64} << 20;
+  expect_like_single(dir, r, false, Way::OneSortOnCpu);
+  r.reverse = true;
+  expect_like_single(dir, r, true, Way::OneSortOnCpu);
+  r.unique = true;
+  expect_like_single(dir, r, false, Way::OneSortOnCpu);
+  r.unique = false;
+  r.memory_budget = std::uint64_t{1} << 20;
+  expect_like_single(dir, r, false, Way::NodeInputs);
+  DistributedRequest d;
+  d.sort = r;
+  d.sort.output = dir / "big-sorted";
+  std::string stats;
+  d.stats_file = "-";
+  d.stats_text = &stats;
+  const Outcome o = run_ranks(3, d);
+  EXPECT_EQ(o.status, std::vector<int>(3, 0)) << o.error;
+  EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
+  EXPECT_EQ(ranks_with(stats, "node_inputs"), 3u);
 }
 
 TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {

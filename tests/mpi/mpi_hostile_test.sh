@@ -71,23 +71,25 @@ run_in "none full full" -o "$work/out/sorted" data.txt
 expect_refused "missing on rank 0" "open failed: data.txt: No such file or directory"
 
 # Binary records: ranks of one host sort their parts where the inputs lie
-# only when every rank maps the same files. Shown another file of the same
-# size under the name, rank 2 makes every rank take the exchange; where all
-# see one file, they share it. The ranks agree either way: all or none.
+# (--exchange=parts; by default these unbound ranks would leave the sort to
+# rank 0) only when every rank maps the same files. Shown another file of
+# the same size under the name, rank 2 makes every rank take the exchange;
+# where all see one file, they share it. The ranks agree either way: all or
+# none.
 "$build/tools/gen/corank-gen" -n 30000 --seed 5 -o full/recs.dat
 "$build/tools/gen/corank-gen" -n 30000 --seed 6 -o short/recs.dat
 node_ranks() { grep -c '"node_inputs": true' "$work/stats.json" || true; }
-run_in "full full short" --format gensort --stats "$work/stats.json" -o "$work/out/sorted" recs.dat
+run_in "full full short" --exchange=parts --format gensort --stats "$work/stats.json" -o "$work/out/sorted" recs.dat
 [ "$rc" -eq 0 ] || { cat err; fail "other records on rank 2: exit status $rc"; }
 [ "$(node_ranks)" -eq 0 ] || fail "other records on rank 2: $(node_ranks) rank(s) sorted their parts where the inputs lie"
-run_in "full full full" --format gensort --stats "$work/stats.json" -o "$work/out/sorted" recs.dat
+run_in "full full full" --exchange=parts --format gensort --stats "$work/stats.json" -o "$work/out/sorted" recs.dat
 [ "$rc" -eq 0 ] || { cat err; fail "same records: exit status $rc"; }
 [ "$(node_ranks)" -eq $np ] || fail "same records: $(node_ranks) rank(s), not $np, sorted their parts where the inputs lie"
 "$corank" --gpu=off --format gensort -o ref-recs full/recs.dat
 cmp -s ref-recs out/sorted || fail "same records: the output differs from corank's"
 expect_clean "binary records"
 rm -f out/sorted "$work/stats.json"
-# --exchange takes auto or always, as GNU tools take an argument from a list.
+# --exchange takes auto, parts or always, as GNU tools take an argument from a list.
 run_in "full full full" --exchange=sometimes --format gensort -o "$work/out/sorted" recs.dat
 [ "$rc" -eq 2 ] || fail "--exchange=sometimes: exit status $rc, want 2"
 grep -qxF "corank-mpi: invalid argument 'sometimes' for '--exchange'" err || { cat err; fail "--exchange=sometimes: no message"; }

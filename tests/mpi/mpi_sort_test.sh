@@ -29,11 +29,13 @@ skew_of() { sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$1" | head -1
 # Every rank sorts straight into its region of the output, except under -u,
 # where the pieces' sizes are known only after the sorts (each is sorted into
 # a file of its own, then copied into place). Binary records run twice with
-# 2 ranks or more: as they come by default (every rank on this one host
-# sorts its part of the inputs, which are in the page cache, where they lie:
-# node_inputs), and with --exchange=always, where every rank keeps the
-# records it receives in memory, except in tests named "(spills)", where
-# they outgrow half of -S during the exchange and go to files.
+# 2 ranks or more: with --exchange=parts (every rank on this one host sorts
+# its part of the inputs, which are in the page cache, where they lie:
+# node_inputs; by default the ranks here, unbound, would leave the sort to
+# rank 0, as the section below tests), and with --exchange=always, where
+# every rank keeps the records it receives in memory, except in tests named
+# "(spills)", where they outgrow half of -S during the exchange and go to
+# files.
 out_dir=.
 rank_count_cases='^(gensort uniform|gensort skewed|gensort -S 4M, rounds \(spills\)|u64 few-unique|i32 -r|two inputs'\
 '|empty and one|three records, equal keys|gensort, output on tmpfs|lines|lines -u -k1,1|lines, several files'\
@@ -59,9 +61,10 @@ same() {
     # turn instead of both.
     if [ "${CORANK_TEST_SWEEP:-}" = rotate ]; then
       binary_cases=$((binary_cases + 1))
+      modes=(parts)
       [ $((binary_cases % 2)) -eq 1 ] || modes=(always)
     else
-      modes+=(always)
+      modes=(parts always)
     fi
   fi
   for exchange in "${modes[@]}"; do same_once "$name" "$records" "$exchange" "$binary" "$@"; done
@@ -83,7 +86,7 @@ same_once() {
   local in_memory=$np node=0
   [ "$binary" -eq 1 ] || in_memory=0
   case $name in *"(spills)"*) in_memory=0 ;; esac
-  if [ "$binary" -eq 1 ] && [ "$np" -gt 1 ] && [ "$exchange" = auto ]; then node=$np in_memory=$np; fi
+  if [ "$binary" -eq 1 ] && [ "$np" -gt 1 ] && [ "$exchange" = parts ]; then node=$np in_memory=$np; fi
   [ "$(grep -c '"node_inputs": true' stats.json)" -eq "$node" ] ||
     fail "$name (--exchange=$exchange): not $node rank(s) sorting their parts where the inputs lie"
   [ "$(grep -c '"received_in_memory": true' stats.json)" -eq "$in_memory" ] ||
@@ -134,15 +137,18 @@ if shm=$(mktemp -d /dev/shm/corank-mpi-shm.XXXXXX 2>/dev/null); then
 fi
 
 # Ranks that would all drive one GPU (CUDA_VISIBLE_DEVICES names one, so
-# every local rank picks it): rank 0 sorts every record where the inputs lie
-# and the others sort nothing (one_sort; on a machine without that GPU,
-# --gpu=auto sorts on the CPU). Each of the ways the pieces are written.
+# every local rank picks it), and ranks that all sort on the CPU on the
+# cores they share (unbound here: mpi_env.sh): rank 0 sorts every record
+# where the inputs lie and the others sort nothing (one_sort; on a machine
+# without that GPU, --gpu=auto sorts on the CPU). Each of the ways the pieces
+# are written.
 if [ "$np" -gt 1 ]; then
+  for case in "one GPU:--gpu=auto" "their cores:--gpu=off"; do
   for way in "" "-u" "--part-files"; do
-    name="gensort, ranks sharing one GPU ${way:-in place}"
+    name="gensort, ranks sharing ${case%%:*} ${way:-in place}"
     rm -f out out.part-* stats.json
     "$corank" --gpu=off --format gensort ${way/--part-files/} -o ref part-a.dat part-b.dat
-    if ! CUDA_VISIBLE_DEVICES=0 "$mpirun" --allow-run-as-root --oversubscribe -np "$np" "$mpi" --gpu=auto \
+    if ! CUDA_VISIBLE_DEVICES=0 "$mpirun" --allow-run-as-root --oversubscribe -np "$np" "$mpi" "${case#*:}" \
       --format gensort $way --verify --stats stats.json -o out part-a.dat part-b.dat; then
       fail "$name: corank-mpi failed"
       continue
@@ -152,6 +158,7 @@ if [ "$np" -gt 1 ]; then
     [ "$(grep -c '"one_sort": true' stats.json)" -eq "$np" ] || fail "$name: not every rank left the sort to rank 0"
     [ "$(grep -c '"whole_input": true' stats.json)" -eq 1 ] || fail "$name: rank 0 did not sort the inputs where they lie"
     echo "$name: np=$np one sort"
+  done
   done
   rm -f out.part-*
 fi

@@ -31,6 +31,7 @@ TEST(MpiNodeShare, UnboundRanksSplitTheCores) {
   EXPECT_EQ(s.sharing, 4u);
   EXPECT_EQ(s.threads, 4u);
   EXPECT_EQ(s.memory, 8 * kGiB);
+  EXPECT_TRUE(s.same_cores);
 }
 
 TEST(MpiNodeShare, BoundRanksKeepTheirCores) {
@@ -46,9 +47,14 @@ TEST(MpiNodeShare, BoundRanksKeepTheirCores) {
   EXPECT_EQ(socket.cores, 8u);
   EXPECT_EQ(socket.sharing, 2u);
   EXPECT_EQ(socket.threads, 4u);
-  // More ranks than cores: one thread each.
+  EXPECT_FALSE(one.same_cores);
+  EXPECT_FALSE(socket.same_cores);  // its socket's other rank has the same, the others not
+  // More ranks than cores: one thread each, on the same cores.
   const cpu_set_t two = cores(0, 2);
   EXPECT_EQ(share_node(two, {two, two, two}, 2, kGiB).threads, 1u);
+  EXPECT_TRUE(share_node(two, {two, two, two}, 2, kGiB).same_cores);
+  // A rank that may run on more cores than another does not share its own.
+  EXPECT_FALSE(share_node(two, {two, cores(0, 1)}, 2, kGiB).same_cores);
 }
 
 TEST(MpiNodeShare, GatheredOverTheNodesRanks) {

@@ -16,12 +16,12 @@
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/local_sort.hpp"
 #include "corank/mpi/node_inputs.hpp"
+#include "corank/mpi/one_sort.hpp"
 #include "corank/mpi/output.hpp"
 #include "corank/mpi/part_files.hpp"
 #include "corank/mpi/rank_report.hpp"
 #include "corank/mpi/sampling.hpp"
 #include "corank/mpi/share_cut.hpp"
-#include "corank/mpi/shared_device.hpp"
 #include "corank/mpi/whole_input.hpp"
 
 namespace corank::mpi {
@@ -86,12 +86,13 @@ void run(Communicator& c, const DistributedRequest& request) {
   // to sample, nothing to exchange (whole_input.hpp).
   std::unique_ptr<WholeInput> whole;
   std::unique_ptr<NodeInputs> node_inputs;
-  // Ranks that share one GPU: rank 0 sorts the node's inputs where they lie
-  // and the others sort nothing (shared_device.hpp).
+  // Ranks that share one GPU, or sort on cores they share: rank 0 sorts the
+  // node's inputs where they lie and the others sort nothing (one_sort.hpp).
   bool one_sort = false;
+  OneSort why_one = OneSort::None;
   if (c.ranks() == 1) {
     phase(c, [&] { whole = WholeInput::map_if_resident(*job); });
-  } else if (ranks_share_one_device(c, *job, request.device)) {
+  } else if ((why_one = ranks_leave_sort_to_rank_zero(c, *job, request.device)) != OneSort::None) {
     one_sort = map_for_one_sort(c, *job, whole);
   }
   if (c.ranks() > 1 && !one_sort) node_inputs = NodeInputs::map_if_shared(c, *job);
@@ -104,8 +105,9 @@ void run(Communicator& c, const DistributedRequest& request) {
     if (whole) input = whole->piece();  // the others' parts stay empty
     exchanged.read_bytes = input.bytes;
     if (one_sort)
-      say(io::format_line("ranks of one node share one GPU: rank 0 sorts every record where it lies, on %u "
-                          "thread(s) with -S %.2f GiB; the others sort nothing",
+      say(io::format_line("ranks of one node %s: rank 0 sorts every record where it lies, on %u thread(s) with "
+                          "-S %.2f GiB; the others sort nothing",
+                          why_one == OneSort::OneDevice ? "share one GPU" : "sort on the same cores",
                           job->local.threads, static_cast<double>(job->local.memory_budget) / (1 << 30))
               .c_str());
     else

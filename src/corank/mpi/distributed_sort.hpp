@@ -16,8 +16,9 @@
 //                   what arrives kept in input order (received_pieces.hpp)
 //   whole_input.hpp one rank: its inputs sorted where they lie, in place of
 //                   sampling and the exchange, where they are in memory
-//   shared_device.hpp ranks of one node sharing one GPU: rank 0 sorts the
-//                   inputs where they lie, for all of them
+//   one_sort.hpp    ranks of one node sharing one GPU, or sorting on cores
+//                   they share: rank 0 sorts the inputs where they lie, for
+//                   all of them
 //   node_inputs.hpp ranks of one node: each sorts its part of the inputs
 //                   where they lie, in place of the exchange, where they
 //                   are in memory
@@ -43,13 +44,16 @@ namespace corank::mpi {
 struct DistributedRequest {
   SortRequest sort;         // sort.output: the target file (not "-")
   bool part_files = false;  // OUT.part-NNNNN, one per rank, instead of one file
-  // --exchange=always: records move through MPI even between ranks of one
-  // node that could each take their part of the inputs where they lie
-  // (node_inputs.hpp).
-  bool always_exchange = false;
+  // --exchange: how ranks of one node whose fixed-size records lie in its
+  // memory come by them. Auto: rank 0 sorts every record where the ranks
+  // gain nothing by splitting the sort (one_sort.hpp), else each rank takes
+  // its part where it lies (node_inputs.hpp); Parts: each its part, always;
+  // Always: records move through MPI, as between nodes.
+  enum class Exchange { Auto, Parts, Always };
+  Exchange exchange = Exchange::Auto;
   // The GPU this rank drives (its name among the node's devices), "" for
-  // none or not known: ranks of one node that all name the same one let
-  // rank 0 sort for them (shared_device.hpp).
+  // none or not known: ranks of one node that all name the same one, or all
+  // none, may leave their sort to rank 0 (one_sort.hpp).
   std::string device;
   std::string stats_file;   // --stats: "" none, "-" into *stats_text (rank 0's), for the caller to print
   std::string* stats_text = nullptr;

@@ -43,7 +43,7 @@ struct SortedPiece {
   SortStats stats;
 };
 
-// The piece of a rank that sorts nothing (shared_device.hpp): no bytes, at
+// The piece of a rank that sorts nothing (one_sort.hpp): no bytes, at
 // offset `at` of `file`.
 SortedPiece empty_piece(const std::string& file, std::uint64_t at = 0);
 

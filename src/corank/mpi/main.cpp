@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,12 +34,15 @@ constexpr const char* kUsage =
     "                    (copied into FILE where it has other hard links)\n"
     "  --part-files      instead, FILE.part-00000 ... one per rank, that concatenate\n"
     "                    to the sorted whole: all of them replaced, or none\n"
-    "  --exchange=WHEN   auto (the default): ranks that all share one node, sorting\n"
-    "                    fixed-size records from files in its memory (page cache,\n"
-    "                    /dev/shm), each sort their part where it lies, sending no\n"
-    "                    records; where they would all drive one GPU, rank 0 sorts\n"
-    "                    every record and the others wait; always: records always\n"
-    "                    move through MPI\n"
+    "  --exchange=HOW    how ranks that all share one node, sorting fixed-size\n"
+    "                    records from files in its memory (page cache, /dev/shm),\n"
+    "                    come by them. auto (the default): where they would all\n"
+    "                    drive one GPU, or all sort on the CPU and may run on the\n"
+    "                    same cores (mpirun --bind-to none), rank 0 sorts every\n"
+    "                    record where it lies, on the node's cores, and the others\n"
+    "                    wait; else each sorts its part where it lies, sending no\n"
+    "                    records. parts: each its part, always. always: records\n"
+    "                    move through MPI, as between nodes\n"
     "  -S SIZE, -T DIR, --parallel N apply to each rank (defaults: half a node's\n"
     "                    memory split among its ranks, and the cores a rank may run\n"
     "                    on split among the ranks that may run on them; -v and\n"
@@ -79,8 +83,9 @@ int main(int argc, char** argv) {
   // removes what the rank named (cleanup.hpp) and ends it by the signal.
   cli::take_program_signals(&mpi::remove_registered_paths);
   // --part-files and --exchange are ours; the rest is corank's command line.
-  bool part_files = false, always_exchange = false;
-  std::string bad_exchange;
+  bool part_files = false;
+  auto exchange = mpi::DistributedRequest::Exchange::Auto;
+  std::optional<std::string> bad_exchange;  // --exchange's argument, where it is none of the three
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
     if (i > 0 && std::strcmp(argv[i], "--") == 0) {
@@ -90,9 +95,12 @@ int main(int argc, char** argv) {
     if (i > 0 && std::strcmp(argv[i], "--part-files") == 0)
       part_files = true;
     else if (i > 0 && std::strncmp(argv[i], "--exchange=", 11) == 0) {
-      const std::string when = argv[i] + 11;
-      always_exchange = when == "always";
-      bad_exchange = when == "always" || when == "auto" ? "" : when;
+      using Exchange = mpi::DistributedRequest::Exchange;
+      const std::string how = argv[i] + 11;
+      if (how == "auto") exchange = Exchange::Auto;
+      else if (how == "parts") exchange = Exchange::Parts;
+      else if (how == "always") exchange = Exchange::Always;
+      else bad_exchange = how;
     } else
       args.push_back(argv[i]);
   }
@@ -109,9 +117,9 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     error = e.what();
   }
-  if (!bad_exchange.empty()) {
+  if (bad_exchange) {
     bad_command_line = true;
-    error = "invalid argument '" + bad_exchange + "' for '--exchange'\nValid arguments are: 'auto', 'always'";
+    error = "invalid argument '" + *bad_exchange + "' for '--exchange'\nValid arguments are: 'auto', 'parts', 'always'";
   }
   std::string device;
   if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) device = mpi::pick_device();
@@ -146,7 +154,7 @@ int main(int argc, char** argv) {
     r.sort.locale = "";
     r.sort.io.diagnostics = rank == 0 ? &diagnostics : nullptr;
     r.part_files = part_files;
-    r.always_exchange = always_exchange;
+    r.exchange = exchange;
     r.device = device;
     r.stats_file = inv.stats_file;
     std::string why, stats;

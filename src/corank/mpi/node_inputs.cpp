@@ -55,7 +55,7 @@ std::unique_ptr<NodeInputs> NodeInputs::map_if_shared(Communicator& c, const Job
   std::string files;  // (device, inode) of every file mapped: the same files on every rank?
   // Local work first, then one agreement: any rank that cannot, and none does.
   phase(c, [&] {
-    if (job.text() || job.request.always_exchange || job.node.node_ranks != c.ranks() ||
+    if (job.text() || job.request.exchange == DistributedRequest::Exchange::Always || job.node.node_ranks != c.ranks() ||
         !dynamic_cast<const BinaryOrder*>(job.order.get()))
       return;
     auto in = std::unique_ptr<NodeInputs>(new NodeInputs());

@@ -25,6 +25,7 @@ NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, 
     cpu_set_t both;
     CPU_AND(&both, &mine, &other);
     sharing += CPU_COUNT(&both) > 0 ? 1 : 0;
+    s.same_cores &= CPU_EQUAL(&mine, &other) != 0;
   }
   s.sharing = std::max(sharing, 1u);
   s.threads = std::max(s.cores / s.sharing, 1u);

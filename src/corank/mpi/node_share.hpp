@@ -22,6 +22,7 @@ struct NodeShare {
   unsigned node_cores = 1;     // the node's (online) cores
   unsigned sharing = 1;        // ranks of the node that may run on some of them, itself included
   unsigned threads = 1;        // cores / sharing, at least 1
+  bool same_cores = true;      // every rank of the node may run on exactly this rank's cores
   std::uint64_t memory = 0;    // physical memory / 2 / node_ranks
 };
 

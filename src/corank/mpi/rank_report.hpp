@@ -21,7 +21,7 @@ struct RankReport {
   bool received_in_memory = false;  // sorted where they lie, not written to -T first
   bool whole_input = false;         // one rank: its inputs sorted where they lie, no exchange (whole_input.hpp)
   bool node_inputs = false;         // ranks of one node: its part sorted where it lies, no exchange (node_inputs.hpp)
-  bool one_sort = false;            // ranks of one node sharing one GPU: rank 0 sorted every record (shared_device.hpp)
+  bool one_sort = false;            // the node's ranks left the sort to rank 0, which sorted every record (one_sort.hpp)
   bool in_place = false;            // sorted straight into the shared output, not into a file then moved
   bool keys_from_exchange = false;  // its sort took the keys made as the records arrived (arriving_keys.hpp)
   std::uint64_t bytes_out = 0, output_offset = 0;

@@ -1,4 +1,4 @@
-#include "corank/mpi/shared_device.hpp"
+#include "corank/mpi/one_sort.hpp"
 
 #include <algorithm>
 
@@ -6,17 +6,22 @@
 
 namespace corank::mpi {
 
-bool one_device(const std::vector<std::string>& devices) {
-  return !devices.empty() && !devices[0].empty() &&
-         std::all_of(devices.begin(), devices.end(), [&](const std::string& d) { return d == devices[0]; });
+OneSort one_sort_of(const std::vector<std::string>& devices, bool same_cores) {
+  if (devices.size() < 2) return OneSort::None;
+  const bool alike = std::all_of(devices.begin(), devices.end(), [&](const std::string& d) { return d == devices[0]; });
+  if (!alike) return OneSort::None;  // GPUs of their own, or some ranks on the CPU and some on a GPU
+  if (!devices[0].empty()) return OneSort::OneDevice;
+  return same_cores ? OneSort::SharedCores : OneSort::None;
 }
 
-bool ranks_share_one_device(Communicator& c, const Job& job, const std::string& device) {
+OneSort ranks_leave_sort_to_rank_zero(Communicator& c, const Job& job, const std::string& device) {
   // Every rank gathers, whatever it would decide alone: the collective is
-  // the same on every rank, and so is its answer.
+  // the same on every rank, and so is its answer (same_cores is too: each
+  // rank compares the same masks).
   const std::vector<std::string> on_node = c.gather_on_node(device);
-  return c.ranks() > 1 && on_node.size() == c.ranks() && !job.text() && !job.request.always_exchange &&
-         one_device(on_node);
+  if (on_node.size() != c.ranks() || job.text() || job.request.exchange != DistributedRequest::Exchange::Auto)
+    return OneSort::None;
+  return one_sort_of(on_node, job.node.same_cores);
 }
 
 void take_node(Job& job) {
