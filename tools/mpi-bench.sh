@@ -80,6 +80,8 @@ for round in $(seq 1 "$rounds"); do
       took=$(seconds "$start" "$(date +%s.%N)")
       keep_best "np$np$tag" "$took"
       skew=$(sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$stats" | head -1)
+      # Ranks that left the sort to rank 0 (one_sort.hpp) have one part.
+      grep -q '"one_sort": true' "$stats" && skew="- (rank 0 sorted every record)"
       sorts=$(sed -n 's/.*"backend": *"\([a-z]*\)".*/\1/p' "$stats" | sort | uniq -c | tr -s ' ' | tr '\n' ' ')
       printf 'round %d  %d rank(s)%s: %s s  %.2fx the single process  skew %s  backends: %s %s\n' "$round" "$np" \
         "${tag:+ ($tag)}" "$took" "$(awk -v a="$took" -v b="$single" 'BEGIN { print a / b }')" "$skew" "$sorts" \
