@@ -7,6 +7,7 @@ int bench_io(int argc, char** argv);
 int bench_copy(int argc, char** argv);
 int bench_cpusort(int argc, char** argv);
 int bench_touch(int argc, char** argv);
+int bench_timesearch(int argc, char** argv);
 #ifdef CORANK_HAVE_CUDA
 int bench_merge(int argc, char** argv);
 int bench_pcie(int argc, char** argv);
@@ -21,6 +22,7 @@ void usage() {
                "  copy    copy a file through corank's sort I/O with all threads: the peer of a sort\n"
                "  cpusort the CPU radix sort against std::sort and the parallel comparison sort\n"
                "  touch   a first touch of fresh memory: 4 KiB pages against huge pages\n"
+               "  timesearch  finding each log line's time as --time does, on one thread\n"
 #ifdef CORANK_HAVE_CUDA
                "  merge   GPU merge kernels against thrust::merge\n"
                "  pcie    pinned host-device copy bandwidth\n"
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
   if (sub == "copy") return bench_copy(argc - 1, argv + 1);
   if (sub == "cpusort") return bench_cpusort(argc - 1, argv + 1);
   if (sub == "touch") return bench_touch(argc - 1, argv + 1);
+  if (sub == "timesearch") return bench_timesearch(argc - 1, argv + 1);
 #ifdef CORANK_HAVE_CUDA
   if (sub == "merge") return bench_merge(argc - 1, argv + 1);
   if (sub == "pcie") return bench_pcie(argc - 1, argv + 1);

@@ -67,9 +67,10 @@ inline bool TimeSearch::may_begin_at(std::string_view line, std::size_t i, int k
 
 bool TimeSearch::match_at(std::string_view line, std::size_t i, int kind, TimeHit& hit) const noexcept {
   if (!may_begin_at(line, i, kind)) return false;
+  const bool one = kinds_[kind].size() == 1;  // its lead bytes are the kind's: tested above
   std::size_t end = 0;
   for (const TimePattern* p : kinds_[kind]) {
-    if (!p->may_match_at(line, i) || !p->match(line, i, hit.time, end, false)) continue;
+    if ((!one && !p->may_match_at(line, i)) || !p->match(line, i, hit.time, end, false)) continue;
     if (end < line.size() && word_byte(line, end)) continue;
     hit.begin = i;
     hit.end = end;
@@ -84,16 +85,20 @@ bool TimeSearch::match_at(std::string_view line, std::size_t i, int kind, TimeHi
 // numbers are looked for only in a line without one, from the first word
 // start that could begin one.
 bool TimeSearch::find_first(std::string_view line, TimeHit& hit) const noexcept {
-  std::size_t epoch_from = line.size();
+  std::size_t epoch_from = 0;
   std::uint8_t before = 0;  // bytes_ of the byte before
-  for (std::size_t i = 0; i < line.size(); ++i) {
-    const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
-    const bool at_start = !(before & kWord);
-    before = b;
-    if (!at_start) continue;
-    if ((b & kOtherStart) && match_at(line, i, 0, hit)) return true;
-    if ((b & kEpochStart) && epoch_from == line.size()) epoch_from = i;
+  if (!kinds_[0].empty()) {
+    epoch_from = line.size();
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
+      const bool at_start = !(before & kWord);
+      before = b;
+      if (!at_start) continue;
+      if ((b & kOtherStart) && match_at(line, i, 0, hit)) return true;
+      if ((b & kEpochStart) && epoch_from == line.size()) epoch_from = i;
+    }
   }
+  if (kinds_[1].empty()) return false;
   before = 0;
   for (std::size_t i = epoch_from; i < line.size(); ++i) {
     const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
