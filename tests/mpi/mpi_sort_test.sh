@@ -32,7 +32,7 @@ skew_of() { sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$1" | head -1
 # 2 ranks or more: with --exchange=parts (every rank on this one host sorts
 # its part of the inputs, which are in the page cache, where they lie:
 # node_inputs; by default the ranks here, unbound, would leave the sort to
-# rank 0, as the section below tests), and with --exchange=always, where
+# rank 0, as mpi_one_sort_test.sh tests), and with --exchange=always, where
 # every rank keeps the records it receives in memory, except in tests named
 # "(spills)", where they outgrow half of -S during the exchange and go to
 # files.
@@ -134,33 +134,6 @@ if shm=$(mktemp -d /dev/shm/corank-mpi-shm.XXXXXX 2>/dev/null); then
   same "u64 -S 4M, output on tmpfs" 0 --format u64 -S 4M -- few.u64
   same "gensort -u, output on tmpfs" 0 --format gensort -u -- zipf.dat
   out_dir=.
-fi
-
-# Ranks that would all drive one GPU (CUDA_VISIBLE_DEVICES names one, so
-# every local rank picks it), and ranks that all sort on the CPU on the
-# cores they share (unbound here: mpi_env.sh): rank 0 sorts every record
-# where the inputs lie and the others sort nothing (one_sort; on a machine
-# without that GPU, --gpu=auto sorts on the CPU). Each of the ways the pieces
-# are written.
-if [ "$np" -gt 1 ]; then
-  for case in "one GPU:--gpu=auto" "their cores:--gpu=off"; do
-  for way in "" "-u" "--part-files"; do
-    name="gensort, ranks sharing ${case%%:*} ${way:-in place}"
-    rm -f out out.part-* stats.json
-    "$corank" --gpu=off --format gensort ${way/--part-files/} -o ref part-a.dat part-b.dat
-    if ! CUDA_VISIBLE_DEVICES=0 "$mpirun" --allow-run-as-root --oversubscribe -np "$np" "$mpi" "${case#*:}" \
-      --format gensort $way --verify --stats stats.json -o out part-a.dat part-b.dat; then
-      fail "$name: corank-mpi failed"
-      continue
-    fi
-    if [ "$way" = --part-files ]; then cat out.part-* > out; fi
-    cmp -s ref out || fail "$name: output differs from corank's"
-    [ "$(grep -c '"one_sort": true' stats.json)" -eq "$np" ] || fail "$name: not every rank left the sort to rank 0"
-    [ "$(grep -c '"whole_input": true' stats.json)" -eq 1 ] || fail "$name: rank 0 did not sort the inputs where they lie"
-    echo "$name: np=$np one sort"
-  done
-  done
-  rm -f out.part-*
 fi
 
 # Lines: random words and numbers with many duplicates, one file without its
