@@ -282,13 +282,14 @@ TEST(MpiDistributedSort, FixedSizeRecordsReadInPlaceOnOneNode) {
   expect_like_single(dir, r, false, Way::NodeInputs);
 }
 
-// `r` sorted by `ranks` ranks that all name GPU "0", into dir/NAME-sorted,
-// equal to corank::sort's (dir/NAME-single); their --stats.
-std::string sorted_naming_one_device(const TestDir& dir, SortRequest r, int ranks, const std::string& name) {
+// `r` sorted by `ranks` ranks that all name `device` ("" for none), into
+// dir/NAME-sorted, equal to corank::sort's (dir/NAME-single); their --stats.
+std::string sorted_naming(const TestDir& dir, SortRequest r, int ranks, const std::string& device,
+                          const std::string& name) {
   DistributedRequest d;
   d.sort = r;
   d.sort.output = dir / (name + "-sorted");
-  d.device = "0";
+  d.device = device;
   std::string stats;
   d.stats_file = "-";
   d.stats_text = &stats;
@@ -300,58 +301,39 @@ std::string sorted_naming_one_device(const TestDir& dir, SortRequest r, int rank
   return stats;
 }
 
-// Ranks that would all drive one GPU: rank 0 sorts every record where the
-// inputs lie, the others write nothing; in place, into part files, and -u
-// (sorted into -T, then moved).
-TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
-  TestDir dir;
-  write_keyed_records(dir, 60000, 3000, 4, 9);
-  SortRequest r = keyed_request(dir, {dir / "a.rec", dir / "b.rec"});
-  expect_like_single(dir, r, false, Way::OneDevice);
-  r.reverse = true;
-  expect_like_single(dir, r, true, Way::OneDevice);
-  r.unique = true;
-  expect_like_single(dir, r, false, Way::OneDevice);
-  // Inputs over half of rank 0's -S: no rank leaves its part to rank 0
-  // (each sorts its own where the inputs lie).
-  r.unique = false;
-  r.memory_budget = std::uint64_t{1} << 20;
-  expect_like_single(dir, r, false, Way::NodeInputs);
-  std::string stats = sorted_naming_one_device(dir, r, 3, "big");
-  EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
-  EXPECT_EQ(ranks_with(stats, "node_inputs"), 3u);
-  // Text goes the exchange's way whatever the device.
-  write_file(dir / "w.txt", words(20000, 3));
-  stats = sorted_naming_one_device(dir, base_request(dir, {dir / "w.txt"}), 2, "text");
-  EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
-}
-
-// Ranks that sort on the CPU, on the cores they all may run on: rank 0 sorts
-// every record where the inputs lie; in place, into part files, -r and -u.
-// Inputs over half of rank 0's -S: each rank its part, as --exchange=parts.
-TEST(MpiDistributedSort, RanksOnSharedCoresLeaveTheSortToRankZero) {
-  TestDir dir;
+// Ranks that leave the sort to rank 0 (`way`: all naming one GPU, or none on
+// the cores they share, as threads of one process do): rank 0 sorts every
+// record where the inputs lie, the others write nothing; in place, -r into
+// part files, and -u (sorted into -T, then moved). Inputs over half of rank
+// 0's -S: each rank sorts its own part where the inputs lie.
+void expect_rank_zero_sorts(const TestDir& dir, Way way) {
   write_keyed_records(dir, 60000, 3000, 4, 9);
   SortRequest r = keyed_request(dir, {dir / "a.rec", dir / "b.rec"});
   r.memory_budget = std::uint64_t{64} << 20;
-  expect_like_single(dir, r, false, Way::OneSortOnCpu);
+  expect_like_single(dir, r, false, way);
   r.reverse = true;
-  expect_like_single(dir, r, true, Way::OneSortOnCpu);
+  expect_like_single(dir, r, true, way);
   r.unique = true;
-  expect_like_single(dir, r, false, Way::OneSortOnCpu);
+  expect_like_single(dir, r, false, way);
   r.unique = false;
   r.memory_budget = std::uint64_t{1} << 20;
-  expect_like_single(dir, r, false, Way::NodeInputs);
-  DistributedRequest d;
-  d.sort = r;
-  d.sort.output = dir / "big-sorted";
-  std::string stats;
-  d.stats_file = "-";
-  d.stats_text = &stats;
-  const Outcome o = run_ranks(3, d);
-  EXPECT_EQ(o.status, std::vector<int>(3, 0)) << o.error;
+  const std::string stats = sorted_naming(dir, r, 3, way == Way::OneDevice ? "0" : "", "big");
   EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
   EXPECT_EQ(ranks_with(stats, "node_inputs"), 3u);
+}
+
+TEST(MpiDistributedSort, RanksSharingOneDeviceLeaveTheSortToRankZero) {
+  TestDir dir;
+  expect_rank_zero_sorts(dir, Way::OneDevice);
+  // Text goes the exchange's way whatever the device.
+  write_file(dir / "w.txt", words(20000, 3));
+  const std::string stats = sorted_naming(dir, base_request(dir, {dir / "w.txt"}), 2, "0", "text");
+  EXPECT_EQ(ranks_with(stats, "one_sort"), 0u);
+}
+
+TEST(MpiDistributedSort, RanksOnSharedCoresLeaveTheSortToRankZero) {
+  TestDir dir;
+  expect_rank_zero_sorts(dir, Way::OneSortOnCpu);
 }
 
 TEST(MpiDistributedSort, BadRecordStopsEveryRankWithTheSingleProcessMessage) {

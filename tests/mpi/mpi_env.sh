@@ -1,9 +1,9 @@
 # Sourced by the corank-mpi test scripts after `set -euo pipefail`, with
 # BUILD_DIR in $1 and the script's name for its scratch directory in
 # $test_name: sets corank and mpi (the binaries), work (a scratch directory,
-# removed at exit, the current directory), fail() and failures, and what Open
-# MPI needs here: root in a container, no network, shared memory and loopback
-# only.
+# removed at exit, the current directory), fail(), failures and finish(),
+# and what Open MPI needs here: root in a container, no network, shared
+# memory and loopback only.
 build=$(cd "$1" && pwd)
 corank=$build/src/corank
 mpi=$build/src/mpi/corank-mpi
@@ -25,3 +25,11 @@ export OMPI_MCA_btl=self,vader OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_hwloc_base_binding_policy=none
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# The script's end: exit 1 after any failure, else MESSAGE.
+finish() {
+  if [ "$failures" -gt 0 ]; then
+    echo "$failures failure(s)"
+    exit 1
+  fi
+  echo "$1"
+}
