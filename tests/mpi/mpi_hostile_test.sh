@@ -89,11 +89,14 @@ run_in "full full full" --exchange=parts --format gensort --stats "$work/stats.j
 cmp -s ref-recs out/sorted || fail "same records: the output differs from corank's"
 expect_clean "binary records"
 rm -f out/sorted "$work/stats.json"
-# --exchange takes auto, parts or always, as GNU tools take an argument from a list.
-run_in "full full full" --exchange=sometimes --format gensort -o "$work/out/sorted" recs.dat
-[ "$rc" -eq 2 ] || fail "--exchange=sometimes: exit status $rc, want 2"
-grep -qxF "corank-mpi: invalid argument 'sometimes' for '--exchange'" err || { cat err; fail "--exchange=sometimes: no message"; }
-[ ! -e out/sorted ] || fail "--exchange=sometimes: an output"
+# --exchange takes auto, parts or always, as GNU tools take an argument from
+# a list; an empty one is none of them.
+for how in sometimes ""; do
+  run_in "full full full" --exchange="$how" --format gensort -o "$work/out/sorted" recs.dat
+  [ "$rc" -eq 2 ] || fail "--exchange=$how: exit status $rc, want 2"
+  grep -qxF "corank-mpi: invalid argument '$how' for '--exchange'" err || { cat err; fail "--exchange=$how: no message"; }
+  [ ! -e out/sorted ] || fail "--exchange=$how: an output"
+done
 
 # ---- sampling bounded by memory -----------------------------------------
 # peak_kib: the largest peak RSS of the ranks of the last run_timed (0 where
