@@ -4,6 +4,7 @@
 #include "corank/mpi/launch_environment.hpp"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -36,9 +37,12 @@ std::string var(const char* name) {
 }
 
 // A parameter file of its own for each test: the machine's are not read.
+// Named by the process: ctest runs each test in a process of its own, several
+// at once.
 class ParamFile {
 public:
-  explicit ParamFile(const std::string& text) : path_(::testing::TempDir() + "corank-mca-params.conf") {
+  explicit ParamFile(const std::string& text)
+      : path_(::testing::TempDir() + "corank-mca-params-" + std::to_string(::getpid()) + ".conf") {
     std::ofstream(path_) << text;
   }
   ~ParamFile() { std::remove(path_.c_str()); }
