@@ -46,7 +46,7 @@ extra=(${CORANK_ARGS:-})
 # shellcheck disable=SC2206
 mpi_extra=(${MPI_ARGS:-})
 stats_dir=${STATS_DIR:-$work}
-mkdir -p "$stats_dir"
+mkdir -p "$work" "$stats_dir"
 trap 'rm -f "$in" "$out"; [ -n "${STATS_DIR:-}" ] || rm -f "$work"/mpi-bench-stats-*.json' EXIT
 
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l || true)
