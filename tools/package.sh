@@ -50,10 +50,10 @@ if [ -n "$mpi" ]; then
     [[ $mpi_depends == *"$dep"* ]] || fail "corank-mpi's Depends lacks $dep: $mpi_depends"
   done
   mpi_contents=$(dpkg-deb -c "$mpi")
-  for path in usr/bin/corank-mpi usr/share/doc/corank-mpi/copyright; do
+  for path in usr/bin/corank-mpi usr/share/man/man1/corank-mpi.1.gz usr/share/doc/corank-mpi/copyright; do
     grep -qE " \./$path\$" <<<"$mpi_contents" || fail "no /$path in $(basename "$mpi")"
   done
-  ! grep -q "usr/bin/corank-mpi" <<<"$(dpkg-deb -c "$deb"; dpkg-deb -c "$dev")" || fail "corank-mpi is in corank or corank-dev"
+  ! grep -q "corank-mpi" <<<"$(dpkg-deb -c "$deb"; dpkg-deb -c "$dev")" || fail "corank-mpi is in corank or corank-dev"
 fi
 
 contents=$(dpkg-deb -c "$deb"; dpkg-deb -c "$dev")

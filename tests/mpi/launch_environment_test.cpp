@@ -123,5 +123,24 @@ TEST(LaunchEnvironment, EachLocalRankTakesItsTurnAmongTheVisibleDevices) {
   EXPECT_EQ(var("CUDA_VISIBLE_DEVICES"), "4,6");
 }
 
+// --help and --version print from the first rank alone: the first of the
+// launchers' rank variables that is set decides; without any, the process
+// is alone.
+TEST(LaunchEnvironment, TheFirstRankOrAProcessAloneAnswers) {
+  const ScopedVar ompi("OMPI_COMM_WORLD_RANK", nullptr), pmix("PMIX_RANK", nullptr), pmi("PMI_RANK", nullptr),
+      slurm("SLURM_PROCID", nullptr);
+  EXPECT_TRUE(first_rank_or_alone());
+  {
+    const ScopedVar second("OMPI_COMM_WORLD_RANK", "1"), first_under_slurm("SLURM_PROCID", "0");
+    EXPECT_FALSE(first_rank_or_alone());
+  }
+  {
+    const ScopedVar first("OMPI_COMM_WORLD_RANK", "0"), pmix_second("PMIX_RANK", "1");
+    EXPECT_TRUE(first_rank_or_alone());
+  }
+  const ScopedVar third("PMI_RANK", "2");
+  EXPECT_FALSE(first_rank_or_alone());
+}
+
 }  // namespace
 }  // namespace corank::mpi

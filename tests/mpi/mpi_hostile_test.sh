@@ -97,6 +97,12 @@ for how in sometimes ""; do
   grep -qxF "corank-mpi: invalid argument '$how' for '--exchange'" err || { cat err; fail "--exchange=$how: no message"; }
   [ ! -e out/sorted ] || fail "--exchange=$how: an output"
 done
+# --help and --version answer once, from the first rank, with status 0.
+for what in --help --version; do
+  run_in "full full full" "$what" > said
+  [ "$rc" -eq 0 ] || { cat err; fail "$what: exit status $rc"; }
+  [ "$(grep -cE '^(Usage: mpirun -np N corank-mpi|corank-mpi [0-9])' said)" -eq 1 ] || fail "$what: not said once"
+done
 
 # ---- sampling bounded by memory -----------------------------------------
 # peak_kib: the largest peak RSS of the ranks of the last run_timed (0 where

@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# The generated man page has the options from --help (GNU-style headings, as
-# for sort(1)) and the sections from packaging/corank.h2m; rendered on an
-# 80-column terminal, its EXAMPLES show each of --help's examples as a command
-# of its own (help2man alone would fill them into one paragraph), none wider
-# than the terminal.
-#   tests/package/man_page_test.sh corank.1 /path/to/corank
+# A generated man page (corank.1, corank-mpi.1) has the options from the
+# program's --help (GNU-style headings, as for sort(1)), corank's among them,
+# and the sections from its packaging/*.h2m; rendered on an 80-column
+# terminal, its EXAMPLES show each of --help's examples as a command of its
+# own (help2man alone would fill them into one paragraph), none wider than
+# the terminal. Further extended regular expressions the page must match may
+# follow.
+#   tests/package/man_page_test.sh corank.1 /path/to/corank ['^\.BR sort \(1\)' ...]
 set -euo pipefail
 page=$1 corank=$2
+shift 2
+title=$(basename "$corank" | tr '[:lower:]' '[:upper:]')
 status=0
-for want in '^\.TH CORANK "1"' '^\.SH DESCRIPTION' '^\.SS "Other options:"' '\\-\\-format' '\\-\\-buffer\\-size' \
-            '^\.SH "EXIT STATUS"' '^\.SH EXAMPLES' '^\.SH "SEE ALSO"' '^\.BR sort \(1\)'; do
+for want in "^\\.TH $title \"1\"" '^\.SH DESCRIPTION' '^\.SS "Other options:"' '\\-\\-format' \
+            '\\-\\-buffer\\-size' '^\.SH "EXIT STATUS"' '^\.SH EXAMPLES' '^\.SH "SEE ALSO"' "$@"; do
   grep -qE -- "$want" "$page" || { echo "man_page_test: $page lacks /$want/" >&2; status=1; }
 done
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # corank-mpi has a Debian package of its own: CPack's mpi component alone,
 # made from BUILD_DIR into a scratch folder, is corank-mpi_VERSION_ARCH.deb
-# with the program (stripped, and it runs), its copyright, and Depends on
-# corank of the same version and on the MPI library's package.
+# with the program (stripped, and it runs), its man page, its copyright, and
+# Depends on corank of the same version and on the MPI library's package.
 #   tests/package/mpi_package_test.sh BUILD_DIR
 set -euo pipefail
 build=$(realpath "$1")
@@ -21,7 +21,10 @@ echo "Depends: $depends"
 [[ $depends == *"corank (= $version)"* ]] || fail "Depends lacks corank (= $version)"
 [[ $depends == *libopenmpi* || $depends == *libmpich* ]] || fail "Depends lacks the MPI library's package"
 contents=$(dpkg-deb -c "$deb")
-for path in usr/bin/corank-mpi usr/share/doc/corank-mpi/copyright; do
+paths=(usr/bin/corank-mpi usr/share/doc/corank-mpi/copyright)
+# The man page, where the build made one (help2man).
+[ ! -f "$build/packaging/corank-mpi.1.gz" ] || paths+=(usr/share/man/man1/corank-mpi.1.gz)
+for path in "${paths[@]}"; do
   grep -qE " \./$path\$" <<<"$contents" || fail "no /$path in the package"
 done
 ! grep -qE " \./usr/bin/corank(-gen|-validate)?\$" <<<"$contents" || fail "corank's own programs are in corank-mpi"

@@ -28,6 +28,12 @@ std::vector<std::string> items(std::string_view list, char separator) {
 
 }  // namespace
 
+bool first_rank_or_alone() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"})
+    if (const char* rank = std::getenv(name)) return std::strtol(rank, nullptr, 10) == 0;
+  return true;
+}
+
 std::string pick_device() {
   const char* local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
   if (!local) local = std::getenv("MPI_LOCALRANKID");

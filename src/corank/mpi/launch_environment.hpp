@@ -10,6 +10,12 @@
 
 namespace corank::mpi {
 
+// Whether this process is the job's first rank, or one started without a
+// launcher: no launcher's rank variable (OMPI_COMM_WORLD_RANK, PMIX_RANK,
+// PMI_RANK, SLURM_PROCID) names another. --help and --version answer before
+// MPI_Init, from the first rank alone.
+bool first_rank_or_alone();
+
 // The device for this rank: the local rank's turn among the node's GPUs
 // (CUDA_VISIBLE_DEVICES's list, else the driver's count), made the only one
 // it sees through CUDA_VISIBLE_DEVICES, since the library opens device 0 of

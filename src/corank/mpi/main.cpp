@@ -43,10 +43,11 @@ constexpr const char* kUsage =
     "                    wait; else each sorts its part where it lies, sending no\n"
     "                    records. parts: each its part, always. always: records\n"
     "                    move through MPI, as between nodes\n"
-    "  -S SIZE, -T DIR, --parallel N apply to each rank (defaults: half a node's\n"
-    "                    memory split among its ranks, and the cores a rank may run\n"
-    "                    on split among the ranks that may run on them; -v and\n"
-    "                    --stats say what each rank took)\n"
+    "  -S SIZE, -T DIR, --parallel N\n"
+    "                    apply to each rank (defaults: half a node's memory split\n"
+    "                    among its ranks, and the cores a rank may run on split\n"
+    "                    among the ranks that may run on them; -v and --stats say\n"
+    "                    what each rank took)\n"
     "  --stats FILE      rank 0 writes totals, per-rank parts and times, and the\n"
     "                    partition skew (largest part / mean)\n"
     "  --verify          each rank verifies its part; rank 0 checks the parts'\n"
@@ -59,7 +60,27 @@ constexpr const char* kUsage =
     "parameter file names a layer.\n"
     "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"
     "\n"
-    "corank's options:\n";
+    "corank's options, which every rank takes as corank does:\n"
+    "\n";
+
+// After corank's options (help2man takes what follows Examples: as examples).
+constexpr const char* kClosing =
+    "Exit status: 0 on success, 2 on any error on any rank.\n"
+    "\n"
+    "Examples:\n"
+    "  mpirun -np 4 corank-mpi --format gensort -o sorted.dat input.dat\n"
+    "  mpirun -np 8 --hostfile hosts corank-mpi --part-files -k2,2 -o out.txt a.txt b.txt\n"
+    "  mpirun -np 2 corank-mpi --format csv --header --key ts:time -o out.csv in.csv\n";
+
+// corank's --help from its options to its notes on the exit status: its
+// usage lines, standard input, exit status (-c) and examples are corank's own.
+std::string corank_options() {
+  const std::string help = corank::cli::help_text();
+  const auto from = help.find("Mandatory arguments");
+  const auto to = help.find("\nExit status:");
+  if (from == std::string::npos) return help;
+  return help.substr(from, to == std::string::npos ? std::string::npos : to + 1 - from);
+}
 
 // The library's notes (rank 0's -v summary), on stderr after the program's name.
 class StderrDiagnostics final : public corank::io::Diagnostics {
@@ -121,6 +142,18 @@ int main(int argc, char** argv) {
     bad_command_line = true;
     error = "invalid argument '" + *bad_exchange + "' for '--exchange'\nValid arguments are: 'auto', 'parts', 'always'";
   }
+  // --help and --version need no MPI: they answer before MPI_Init, which
+  // costs a start of its own and, under a sanitizer, reports the MPI
+  // library's leaks; under mpirun the first rank alone prints.
+  if (!bad_command_line && error.empty() && (inv.action == cli::Action::Help || inv.action == cli::Action::Version)) {
+    if (mpi::first_rank_or_alone()) {
+      if (inv.action == cli::Action::Help)
+        std::printf("%s%s%s", kUsage, corank_options().c_str(), kClosing);
+      else
+        std::printf("corank-mpi %s\n", corank::version());
+    }
+    return std::fflush(stdout) == 0 ? 0 : 2;
+  }
   std::string device;
   if (error.empty() && !bad_command_line && inv.request.gpu != GpuMode::Off) device = mpi::pick_device();
 
@@ -134,12 +167,6 @@ int main(int argc, char** argv) {
       if (!error.empty()) std::fprintf(stderr, "corank-mpi: %s\n", error.c_str());
       if (bad_command_line) std::fprintf(stderr, "Try 'corank-mpi --help' for more information.\n");
     }
-  } else if (inv.action == cli::Action::Help) {
-    if (rank == 0) std::printf("%s%s", kUsage, cli::help_text().c_str());
-    status = 0;
-  } else if (inv.action == cli::Action::Version) {
-    if (rank == 0) std::printf("corank-mpi %s\n", corank::version());
-    status = 0;
   } else if (inv.action != cli::Action::Sort) {
     if (rank == 0) std::fprintf(stderr, "corank-mpi: -c/-C is not distributed: check with corank -c\n");
   } else if (!inv.files0_from.empty()) {
