@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -379,6 +380,21 @@ TEST_F(Cli, ProgressByDefaultOnATerminalOnly) {
   EXPECT_NE(shown.find("ETA"), std::string::npos) << shown;
   EXPECT_NE(shown.find("100%"), std::string::npos) << shown;
   EXPECT_EQ(on_terminal("--no-progress " + sort).find("corank:"), std::string::npos);
+}
+
+// A text sort of several files mapped where they lie counts what it read of
+// them, not the pages between them: its sort phase ends at 100% of their
+// bytes (it showed 4 KiB of 12 B, 34183%).
+TEST_F(Cli, ProgressOfMappedFilesCountsTheirBytes) {
+  write_file(path("a"), "b\na\nc\n");
+  write_file(path("b"), "f\ne\nd\n");
+  const std::string err = run_corank("--progress -o " + path("out") + " " + path("a") + " " + path("b")).err;
+  EXPECT_NE(err.find("100% 12 B/12 B"), std::string::npos) << err;
+  for (std::size_t at = err.find('%'); at != std::string::npos; at = err.find('%', at + 1)) {
+    std::size_t digits = at;
+    while (digits > 0 && std::isdigit(static_cast<unsigned char>(err[digits - 1]))) --digits;
+    EXPECT_LE(std::stoul(err.substr(digits, at - digits)), 100u) << err;
+  }
 }
 
 TEST_F(Cli, HelpAndVersion) {

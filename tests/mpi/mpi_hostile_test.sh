@@ -97,6 +97,17 @@ for how in sometimes ""; do
   grep -qxF "corank-mpi: invalid argument '$how' for '--exchange'" err || { cat err; fail "--exchange=$how: no message"; }
   [ ! -e out/sorted ] || fail "--exchange=$how: an output"
 done
+# --progress: rank 0 alone draws its exchange, then its sort, each to 100%.
+run_in "full full full" --progress -o "$work/out/sorted" data.txt
+[ "$rc" -eq 0 ] || { cat err; fail "--progress: exit status $rc"; }
+drawn=$(tr '\r' '\n' < err)
+for phase in exchange sort; do
+  [ "$(grep -cE "^corank: $phase +\[\.+\] +0% " <<<"$drawn")" -eq 1 ] || { cat err; fail "--progress: $phase not begun once"; }
+  grep -qE "^corank: $phase +\[#+\] 100% " <<<"$drawn" || { cat err; fail "--progress: $phase not ended"; }
+done
+"$corank" --gpu=off -o ref-progress full/data.txt
+cmp -s out/sorted ref-progress || fail "--progress: the output differs from corank's"
+rm -f out/sorted
 # --help and --version answer once, from the first rank, with status 0.
 for what in --help --version; do
   run_in "full full full" "$what" > said

@@ -9,6 +9,7 @@
 
 #include "corank/mpi/agreement.hpp"
 #include "corank/mpi/binning.hpp"
+#include "corank/progress.hpp"
 
 namespace corank::mpi {
 
@@ -61,6 +62,8 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
   const unsigned threads = std::max(job.local.threads, 1u);
   Exchanged out;
   std::string err;
+  Progress progress(job.local.progress);  // rank 0's: its share read and sent
+  progress.phase("exchange", job.share.bytes());
   try {
     out.received = receiver(job, n, threads);
     out.keys = ArrivingKeys::make_if_useful(job, *out.received);
@@ -122,6 +125,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
           }
           times.bin += seconds_since(t);
           out.read_bytes += binning.bytes();
+          progress.advance(binning.bytes());
         }
       } catch (...) {
         err = what_of(std::current_exception());
@@ -207,6 +211,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
     else keys->abandon();
     times.keys = keys->seconds();
   }
+  progress.finish();
   agree(c, err);
   return out;
 }

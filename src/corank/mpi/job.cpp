@@ -72,7 +72,7 @@ Job::Job(const DistributedRequest& req, unsigned rank, const NodeShare& node_sha
   memory_given = r.memory_budget != 0;
   if (!threads_given) r.threads = node.threads;
   if (!memory_given) r.memory_budget = node.memory;
-  r.progress = false;
+  r.progress = r.progress && rank == 0;  // one line on the terminal: rank 0's
 
   // Buffers of a few tens of MiB, reused chunk after chunk, stay in cache and
   // fault their pages in once; larger ones only cost page faults.

@@ -33,7 +33,7 @@ struct Job {
   void open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsigned ranks);
 
   const DistributedRequest& request;
-  SortRequest local;     // what this rank's sort runs: quiet, no progress, threads and -S set
+  SortRequest local;     // what this rank's sort runs: quiet, progress on rank 0 alone, threads and -S set
   bool verify = false;   // --verify (the boundaries between the ranks' pieces)
   NodeShare node;        // this rank's share of its node
   bool threads_given = false, memory_given = false;  // --parallel, -S: as given, not the node's share

@@ -3,6 +3,7 @@
 // The command line is corank's (cli/args.hpp) plus --part-files and
 // --exchange; each rank parses it alike, and rank 0 alone speaks.
 #include <mpi.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -52,6 +53,9 @@ constexpr const char* kUsage =
     "                    partition skew (largest part / mean)\n"
     "  --verify          each rank verifies its part; rank 0 checks the parts'\n"
     "                    boundaries and that no record was lost\n"
+    "  --progress        rank 0 shows its exchange and its sort (its part of the\n"
+    "                    records, or all of them where it sorts for the node); by\n"
+    "                    default where its standard error is a terminal\n"
     "Formats: gensort, fixed:R, u32 u64 i32 i64 f32 f64, lines, csv, tsv, pgtext, jsonl.\n"
     "Lines follow the locale (LC_ALL, LC_COLLATE, ..., LANG) as corank's do: give\n"
     "every rank the same one (mpirun -x LC_ALL=...).\n"
@@ -175,6 +179,9 @@ int main(int argc, char** argv) {
     static StderrDiagnostics diagnostics;
     mpi::DistributedRequest r;
     r.sort = inv.request;
+    // Rank 0 shows its exchange's and its sort's progress, as corank does:
+    // --progress, or by default where its standard error is a terminal.
+    r.sort.progress = inv.progress.value_or(::isatty(STDERR_FILENO) == 1);
     // Lines follow LC_ALL, LC_COLLATE, ..., LANG as corank's do: each rank
     // reads its own environment (mpirun passes it to the ranks it starts;
     // -x LC_ALL to other hosts), and its splitters compare as its sort does.

@@ -67,6 +67,9 @@ struct Chunk {
   LongRecords long_records;
   // Set: the records lie in a mapped input file here instead of in `bytes`.
   const char* mapped = nullptr;
+  // The input bytes its fill consumed (ChunkReader::bytes_read's growth), for
+  // the progress line: not `used`, which spans the gaps between mapped files.
+  std::uint64_t input_bytes = 0;
 
   void reserve(std::uint64_t n) {  // keeps [0, used)
     bytes.reserve(n);

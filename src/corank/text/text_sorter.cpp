@@ -155,7 +155,7 @@ public:
     stats_.key_values = tally_.counts();
     // The whole input in one chunk: its last merge writes the output.
     sorting_.sort(chunk, format_, scratch_, last && first_chunk_ && merges_into_output());
-    progress_.advance(chunk.used);
+    progress_.advance(chunk.input_bytes);
     if (!last && first_chunk_) start_streaming(chunk);
     first_chunk_ = false;
     return last;
