@@ -97,6 +97,11 @@ for how in sometimes ""; do
   grep -qxF "corank-mpi: invalid argument '$how' for '--exchange'" err || { cat err; fail "--exchange=$how: no message"; }
   [ ! -e out/sorted ] || fail "--exchange=$how: an output"
 done
+# An option corank-mpi lacks: getopt's message once, under corank-mpi's name,
+# then GNU's hint.
+run_in "full full full" --bogus -o "$work/out/sorted" data.txt
+expect_refused "--bogus" "unrecognized option '--bogus'"
+grep -qxF "Try 'corank-mpi --help' for more information." err || { cat err; fail "--bogus: no hint"; }
 # --progress: rank 0 alone draws its exchange, then its sort, each to 100%.
 run_in "full full full" --progress -o "$work/out/sorted" data.txt
 [ "$rc" -eq 0 ] || { cat err; fail "--progress: exit status $rc"; }

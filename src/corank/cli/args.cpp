@@ -34,22 +34,22 @@ bool is_obsolete_end(const char* arg) {
 
 }  // namespace
 
-Invocation parse_args(int argc, char** argv) {
+Invocation parse_args(int argc, char** argv, const char* program, bool messages) {
   Invocation inv;
   SortRequest& r = inv.request;
   bool check = false, check_quiet = false;
   std::optional<std::size_t> time_key;  // which of r.keys --time (or --multiline) added
   std::optional<std::string> output, tab, compress_program;
-  // getopt names the program after argv[0]; GNU's messages say "corank: ...".
+  // getopt names the program after argv[0]; GNU's messages say "corank: ...",
+  // not the path it was started by.
   std::vector<char*> args(argv, argv + argc);
-  static char name[] = "corank";
-  if (!args.empty()) args[0] = name;
+  if (!args.empty()) args[0] = const_cast<char*>(program);  // getopt only reads it
   args.push_back(nullptr);
   // POSIXLY_CORRECT turns the obsolete +POS keys off, as it does in GNU sort.
   const bool obsolete_keys = std::getenv("POSIXLY_CORRECT") == nullptr;
   std::deque<std::string> spelled_out;  // the elements that replace GNU's abbreviations in args
   optind = 0;  // a full reinitialization, so tests may parse several times
-  opterr = 1;
+  opterr = messages ? 1 : 0;
   for (;;) {
     // With the leading '-' of kShortOptions getopt takes the elements in
     // order, so args[optind] is the one it reads next, unless it is in the

@@ -30,9 +30,10 @@ struct BadCommandLine : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Parses argv. Throws BadCommandLine, or UsageError for a bad option value.
-// Not reentrant (getopt's state is global).
-Invocation parse_args(int argc, char** argv);
+// Parses argv. Throws BadCommandLine, or UsageError for a bad option value;
+// getopt's own messages on stderr (where `messages`) name `program`, as GNU's
+// name theirs. Not reentrant (getopt's state is global).
+Invocation parse_args(int argc, char** argv, const char* program = "corank", bool messages = true);
 
 // --help's text.
 std::string help_text();

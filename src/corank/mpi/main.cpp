@@ -136,7 +136,8 @@ int main(int argc, char** argv) {
   std::string error;
   bool bad_command_line = false;
   try {
-    inv = cli::parse_args(static_cast<int>(args.size()) - 1, args.data());
+    // Every rank parses; the first alone says what getopt finds wrong.
+    inv = cli::parse_args(static_cast<int>(args.size()) - 1, args.data(), "corank-mpi", mpi::first_rank_or_alone());
   } catch (const cli::BadCommandLine& e) {
     bad_command_line = true;
     error = e.what();
