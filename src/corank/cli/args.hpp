@@ -35,7 +35,10 @@ struct BadCommandLine : std::runtime_error {
 // name theirs. Not reentrant (getopt's state is global).
 Invocation parse_args(int argc, char** argv, const char* program = "corank", bool messages = true);
 
-// --help's text.
+// --help's text: its usage, its options and notes, its exit status and
+// examples.
 std::string help_text();
+// Its options and their notes alone (corank-mpi's --help takes them).
+std::string help_options_text();
 
 }  // namespace corank::cli

@@ -4,8 +4,9 @@
 // builds the man page from it (help2man).
 namespace corank::cli {
 
-std::string help_text() {
-  return R"(Usage: corank [OPTION]... [FILE]...
+namespace {
+
+constexpr const char* kUsage = R"(Usage: corank [OPTION]... [FILE]...
   or:  corank [OPTION]... --files0-from=F
 Write the sorted concatenation of all FILE(s) to standard output: text lines
 as GNU sort sorts them in the locale (LC_ALL, LC_COLLATE, ..., LANG; C is
@@ -17,7 +18,9 @@ larger than the memory budget, on the GPU when one pays.
 
 With no FILE, or when FILE is -, read standard input.
 
-Mandatory arguments to long options are mandatory for short options too.
+)";
+
+constexpr const char* kOptions = R"(Mandatory arguments to long options are mandatory for short options too.
 Ordering options (text formats):
   -b, --ignore-leading-blanks  ignore leading blanks
   -d, --dictionary-order      consider only blanks and alphanumeric characters
@@ -180,7 +183,9 @@ A sort in which some key values did not read as the key's type (a line
 without a time under --time) or were NULL ends with one line on stderr that
 counts them and says where they sorted; the exit status stays 0.
 
-Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
+)";
+
+constexpr const char* kClosing = R"(Exit status: 0 on success, 1 if --check found disorder, 2 on any error.
 
 Examples:
   corank -t, -k2,2n -k1,1 -o out.txt in.txt
@@ -194,6 +199,11 @@ Examples:
   corank --format pgtext --header -k ts:time:desc:nulls_first dump.txt
   corank --format gensort -S 8G -T /scratch -o sorted.dat input.dat
 )";
-}
+
+}  // namespace
+
+std::string help_text() { return std::string(kUsage) + kOptions + kClosing; }
+
+std::string help_options_text() { return kOptions; }
 
 }  // namespace corank::cli

@@ -77,16 +77,6 @@ constexpr const char* kClosing =
     "  mpirun -np 8 --hostfile hosts corank-mpi --part-files -k2,2 -o out.txt a.txt b.txt\n"
     "  mpirun -np 2 corank-mpi --format csv --header --key ts:time -o out.csv in.csv\n";
 
-// corank's --help from its options to its notes on the exit status: its
-// usage lines, standard input, exit status (-c) and examples are corank's own.
-std::string corank_options() {
-  const std::string help = corank::cli::help_text();
-  const auto from = help.find("Mandatory arguments");
-  const auto to = help.find("\nExit status:");
-  if (from == std::string::npos) return help;
-  return help.substr(from, to == std::string::npos ? std::string::npos : to + 1 - from);
-}
-
 // The library's notes (rank 0's -v summary), on stderr after the program's name.
 class StderrDiagnostics final : public corank::io::Diagnostics {
 public:
@@ -154,7 +144,7 @@ int main(int argc, char** argv) {
   if (!bad_command_line && error.empty() && (inv.action == cli::Action::Help || inv.action == cli::Action::Version)) {
     if (mpi::first_rank_or_alone()) {
       if (inv.action == cli::Action::Help)
-        std::printf("%s%s%s", kUsage, corank_options().c_str(), kClosing);
+        std::printf("%s%s%s", kUsage, cli::help_options_text().c_str(), kClosing);
       else
         std::printf("corank-mpi %s\n", corank::version());
     }
