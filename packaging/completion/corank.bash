@@ -1,7 +1,9 @@
-# bash completion for corank. Needs bash alone (bash-completion's helpers are
-# not used). The long options come from `corank --help` when a word is
-# completed, as bash-completion's _longopt does, so new options appear without
-# an edit here; the values of the options that take a fixed set are listed.
+# bash completion for corank and corank-mpi (installed under both names, as
+# bash-completion finds a command's file by its name). Needs bash alone
+# (bash-completion's helpers are not used). The long options come from the
+# program's --help when a word is completed, as bash-completion's _longopt
+# does, so new options appear without an edit here; the values of the options
+# that take a fixed set are listed.
 
 _corank_values() {
   case $1 in
@@ -14,6 +16,7 @@ _corank_values() {
     --compress-temp) echo "zstd gzip bzip2 xz" ;;
     --compress-program) echo "zstd gzip bzip2 xz pzstd pigz lz4" ;;
     --check) echo "diagnose-first quiet silent" ;;
+    --exchange) echo "auto parts always" ;;  # corank-mpi's
     *) return 1 ;;
   esac
 }
@@ -56,11 +59,13 @@ _corank() {
 
   if [[ $cur == -* ]]; then
     local opts
-    opts=$("${COMP_WORDS[0]}" --help 2>&1 | grep -oE -- '--[A-Za-z0-9][-A-Za-z0-9]*' | sort -u)
+    # The option each of --help's option lines begins with, not the options
+    # of other programs its text names (corank-mpi's names mpirun's).
+    opts=$("${COMP_WORDS[0]}" --help 2>&1 | sed -nE 's/^ +(-[A-Za-z0-9], )?(--[A-Za-z0-9][-A-Za-z0-9]*).*/\2/p' | sort -u)
     mapfile -t COMPREPLY < <(compgen -W "$opts" -- "$cur")
     return 0
   fi
   compopt -o filenames 2>/dev/null
   mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 }
-complete -F _corank corank
+complete -F _corank corank corank-mpi

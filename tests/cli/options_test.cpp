@@ -193,6 +193,26 @@ TEST_F(Options, OwnOptionsTakeThePrefixesGnuLeavesFree) {
   }
 }
 
+// A program's own options (corank-mpi's) are parsed with corank's: in order
+// among them, by prefix, with the argument attached or apart; what they are
+// given comes back for the program, corank's own are read as ever.
+TEST(OwnOptions, ParsedBesideCoranksAndHandedBack) {
+  enum : int { kFlag = corank::cli::kOwnOptionCodes, kHow };
+  const option own[] = {{"flag-files", no_argument, nullptr, kFlag}, {"how", required_argument, nullptr, kHow}};
+  std::vector<std::string> storage{"prog", "--ho", "always", "-n", "--flag", "in", "--how=parts", "-o", "out"};
+  std::vector<char*> argv;
+  for (std::string& a : storage) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const auto inv = corank::cli::parse_args(static_cast<int>(argv.size()) - 1, argv.data(), "prog", false, own);
+  const std::vector<std::pair<int, std::string>> want{{kHow, "always"}, {kFlag, ""}, {kHow, "parts"}};
+  EXPECT_EQ(inv.own_options, want);
+  EXPECT_EQ(inv.request.inputs, std::vector<std::string>{"in"});
+  EXPECT_EQ(inv.request.output, "out");
+  EXPECT_EQ(inv.request.ordering, "n");
+  // Without them, corank's parser knows none of them.
+  EXPECT_EQ(parse_error({"--how=x", "in"}), "corank: unrecognized option '--how=x'\n");
+}
+
 // Everything after "--" is an operand, even "-" or what looks like an option.
 TEST_F(Options, OperandsAfterDoubleDashAreSorted) {
   write_file(path("in"), "b\na\n");

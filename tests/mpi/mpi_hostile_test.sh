@@ -89,6 +89,13 @@ run_in "full full full" --exchange=parts --format gensort --stats "$work/stats.j
 cmp -s ref-recs out/sorted || fail "same records: the output differs from corank's"
 expect_clean "binary records"
 rm -f out/sorted "$work/stats.json"
+# --exchange as GNU tools take an option: a prefix of its name, the value a
+# separate word, a prefix of the value.
+run_in "full full full" --exch par --format gensort --stats "$work/stats.json" -o "$work/out/sorted" recs.dat
+[ "$rc" -eq 0 ] || { cat err; fail "--exch par: exit status $rc"; }
+[ "$(node_ranks)" -eq $np ] || fail "--exch par: $(node_ranks) rank(s), not $np, sorted their parts where the inputs lie"
+cmp -s ref-recs out/sorted || fail "--exch par: the output differs from corank's"
+rm -f out/sorted "$work/stats.json"
 # --exchange takes auto, parts or always, as GNU tools take an argument from
 # a list; an empty one is none of them.
 for how in sometimes ""; do
@@ -102,6 +109,8 @@ done
 run_in "full full full" --bogus -o "$work/out/sorted" data.txt
 expect_refused "--bogus" "unrecognized option '--bogus'"
 grep -qxF "Try 'corank-mpi --help' for more information." err || { cat err; fail "--bogus: no hint"; }
+run_in "full full full" --part-files=yes -o "$work/out/sorted" data.txt
+expect_refused "--part-files=yes" "option '--part-files' doesn't allow an argument"
 # --progress: rank 0 alone draws its exchange, then its sort, each to 100%.
 run_in "full full full" --progress -o "$work/out/sorted" data.txt
 [ "$rc" -eq 0 ] || { cat err; fail "--progress: exit status $rc"; }

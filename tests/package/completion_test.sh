@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The bash completion, sourced into bash alone, completes as it should for the
-# corank binary given (its long options come from that binary's --help).
-#   tests/package/completion_test.sh corank.bash /path/to/corank
+# corank binary given (its long options come from that binary's --help), and
+# for corank-mpi where it is given.
+#   tests/package/completion_test.sh corank.bash /path/to/corank [/path/to/corank-mpi]
 set -uo pipefail
-completion=$1 corank=$2
+completion=$1 corank=$2 corank_mpi=${3:-}
 # shellcheck source=/dev/null
 source "$completion"
 work=$(mktemp -d)
@@ -12,12 +13,16 @@ mkdir "$work/dir1" "$work/dir2" && touch "$work/data1.txt"
 cd "$work" || exit 1
 
 failures=0
+# The line's program, corank or corank-mpi, as its path.
+program_of_line() {
+  if [[ ${COMP_WORDS[0]} == corank-mpi ]]; then COMP_WORDS[0]=$corank_mpi; else COMP_WORDS[0]=$corank; fi
+}
 # expect "WORD..." "EXPECTED REPLIES": completes the last word (empty: a new one)
 # and compares the sorted replies.
 expect() {
   local line=$1 want=$2
   read -r -a COMP_WORDS <<<"$line"
-  COMP_WORDS[0]=$corank
+  program_of_line
   [[ $line == *" " ]] && COMP_WORDS+=("")
   COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
   COMP_LINE="corank ${line#* }" COMP_POINT=${#COMP_LINE}
@@ -34,7 +39,7 @@ expect() {
 contains() {
   local line=$1 want=$2
   read -r -a COMP_WORDS <<<"$line"
-  COMP_WORDS[0]=$corank
+  program_of_line
   [[ $line == *" " ]] && COMP_WORDS+=("")
   COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
   COMPREPLY=()
@@ -64,6 +69,12 @@ expect "corank -o da" "data1.txt"
 expect "corank --stats d" "data1.txt dir1 dir2"
 expect "corank -k " ""
 expect "corank -u d" "data1.txt dir1 dir2"
+if [[ -n $corank_mpi ]]; then
+  expect "corank-mpi --part" "--part-files"         # from corank-mpi's --help
+  expect "corank-mpi --exchange " "always auto parts"
+  expect "corank-mpi --exchange = p" "parts"
+  contains "corank-mpi --" "--buffer-size"
+fi
 
 if ((failures)); then
   echo "completion_test: $failures failed" >&2

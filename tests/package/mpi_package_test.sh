@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # corank-mpi has a Debian package of its own: CPack's mpi component alone,
 # made from BUILD_DIR into a scratch folder, is corank-mpi_VERSION_ARCH.deb
-# with the program (stripped, and it runs), its man page, its copyright, and
-# Depends on corank of the same version and on the MPI library's package.
+# with the program (stripped, and it runs), its man page, its bash completion,
+# its copyright, and Depends on corank of the same version and on the MPI
+# library's package.
 #   tests/package/mpi_package_test.sh BUILD_DIR
 set -euo pipefail
 build=$(realpath "$1")
@@ -21,7 +22,7 @@ echo "Depends: $depends"
 [[ $depends == *"corank (= $version)"* ]] || fail "Depends lacks corank (= $version)"
 [[ $depends == *libopenmpi* || $depends == *libmpich* ]] || fail "Depends lacks the MPI library's package"
 contents=$(dpkg-deb -c "$deb")
-paths=(usr/bin/corank-mpi usr/share/doc/corank-mpi/copyright)
+paths=(usr/bin/corank-mpi usr/share/doc/corank-mpi/copyright usr/share/bash-completion/completions/corank-mpi)
 # The man page, where the build made one (help2man).
 [ ! -f "$build/packaging/corank-mpi.1.gz" ] || paths+=(usr/share/man/man1/corank-mpi.1.gz)
 for path in "${paths[@]}"; do

@@ -23,9 +23,18 @@ namespace corank::cli {
 namespace {
 
 // How GNU names an option in messages: "-S" when given short, "--buffer-size" when long.
-std::string option_name(int code, int long_index) {
-  if (long_index >= 0) return std::string("--") + kLongOptions[long_index].name;
+std::string option_name(int code, int long_index, const option* table) {
+  if (long_index >= 0) return std::string("--") + table[long_index].name;
   return std::string("-") + static_cast<char>(code);
+}
+
+// kLongOptions with `own` added before its row of zeros.
+std::vector<option> long_options_with(std::span<const option> own) {
+  std::vector<option> table;
+  for (const option* o = kLongOptions; o->name; ++o) table.push_back(*o);
+  table.insert(table.end(), own.begin(), own.end());
+  table.push_back(option{});
+  return table;
 }
 
 bool is_obsolete_end(const char* arg) {
@@ -34,8 +43,9 @@ bool is_obsolete_end(const char* arg) {
 
 }  // namespace
 
-Invocation parse_args(int argc, char** argv, const char* program, bool messages) {
+Invocation parse_args(int argc, char** argv, const char* program, bool messages, std::span<const option> own) {
   Invocation inv;
+  const std::vector<option> long_options = long_options_with(own);
   SortRequest& r = inv.request;
   bool check = false, check_quiet = false;
   std::optional<std::size_t> time_key;  // which of r.keys --time (or --multiline) added
@@ -56,16 +66,20 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages)
     // middle of a cluster of letters, which does not start with "--".
     if (const int at = std::max(optind, 1); at < argc) {  // optind 0: getopt starts at 1
       char*& next = args[static_cast<std::size_t>(at)];
-      if (auto full = spell_out_gnu_abbreviation(next, kLongOptions)) next = spelled_out.emplace_back(*full).data();
+      if (auto full = spell_out_gnu_abbreviation(next, long_options.data())) next = spelled_out.emplace_back(*full).data();
     }
     int long_index = -1;
-    const int c = getopt_long(argc, args.data(), kShortOptions, kLongOptions, &long_index);
+    const int c = getopt_long(argc, args.data(), kShortOptions, long_options.data(), &long_index);
     if (c == -1) {
       // After "--" getopt leaves the operands at optind; GNU sorts them.
       for (; optind < argc; ++optind) r.inputs.emplace_back(args[static_cast<std::size_t>(optind)]);
       break;
     }
     const std::string arg = optarg ? optarg : "";
+    if (c >= kOwnOptionCodes) {
+      inv.own_options.emplace_back(c, arg);
+      continue;
+    }
     switch (c) {
       case 1:  // an operand, or an obsolete key +POS1 [-POS2]
         if (obsolete_keys && arg.size() > 1 && arg[0] == '+') {
@@ -102,7 +116,7 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages)
         if (output && *output != arg) throw UsageError("multiple output files specified");
         output = arg;
         break;
-      case 'S': r.memory_budget = std::max<std::uint64_t>(1, parse_size_argument(option_name(c, long_index), arg, true)); break;
+      case 'S': r.memory_budget = std::max<std::uint64_t>(1, parse_size_argument(option_name(c, long_index, long_options.data()), arg, true)); break;
       case 't': {
         if (arg.empty()) throw UsageError("empty tab");
         (void)text::parse_tab(arg);  // "multi-character tab"

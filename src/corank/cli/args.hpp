@@ -5,9 +5,14 @@
 // options after operands and GNU's own error messages all behave as they do
 // for `sort`. CLI11 cannot do the prefixes, GNU's messages or the obsolete
 // +POS keys, which need operands and options seen in order.
+#include <getopt.h>
+
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "corank/sort.hpp"
 
@@ -21,6 +26,9 @@ struct Invocation {
   std::string files0_from;     // --files0-from: read the input names from this file
   std::string stats_file;      // --stats: "" none, "-" standard output
   std::optional<bool> progress;  // --progress / --no-progress; unset: when stderr is a terminal
+  // The calling program's own options (parse_args' `own`), in the order
+  // given: each one's code and argument ("" where it takes none).
+  std::vector<std::pair<int, std::string>> own_options;
 };
 
 // A command line that cannot be parsed. `what` is the message without the
@@ -32,8 +40,14 @@ struct BadCommandLine : std::runtime_error {
 
 // Parses argv. Throws BadCommandLine, or UsageError for a bad option value;
 // getopt's own messages on stderr (where `messages`) name `program`, as GNU's
-// name theirs. Not reentrant (getopt's state is global).
-Invocation parse_args(int argc, char** argv, const char* program = "corank", bool messages = true);
+// name theirs. `own`: long options of the calling program beside corank's
+// (corank-mpi's), each with a code of at least kOwnOptionCodes, parsed as
+// corank's are (attached or separate arguments, prefixes, getopt's messages)
+// and handed back in Invocation::own_options. Not reentrant (getopt's state
+// is global).
+inline constexpr int kOwnOptionCodes = 1024;
+Invocation parse_args(int argc, char** argv, const char* program = "corank", bool messages = true,
+                      std::span<const option> own = {});
 
 // --help's text: its usage, its options and notes, its exit status and
 // examples.

@@ -121,7 +121,8 @@ Formats and corank's options:
                                 the input is large enough), on, off
       --gpu-memory=SIZE       use at most SIZE of GPU memory
       --progress              show progress on standard error (default: when
-                                it is a terminal); --no-progress: never
+                                it is a terminal)
+      --no-progress           show no progress
       --stats=FILE            write statistics (inputs, options, records, runs,
                                 stage times, per key the values not read as
                                 its type and the NULLs) as JSON to FILE (- for

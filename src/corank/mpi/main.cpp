@@ -1,7 +1,8 @@
 // corank-mpi: corank's sort across the ranks of an MPI job,
 //   mpirun -np N corank-mpi [corank's options] [--part-files] -o OUT INPUT...
 // The command line is corank's (cli/args.hpp) plus --part-files and
-// --exchange; each rank parses it alike, and rank 0 alone speaks.
+// --exchange, parsed with it (prefixes, separate arguments, getopt's
+// messages); each rank parses it alike, and rank 0 alone speaks.
 #include <mpi.h>
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "corank/cli/args.hpp"
+#include "corank/cli/gnu_arguments.hpp"
 #include "corank/cli/program_signals.hpp"
 #include "corank/io/diagnostics.hpp"
 #include "corank/mpi/cleanup.hpp"
@@ -98,45 +100,33 @@ int main(int argc, char** argv) {
   // its ranks SIGTERM; the thread that takes it waits for a commit under way,
   // removes what the rank named (cleanup.hpp) and ends it by the signal.
   cli::take_program_signals(&mpi::remove_registered_paths);
-  // --part-files and --exchange are ours; the rest is corank's command line.
+  // --part-files and --exchange are ours, parsed with corank's command line.
+  enum : int { kPartFiles = cli::kOwnOptionCodes, kExchange };
+  static const option own[] = {{"part-files", no_argument, nullptr, kPartFiles},
+                               {"exchange", required_argument, nullptr, kExchange}};
   bool part_files = false;
-  auto exchange = mpi::DistributedRequest::Exchange::Auto;
-  std::optional<std::string> bad_exchange;  // --exchange's argument, where it is none of the three
-  std::vector<char*> args;
-  for (int i = 0; i < argc; ++i) {
-    if (i > 0 && std::strcmp(argv[i], "--") == 0) {
-      for (; i < argc; ++i) args.push_back(argv[i]);
-      break;
-    }
-    if (i > 0 && std::strcmp(argv[i], "--part-files") == 0)
-      part_files = true;
-    else if (i > 0 && std::strncmp(argv[i], "--exchange=", 11) == 0) {
-      using Exchange = mpi::DistributedRequest::Exchange;
-      const std::string how = argv[i] + 11;
-      if (how == "auto") exchange = Exchange::Auto;
-      else if (how == "parts") exchange = Exchange::Parts;
-      else if (how == "always") exchange = Exchange::Always;
-      else bad_exchange = how;
-    } else
-      args.push_back(argv[i]);
-  }
-  args.push_back(nullptr);
+  using Exchange = mpi::DistributedRequest::Exchange;
+  auto exchange = Exchange::Auto;
 
   cli::Invocation inv;
   std::string error;
   bool bad_command_line = false;
   try {
     // Every rank parses; the first alone says what getopt finds wrong.
-    inv = cli::parse_args(static_cast<int>(args.size()) - 1, args.data(), "corank-mpi", mpi::first_rank_or_alone());
+    inv = cli::parse_args(argc, argv, "corank-mpi", mpi::first_rank_or_alone(), own);
+    for (const auto& [code, arg] : inv.own_options) {
+      if (code == kPartFiles) {
+        part_files = true;
+      } else {  // kExchange
+        const std::string how = cli::match_argument("--exchange", arg, {{"auto", 0}, {"parts", 1}, {"always", 2}});
+        exchange = how == "parts" ? Exchange::Parts : how == "always" ? Exchange::Always : Exchange::Auto;
+      }
+    }
   } catch (const cli::BadCommandLine& e) {
     bad_command_line = true;
     error = e.what();
   } catch (const std::exception& e) {
     error = e.what();
-  }
-  if (bad_exchange) {
-    bad_command_line = true;
-    error = "invalid argument '" + *bad_exchange + "' for '--exchange'\nValid arguments are: 'auto', 'parts', 'always'";
   }
   // --help and --version need no MPI: they answer before MPI_Init, which
   // costs a start of its own and, under a sanitizer, reports the MPI
