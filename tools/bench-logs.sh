@@ -13,10 +13,13 @@
 # ones', for a comparison in the same run), FSYNC (default 1; 0: corank's
 # runs take --no-fsync, and so are as durable as GNU sort's output, which is
 # not fsynced: on a disk whose cache flush is slow, the like-for-like
-# figure), SETTLE (default 5: seconds idle before each run). Every run starts
-# with the inputs read once, untimed, into the page cache: a VM that reclaims
-# pages idle for a few seconds would otherwise hand some runs their inputs
-# from disk. The idle seconds before it put every run in the same state: on
+# figure), SETTLE (default 5: seconds idle before each run, after a sync that
+# writes back the outputs of the runs before: neither corank with --no-fsync
+# nor GNU sort waits for its output to reach the disk, and the kernel's
+# writeback of one run's output would otherwise fall into the next run).
+# Every run starts with the inputs read once, untimed, into the page cache: a
+# VM that reclaims pages idle for a few seconds would otherwise hand some
+# runs their inputs from disk. The idle seconds before it put every run in the same state: on
 # a VM that hands memory freed a few seconds ago back to its host, a run that
 # follows another at once finds the memory the other freed still backed and
 # touches it at a tenth of the cost, so that the order of the runs would
@@ -38,6 +41,9 @@ S_=$OUT/summary.txt
 wall() {  # name, command...: appends "name: SECONDS rc=RC" to the summary
   local name=$1 s e rc
   shift
+  # The outputs of the runs before written back first: a run must not share
+  # the cores and the disk with the kernel's writeback of another's output.
+  sync
   sleep "${SETTLE:-5}"
   cat "${files[@]}" > /dev/null
   s=$(date +%s.%N)

@@ -25,6 +25,7 @@
 #include <cstring>
 #include <vector>
 
+#include "corank/io/file_desc.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/parallel.hpp"
 
@@ -124,7 +125,11 @@ std::vector<std::uint64_t> scatter_parallel(const T* data, T* other, std::uint64
   std::vector<std::uint64_t> count(std::size_t{threads} * digits, 0);
   parallel_for(threads, [&](unsigned t) {
     std::uint64_t* c = count.data() + std::size_t{t} * digits;
-    for (std::uint64_t i = n * t / threads, e = n * (t + 1) / threads; i < e; ++i) ++c[K::digit(data[i], bit, width)];
+    const std::uint64_t b = n * t / threads, e = n * (t + 1) / threads;
+    // `other` is written whole below: its pages in one call a thread, not a
+    // fault each (io/file_desc.hpp).
+    (void)io::prefault_for_write(other + b, (e - b) * sizeof(T));
+    for (std::uint64_t i = b; i < e; ++i) ++c[K::digit(data[i], bit, width)];
   });
   std::vector<std::uint64_t> total(digits, 0);
   for (unsigned t = 0; t < threads; ++t)

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "corank/io/file_desc.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/normalize.hpp"
 #include "corank/parallel.hpp"
@@ -36,7 +37,11 @@ template <unsigned W>
 void normalize_records_parallel(const KeyNormalizer& norm, const std::byte* records, std::uint32_t record_size,
                                 std::uint64_t n, std::uint64_t pos_base, KeyEntry<W>* out, unsigned threads) {
   const unsigned t = threads_for(n, threads);
-  parallel_for(t, [&](unsigned i) { normalize_records(norm, records, record_size, n * i / t, n * (i + 1) / t, pos_base, out); });
+  parallel_for(t, [&](unsigned i) {
+    const std::uint64_t b = n * i / t, e = n * (i + 1) / t;
+    (void)io::prefault_for_write(out + b, (e - b) * sizeof(KeyEntry<W>));  // pages in one call, not a fault each
+    normalize_records(norm, records, record_size, b, e, pos_base, out);
+  });
 }
 
 template <unsigned W>
@@ -54,6 +59,7 @@ void gather_records(const std::byte* records, std::uint32_t record_size, std::sp
   threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 16384 + 1)));
   parallel_for(threads, [&](unsigned t) {
     std::uint64_t b = n * t / threads, e = n * (t + 1) / threads;
+    (void)io::prefault_for_write(out + b * record_size, (e - b) * record_size);
     for (std::uint64_t j = b; j < e; ++j)
       std::memcpy(out + j * record_size, records + (entries[j].pos - pos_base) * record_size, record_size);
   });
