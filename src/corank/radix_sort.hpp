@@ -25,7 +25,7 @@
 #include <cstring>
 #include <vector>
 
-#include "corank/io/file_desc.hpp"
+#include "corank/io/fresh_pages.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/parallel.hpp"
 
@@ -126,9 +126,9 @@ std::vector<std::uint64_t> scatter_parallel(const T* data, T* other, std::uint64
   parallel_for(threads, [&](unsigned t) {
     std::uint64_t* c = count.data() + std::size_t{t} * digits;
     const std::uint64_t b = n * t / threads, e = n * (t + 1) / threads;
-    // `other` is written whole below: its pages in one call a thread, not a
-    // fault each (io/file_desc.hpp).
-    (void)io::prefault_for_write(other + b, (e - b) * sizeof(T));
+    // `other` is written whole below: its pages in one call a thread where
+    // that pays (io/fresh_pages.hpp).
+    io::populate_for_writing(other + b, (e - b) * sizeof(T));
     for (std::uint64_t i = b; i < e; ++i) ++c[K::digit(data[i], bit, width)];
   });
   std::vector<std::uint64_t> total(digits, 0);

@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "corank/io/file_desc.hpp"
+#include "corank/io/fresh_pages.hpp"
 #include "corank/key_entry.hpp"
 #include "corank/normalize.hpp"
 #include "corank/parallel.hpp"
@@ -39,7 +39,7 @@ void normalize_records_parallel(const KeyNormalizer& norm, const std::byte* reco
   const unsigned t = threads_for(n, threads);
   parallel_for(t, [&](unsigned i) {
     const std::uint64_t b = n * i / t, e = n * (i + 1) / t;
-    (void)io::prefault_for_write(out + b, (e - b) * sizeof(KeyEntry<W>));  // pages in one call, not a fault each
+    io::populate_for_writing(out + b, (e - b) * sizeof(KeyEntry<W>));  // pages in one call (io/fresh_pages.hpp)
     normalize_records(norm, records, record_size, b, e, pos_base, out);
   });
 }
@@ -59,7 +59,7 @@ void gather_records(const std::byte* records, std::uint32_t record_size, std::sp
   threads = static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(threads, n / 16384 + 1)));
   parallel_for(threads, [&](unsigned t) {
     std::uint64_t b = n * t / threads, e = n * (t + 1) / threads;
-    (void)io::prefault_for_write(out + b * record_size, (e - b) * record_size);
+    io::populate_for_writing(out + b * record_size, (e - b) * record_size);
     for (std::uint64_t j = b; j < e; ++j)
       std::memcpy(out + j * record_size, records + (entries[j].pos - pos_base) * record_size, record_size);
   });

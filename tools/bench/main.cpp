@@ -21,7 +21,7 @@ void usage() {
                "  io      read, write and copy a file through the I/O engine, against dd and cp\n"
                "  copy    copy a file through corank's sort I/O with all threads: the peer of a sort\n"
                "  cpusort the CPU radix sort against std::sort and the parallel comparison sort\n"
-               "  touch   a first touch of fresh memory: 4 KiB pages against huge pages\n"
+               "  touch   a first touch of fresh memory: 4 KiB or huge pages, touched or populated\n"
                "  timesearch  finding each log line's time as --time does, on one thread\n"
 #ifdef CORANK_HAVE_CUDA
                "  merge   GPU merge kernels against thrust::merge\n"

@@ -47,16 +47,6 @@ int prefault_for_write(void* p, std::size_t n) noexcept {
   return EFAULT;
 }
 
-void prefault_for_read(const void* p, std::size_t n) noexcept {
-  if (n == 0) return;
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto lo = reinterpret_cast<std::uintptr_t>(p) / page * page;
-  const auto hi = (reinterpret_cast<std::uintptr_t>(p) + n + page - 1) / page * page;
-#ifdef MADV_POPULATE_READ
-  (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_POPULATE_READ);
-#endif
-}
-
 std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, const std::string& path) {
   if (inject_failure(FaultPoint::read)) throw_io_error("read failed", path, EIO);
   if (inject_failure(FaultPoint::early_end)) return 0;

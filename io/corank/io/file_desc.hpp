@@ -48,18 +48,8 @@ std::size_t pread_full(int fd, void* dst, std::size_t n, std::uint64_t offset, c
 // not a bad address. So every read that answers EFAULT (pread_full, the pread
 // and io_uring engines) populates its destination with this and is retried
 // once, and the engines' own buffers are touched when allocated; a truly bad
-// address fails again.
-//
-// Also called on fresh memory about to be written whole (a sort's entries,
-// its scratch, a gather's output): the kernel allocates the pages in one
-// call instead of one fault each. Under a hypervisor a fault can cost an exit:
-// on the dev VM, 1 GiB of fresh 4 KiB pages took 1.7-2.2 s touched a page at a
-// time and 0.08-0.11 s populated (BENCHMARKS.md, "Fresh pages populated").
+// address fails again. fresh_pages.hpp populates with it where that pays.
 int prefault_for_write(void* p, std::size_t n) noexcept;
-// Maps the pages of [p, p + n) of a file mapping readable in one call, where
-// the kernel can (Linux 5.14 on); advice only: a page it cannot map (beyond
-// the end of a file cut short) is left to fault as it would.
-void prefault_for_read(const void* p, std::size_t n) noexcept;
 void pwrite_full(int fd, const void* src, std::size_t n, std::uint64_t offset, const std::string& path);
 // Whether fd's file lies on a memory file system (tmpfs or ramfs), where its
 // pages are memory already: mapping it costs no copy, and allocating its pages

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "corank/errors.hpp"
-#include "corank/io/file_desc.hpp"
+#include "corank/io/fresh_pages.hpp"
 #include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/stopwatch.hpp"
@@ -387,15 +387,15 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
       at = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) + 1;
       if (at >= stop) return;  // a record that began in an earlier part covers this one
     }
-    // A mapped input's pages of this part, mapped in one call rather than
-    // fault by fault (io/file_desc.hpp says why); nothing for a read chunk.
-    if (chunk.mapped) io::prefault_for_read(base + at, static_cast<std::size_t>(stop - at));
+    // A mapped input's pages of this part, mapped in one call where that pays
+    // (io/fresh_pages.hpp); nothing for a read chunk.
+    if (chunk.mapped) io::populate_for_reading(base + at, static_cast<std::size_t>(stop - at));
     auto& out = found[p];
     auto& longs = found_long_[p];
     out.reserve(static_cast<std::size_t>((stop - at) / 64 + 16));
-    // Pages in one call, not a fault each (io/file_desc.hpp): the list is
-    // kept from piece to piece, so only the first piece allocates.
-    (void)io::prefault_for_write(out.data() + out.size(), (out.capacity() - out.size()) * sizeof(RecordEntry));
+    // Its pages in one call where that pays (io/fresh_pages.hpp): the list
+    // is kept from piece to piece, so only the first piece allocates.
+    io::populate_for_writing(out.data() + out.size(), (out.capacity() - out.size()) * sizeof(RecordEntry));
     while (at < stop) {
       const void* t = std::memchr(base + at, terminator, static_cast<std::size_t>(end - at));
       if (t == nullptr) break;
@@ -427,7 +427,7 @@ bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint
     const std::size_t n = std::min(take, first[p + 1]) - first[p];
     if (n == 0) return;  // a part without records: its list may own no memory
     void* to = chunk.records.data() + first[p];
-    (void)io::prefault_for_write(to, n * sizeof(RecordEntry));  // fresh pages in one call (io/file_desc.hpp)
+    io::populate_for_writing(to, n * sizeof(RecordEntry));  // io/fresh_pages.hpp
     std::memcpy(to, found[p].data(), n * sizeof(RecordEntry));
   });
   if (take > before) {

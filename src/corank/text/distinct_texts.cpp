@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "corank/io/file_desc.hpp"
+#include "corank/io/fresh_pages.hpp"
 #include "corank/io/huge_vector.hpp"
 
 namespace corank::text {
@@ -141,7 +141,7 @@ bool sort_by_distinct_texts(RecordEntry* first, std::ptrdiff_t n, const EntryLes
   for (std::uint32_t c = 1; c < classes; ++c) class_start[c] = class_start[c - 1] + class_records[c - 1];
   std::vector<std::uint64_t> next = class_start;
   io::HugeVector<RecordEntry> out(static_cast<std::size_t>(n));
-  (void)io::prefault_for_write(out.data(), out.size() * sizeof(RecordEntry));  // every place is written
+  io::populate_for_writing(out.data(), out.size() * sizeof(RecordEntry));  // written whole (io/fresh_pages.hpp)
   for (std::ptrdiff_t i = 0; i < n; ++i) out[next[texts[text_of[static_cast<std::size_t>(i)]].class_of]++] = first[i];
   const auto by_position = [](const RecordEntry& a, const RecordEntry& b) { return a.offset < b.offset; };
   for (std::uint32_t c = 0; c < classes; ++c) {

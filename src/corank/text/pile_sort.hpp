@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "corank/io/file_desc.hpp"
+#include "corank/io/fresh_pages.hpp"
 #include "corank/parallel.hpp"
 #include "corank/text/record_sort.hpp"
 
@@ -178,9 +178,9 @@ std::vector<std::uint64_t> lay_out_piles(std::span<T> v, std::span<T> scratch, c
   });
   std::uint64_t out = 0;  // in scratch, then where each pile's records begin
   for (auto& x : next) out += std::exchange(x, out);
-  // The places of scratch about to be written: their pages in one call, not
-  // a fault each (io/file_desc.hpp).
-  (void)io::prefault_for_write(scratch.data(), out * sizeof(T));
+  // The places of scratch about to be written: their pages in one call where
+  // that pays (io/fresh_pages.hpp).
+  io::populate_for_writing(scratch.data(), out * sizeof(T));
   const std::vector<std::uint64_t> start = next;
   std::uint64_t w = 0;  // the next place in line
   walk([&](std::uint64_t i, std::uint64_t j, bool stays, bool takes_over) {
