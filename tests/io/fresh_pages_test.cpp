@@ -18,8 +18,8 @@ namespace corank::io::test {
 namespace {
 
 TEST(FreshPages, PopulateWhereAFaultLeavesTheGuest) {
-  EXPECT_TRUE(populate_pays(kCostlyFaultMicroseconds * 3, nullptr));  // the dev VM's PVM: about 14 us
-  EXPECT_FALSE(populate_pays(2.0, nullptr));                          // the H200 machine's VM
+  EXPECT_TRUE(populate_pays(kCostlyFaultMicroseconds * 3, nullptr));  // the dev VM's PVM: 10-16 us
+  EXPECT_FALSE(populate_pays(2.0, nullptr));                          // the H200 machine's VM: about 1.2 us
   EXPECT_FALSE(populate_pays(0.3, nullptr));                          // bare metal
   EXPECT_TRUE(populate_pays(0.3, "1"));
   EXPECT_FALSE(populate_pays(50.0, "0"));

@@ -5,14 +5,15 @@
 // (MADV_POPULATE_WRITE / MADV_POPULATE_READ) where a page fault is costly,
 // else left to fault in as they are touched.
 //
-// Where a fault leaves the guest for its hypervisor (the dev VM's PVM: about
-// 14 us a page), populating 1 GiB of 4 KiB pages takes 0.08-0.11 s against
-// 1.7-2.2 s touched a page at a time. Where a fault stays in the guest (the
-// H200 machine's VM: about 2 us a page, 16 threads), populating is 3-4x
-// slower than the touches (BENCHMARKS.md, "Fresh pages populated where a
-// fault is costly"). So the choice follows what a fault costs here, measured
-// once, on the first range large enough to matter: a touch of 256 fresh
-// pages, one at a time.
+// Where a fault leaves the guest for its hypervisor (the dev VM's PVM: 10-16
+// us a page), 1 GiB of 4 KiB pages populated takes 0.1 s and its first
+// writes 1.4 s more (the host backs each page then), against 1.6-2.0 s
+// touched a page at a time; sorts there take a fifth to a quarter less.
+// Where a fault stays in the guest (the H200 machine's VM: about 1.2 us a
+// page), populating from 16 threads is 3-6x slower than the touches
+// (BENCHMARKS.md, "Fresh pages populated where a fault is costly"). So the
+// choice follows what a fault costs here, measured once, on the first range
+// large enough to matter: a touch of 256 fresh pages, one at a time.
 //
 // CORANK_POPULATE=1 or 0 in the environment overrides the choice.
 #include <cstddef>
