@@ -66,7 +66,8 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
     // middle of a cluster of letters, which does not start with "--".
     if (const int at = std::max(optind, 1); at < argc) {  // optind 0: getopt starts at 1
       char*& next = args[static_cast<std::size_t>(at)];
-      if (auto full = spell_out_gnu_abbreviation(next, long_options.data())) next = spelled_out.emplace_back(*full).data();
+      if (auto full = spell_out_gnu_abbreviation(next, long_options.data()))
+        next = spelled_out.emplace_back(*full).data();
     }
     int long_index = -1;
     const int c = getopt_long(argc, args.data(), kShortOptions, long_options.data(), &long_index);
@@ -116,7 +117,11 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
         if (output && *output != arg) throw UsageError("multiple output files specified");
         output = arg;
         break;
-      case 'S': r.memory_budget = std::max<std::uint64_t>(1, parse_size_argument(option_name(c, long_index, long_options.data()), arg, true)); break;
+      case 'S': {
+        const std::string name = option_name(c, long_index, long_options.data());
+        r.memory_budget = std::max<std::uint64_t>(1, parse_size_argument(name, arg, true));
+        break;
+      }
       case 't': {
         if (arg.empty()) throw UsageError("empty tab");
         (void)text::parse_tab(arg);  // "multi-character tab"
