@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <utility>
 
 #include "corank/io/file_desc.hpp"
@@ -25,6 +26,12 @@ std::pair<void*, std::size_t> whole_pages(const void* p, std::size_t n) noexcept
   return {reinterpret_cast<void*>(lo), static_cast<std::size_t>(hi - lo)};
 }
 
+// CORANK_POPULATE's value where it is 0 or 1, else none.
+std::optional<bool> setting_value(const char* setting) noexcept {
+  if (setting != nullptr && (std::strcmp(setting, "0") == 0 || std::strcmp(setting, "1") == 0)) return *setting == '1';
+  return std::nullopt;
+}
+
 }  // namespace
 
 double fault_microseconds() noexcept {
@@ -41,15 +48,13 @@ double fault_microseconds() noexcept {
 }
 
 bool populate_pays(double fault_us, const char* setting) noexcept {
-  if (setting != nullptr && (std::strcmp(setting, "0") == 0 || std::strcmp(setting, "1") == 0)) return *setting == '1';
-  return fault_us > kCostlyFaultMicroseconds;
+  return setting_value(setting).value_or(fault_us > kCostlyFaultMicroseconds);
 }
 
 bool populate_pays() noexcept {
   static const bool pay = [] {
-    const char* setting = std::getenv("CORANK_POPULATE");
-    const bool set = setting != nullptr && (std::strcmp(setting, "0") == 0 || std::strcmp(setting, "1") == 0);
-    return populate_pays(set ? 0 : fault_microseconds(), setting);  // the probe only where it decides
+    const auto set = setting_value(std::getenv("CORANK_POPULATE"));
+    return set ? *set : populate_pays(fault_microseconds(), nullptr);  // the probe only where it decides
   }();
   return pay;
 }
