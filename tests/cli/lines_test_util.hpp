@@ -183,17 +183,19 @@ protected:
   // Sorts `files` with GNU and with corank under each budget; outputs must
   // match. The budgets: in memory; many runs merged in several passes by one
   // thread, or in key ranges by several (to standard output, the last merge by
-  // one loser tree; to a named file, the last merge in key ranges too).
-  void expect_same(const std::string& opts, const std::string& files) {
+  // one loser tree; to a named file, the last merge in key ranges too). A
+  // budget that ends in "-o" writes to a named file.
+  void expect_same(const std::string& opts, const std::string& files,
+                   std::vector<std::string> budgets = {"", "-S 4K --parallel 1", "-S 64K --parallel 2",
+                                                       "-S 24K --parallel 3 -o"}) {
     Result g = gnu(opts + " " + files + " > " + path("want"));
     ASSERT_EQ(g.status, 0) << "GNU sort " << opts << ": " << g.err;
     const std::string want = read_file(path("want"));
-    const std::string to_file = "-S 24K --parallel 3 -o " + path("got");
-    const std::string budgets[] = {"", "-S 4K --parallel 1", "-S 64K --parallel 2", to_file};
-    for (std::size_t b = 0; b < std::size(budgets); ++b) {
-      if (!sweep_.takes(b, std::size(budgets))) continue;
-      const std::string& budget = budgets[b];
-      const std::string to = budget == to_file ? "" : " > " + path("got");
+    for (std::size_t b = 0; b < budgets.size(); ++b) {
+      if (!sweep_.takes(b, budgets.size())) continue;
+      const bool to_file = budgets[b].ends_with("-o");
+      const std::string budget = to_file ? budgets[b] + " " + path("got") : budgets[b];
+      const std::string to = to_file ? "" : " > " + path("got");
       Result r = run(opts + " " + budget + " -T " + path("tmp") + " " + files + to);
       ASSERT_EQ(r.status, 0) << opts << " " << budget << ": " << r.err;
       const std::string got = read_file(path("got"));
