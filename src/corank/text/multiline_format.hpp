@@ -11,7 +11,9 @@
 // the first line first.
 //
 // A timestamp is what a positionless time key finds (TimeRules::find: the
-// formats detected in the inputs, or --time-format's). Read back from a
+// formats detected in the inputs, or --time-format's), but for a bare epoch
+// number or a date alone inside a line (an id, a date a message names),
+// which starts a record only where the line begins with it. Read back from a
 // spilled run, two records without a timestamp that sorted next to each other
 // (two files' heads) read as one: their bytes and order are the same.
 #include <memory>

@@ -49,6 +49,19 @@ bool read_epoch(std::string_view s, std::size_t& i, LocalTime& t, bool anchored)
   return true;
 }
 
+bool offset_ends(std::string_view s, std::size_t from, std::size_t i, bool spaced) noexcept {
+  if (digit_at(s, i) || (i < s.size() && (s[i] == '.' || s[i] == ',') && digit_at(s, i + 1))) return false;
+  if (!spaced) return true;
+  if ((s[from] == '+' || s[from] == '-') && i - from < 5) return false;  // hours alone
+  if (i == s.size()) return true;
+  switch (s[i]) {
+    case ' ': case '\t': case '\r': case ']': case ')': case '>': case ',': case ';': case ':': case '.': case '"':
+    case '\'':
+      return true;
+    default: return false;
+  }
+}
+
 }  // namespace time_fields
 
 using time_fields::digit_at;
@@ -79,8 +92,11 @@ bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept {
   if (h < 0 || h > 23) return false;
   int m = 0;
   if (j < s.size() && s[j] == ':') {
-    ++j;
-    m = read_digits(s, j, 2, 2);
+    // "-05: message": a colon that no minutes follow is the text's.
+    if (digit_at(s, j + 1)) {
+      ++j;
+      m = read_digits(s, j, 2, 2);
+    }
   } else if (digit_at(s, j)) {
     m = read_digits(s, j, 2, 2);
   }

@@ -77,6 +77,14 @@ inline int read_name(std::string_view s, std::size_t& i, const NameTable<N>& tab
 
 }  // namespace detail
 
+// Whether a UTC offset read at [from, i) of s ends there: no digit follows,
+// nor a decimal point or comma before one ("-12.5" is a number). After a
+// blank (`spaced`: "11:15:01 +0100") it must also hold its minutes (not
+// "-12" alone) and be followed by the end, a blank or punctuation that ends a
+// word: a signed number or a lone "z" in the text after a time ("-12 C",
+// "z/OS") is the text's.
+bool offset_ends(std::string_view s, std::size_t from, std::size_t i, bool spaced) noexcept;
+
 // A month's name, whole or abbreviated (1-12), any case; 0 when none.
 inline int read_month_name(std::string_view s, std::size_t& i) noexcept {
   return detail::read_name(s, i, detail::kMonthNames);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -112,6 +113,10 @@ struct JsonTime {
   std::string name;
   std::vector<int> formats;
 };
+// What JSON logs name their time: ECS and Logstash, Docker, Bunyan, pino,
+// zap and logrus, Serilog's compact form, CloudTrail.
+constexpr std::string_view kTimeMemberNames[] = {"@timestamp", "timestamp", "time", "ts", "@t", "datetime", "eventTime",
+                                                 "date", "t"};
 std::optional<JsonTime> json_time_member(std::span<const std::string_view> lines) {
   const auto known = known_time_formats();
   struct Count {
@@ -140,10 +145,22 @@ std::optional<JsonTime> json_time_member(std::span<const std::string_view> lines
     }
   }
   if (objects == 0 || objects * 10 < filled * 9) return std::nullopt;
+  // Of the members that hold a timestamp in at least half of the objects:
+  // one that logs name for their time, in this order; else one whose values
+  // are timestamps in words (a number of nine digits or more may be a
+  // duration or an id); else the most often such; the first of equals.
+  const auto epoch_only = [&](const Count& c) {
+    return std::all_of(c.formats.begin(), c.formats.end(),
+                       [&](int f) { return known[static_cast<std::size_t>(f)].pattern.reads_epoch(); });
+  };
+  const auto rank = [&](const Count& c) {
+    const auto named = std::find(std::begin(kTimeMemberNames), std::end(kTimeMemberNames), c.name);
+    return std::tuple(named - std::begin(kTimeMemberNames), epoch_only(c), -static_cast<std::int64_t>(c.lines));
+  };
   const Count* best = nullptr;
   for (const Count& c : counts)
-    if (!best || c.lines > best->lines) best = &c;
-  if (!best || best->lines * 2 < objects) return std::nullopt;
+    if (c.lines * 2 >= objects && (!best || rank(c) < rank(*best))) best = &c;
+  if (!best) return std::nullopt;
   return JsonTime{std::string(best->name), best->formats};
 }
 

@@ -401,7 +401,10 @@ bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
       case Op::Offset: {
         int offset = 0;
-        ok = read_utc_offset(s, i, offset) && !(step.arg && i < s.size() && is_word(s[i]));
+        std::size_t j = k;  // the step before it, past the optional parts it opens
+        while (j > 0 && steps_[j - 1].op == Op::GroupBegin) --j;
+        ok = read_utc_offset(s, i, offset) && !(step.arg && i < s.size() && is_word(s[i])) &&
+             offset_ends(s, from, i, j > 0 && steps_[j - 1].op == Op::Blanks);
         if (ok) st.t.offset = offset, st.t.has_offset = true;
         break;
       }

@@ -62,7 +62,10 @@ void TimeRules::settle_abbreviation(std::string_view text, TimeFound& found) con
 }
 
 bool TimeRules::match_start(std::string_view s, TimeFound& found) const noexcept {
-  std::size_t i = 0;
+  // A file's first key may begin with its byte order mark; a key that ends
+  // its line, with a CRLF line's carriage return.
+  std::size_t i = s.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  if (s.ends_with('\r')) s.remove_suffix(1);
   while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
   if (i < s.size() && s[i] == '[') ++i;
   if (i == s.size()) return false;
@@ -128,12 +131,15 @@ std::optional<Instant> TimeRules::instant(const LocalTime& t) const noexcept {
     last = {year, month, day, *days};
   }
   const std::int64_t days = last.days;
-  const std::int64_t day_seconds = std::int64_t{t.hour} * 3600 + t.minute * 60 + t.second;
+  // A leap second (23:59:60.5) is the last instant of the second before it:
+  // after 23:59:59.999, before the next day's 00:00:00.
+  const bool leap = t.second == 60;
+  const std::int64_t day_seconds = std::int64_t{t.hour} * 3600 + t.minute * 60 + (leap ? 59 : t.second);
   std::int64_t seconds;
   if (t.has_offset) seconds = days * 86400 + day_seconds - t.offset;
   else if (t.zone_abbr) seconds = zone_.to_utc_named(days, day_seconds, t.zone_abbr);
   else seconds = zone_.to_utc(days, day_seconds);
-  return Instant{seconds, t.nanos};
+  return Instant{seconds, leap ? 999'999'999u : t.nanos};
 }
 
 namespace {

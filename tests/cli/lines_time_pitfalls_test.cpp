@@ -1,0 +1,111 @@
+// Log lines whose times a first reading gets wrong, each against its true
+// order written out by hand (the instants in each comment): a number after a
+// time that is not its UTC offset, JSON logs whose first time-like member is
+// not their time, stack trace lines that name an id or a date, CRLF and a
+// byte order mark around positional keys, a leap second.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "lines_test_util.hpp"
+
+namespace {
+
+using namespace corank::test::lines;
+
+class TimePitfalls : public Lines {
+protected:
+  // corank ARGS on `text`: its output.
+  std::string sorted_by(const std::string& args, const std::string& text) {
+    write_file(path("in"), text);
+    const Result r = run(args + " -o " + path("out") + " " + path("in"));
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    return read_file(path("out"));
+  }
+};
+
+// A signed number after a blank is an offset only with its minutes and a
+// word's end after it; "-05" attached to the time is one even where a colon
+// follows it.
+TEST_F(TimePitfalls, NumbersAfterATimeAreNotItsOffset) {
+  // 08:00, 09:00, 10:00 UTC: -12.5 and +14.0 are readings, not offsets.
+  EXPECT_EQ(sorted_by("--time",
+                      "2026-01-10 10:00:00 +14.0 C\n2026-01-10 08:00:00 -12.5 C\n2026-01-10 09:00:00 -3.0 C\n"),
+            "2026-01-10 08:00:00 -12.5 C\n2026-01-10 09:00:00 -3.0 C\n2026-01-10 10:00:00 +14.0 C\n");
+  // "+12 C" is a temperature: 07:00 UTC before 08:00 UTC (as an offset, 20:00 the day before).
+  EXPECT_EQ(sorted_by("--time", "2026-01-10 08:00:00 +12 C\n2026-01-10 07:00:00 +0000 ref\n"),
+            "2026-01-10 07:00:00 +0000 ref\n2026-01-10 08:00:00 +12 C\n");
+  // z/OS is no zone: 01:50 in Berlin is 23:50 UTC the day before, before 01:00 UTC.
+  EXPECT_EQ(sorted_by("--time --time-zone Europe/Berlin",
+                      "2026-10-25 01:00:00+00:00 ref\n2026-10-25 01:50:00 z/OS job started\n"),
+            "2026-10-25 01:50:00 z/OS job started\n2026-10-25 01:00:00+00:00 ref\n");
+  // 05:15:01-05 is 10:15:01 UTC, after 09:00 UTC.
+  EXPECT_EQ(sorted_by("--time", "2026-11-25T05:15:01-05: late\n2026-11-25T09:00:00Z: early\n"),
+            "2026-11-25T09:00:00Z: early\n2026-11-25T05:15:01-05: late\n");
+  // Offsets with their minutes after a blank still count: 11:00+01:00 is 10:00 UTC.
+  EXPECT_EQ(sorted_by("--time", "2026-11-25 11:00:00 +0100: a\n2026-11-25 10:30:00 +00:00 b\n"),
+            "2026-11-25 11:00:00 +0100: a\n2026-11-25 10:30:00 +00:00 b\n");
+}
+
+// The member that JSON logs name for their time wins over an earlier one
+// whose value looks like a time (a duration in nanoseconds, a creation date).
+TEST_F(TimePitfalls, JsonTimeMemberByItsName) {
+  const std::string a = R"({"level":"info","duration_ns":1500000000,"time":"2026-11-25T11:15:01Z","msg":"a"})";
+  const std::string b = R"({"level":"info","duration_ns":250000000,"time":"2026-11-25T11:15:03Z","msg":"b"})";
+  const std::string c = R"({"level":"info","duration_ns":900000000,"time":"2026-11-25T11:15:02Z","msg":"c"})";
+  const Result v = [&] {
+    write_file(path("in"), a + "\n" + b + "\n" + c + "\n");
+    return run("--time -v -o " + path("out") + " " + path("in"));
+  }();
+  ASSERT_EQ(v.status, 0) << v.err;
+  EXPECT_EQ(read_file(path("out")), a + "\n" + c + "\n" + b + "\n");
+  EXPECT_NE(v.err.find("each read at its member \"time\""), std::string::npos) << v.err;
+  const std::string x = R"({"created_at":"2020-01-01T00:00:00Z","ts":"2026-11-25T11:15:02Z","id":1})";
+  const std::string y = R"({"created_at":"2019-01-01T00:00:00Z","ts":"2026-11-25T11:15:03Z","id":2})";
+  const std::string z = R"({"created_at":"2021-01-01T00:00:00Z","ts":"2026-11-25T11:15:01Z","id":3})";
+  EXPECT_EQ(sorted_by("--time", x + "\n" + y + "\n" + z + "\n"), z + "\n" + x + "\n" + y + "\n");
+}
+
+// An id or a date inside a stack trace's line does not start a record.
+TEST_F(TimePitfalls, StackTraceLinesWithNumbersAndDatesStayWithTheirEntry) {
+  const std::string error = "2026-11-25 11:15:03 ERROR insert failed\n"
+                            "PSQLException: Key (id)=(1732531201) already exists.\n"
+                            "\tat org.postgresql.Foo(Foo.java:1)\n"
+                            "LicenseException: license expired on 2026-11-20\n";
+  const std::string a = "2026-11-25 11:15:01 INFO a\n", b = "2026-11-25 11:15:02 INFO b\n";
+  EXPECT_EQ(sorted_by("--multiline", error + a + b), a + b + error);
+  // Lines that begin with an epoch number are entries of their own.
+  EXPECT_EQ(sorted_by("--multiline", "1795605303 c\n  more of c\n1795605301 a\n1795605302 b\n"),
+            "1795605301 a\n1795605302 b\n1795605303 c\n  more of c\n");
+}
+
+// A positional key that ends a CRLF line, and one after a byte order mark.
+TEST_F(TimePitfalls, CrlfAndByteOrderMarkAroundPositionalKeys) {
+  EXPECT_EQ(sorted_by("-k3,3T",
+                      "a x 2026-11-25T11:15:03Z\r\nb x 2026-11-25T11:15:01Z\r\nc x 2026-11-25T11:15:02Z\r\n"),
+            "b x 2026-11-25T11:15:01Z\r\nc x 2026-11-25T11:15:02Z\r\na x 2026-11-25T11:15:03Z\r\n");
+  EXPECT_EQ(sorted_by("-k1,1T", "\xEF\xBB\xBF" "2026-11-25T11:15:03Z a\n2026-11-25T11:15:01Z b\n"),
+            "2026-11-25T11:15:01Z b\n\xEF\xBB\xBF" "2026-11-25T11:15:03Z a\n");
+}
+
+// RFC 2822's zone names: 01:30 EST on 2026-11-01, the repeated hour in New
+// York, is 06:30 UTC (01:30 EDT would be 05:30), after 06:00 UTC. Under the
+// default UTC zone a warning names the abbreviation.
+TEST_F(TimePitfalls, Rfc2822ZoneNames) {
+  const std::string text = "Sun, 01 Nov 2026 01:30:00 EST a\nSun, 01 Nov 2026 06:00:00 +0000 b\n";
+  EXPECT_EQ(sorted_by("--time --time-zone America/New_York", text),
+            "Sun, 01 Nov 2026 06:00:00 +0000 b\nSun, 01 Nov 2026 01:30:00 EST a\n");
+  write_file(path("in"), text);
+  const Result r = run("--time -o " + path("out") + " " + path("in"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("followed by EST"), std::string::npos) << r.err;
+}
+
+// 23:59:60.5 lies between 23:59:59.9 and the next day's 00:00:00.1.
+TEST_F(TimePitfalls, LeapSecondBeforeMidnight) {
+  EXPECT_EQ(sorted_by("--time",
+                      "2017-01-01T00:00:00.100Z after\n2016-12-31T23:59:60.500Z leap\n2016-12-31T23:59:59.900Z before\n"),
+            "2016-12-31T23:59:59.900Z before\n2016-12-31T23:59:60.500Z leap\n2017-01-01T00:00:00.100Z after\n");
+}
+
+}  // namespace
