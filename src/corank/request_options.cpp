@@ -1,10 +1,12 @@
 #include "corank/request_options.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <random>
 
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
+#include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/icu_collation.hpp"
@@ -83,7 +85,7 @@ void reject_text_options(const SortRequest& r) {
       {r.zero_terminated, "-z"},
       {r.merge_only, "-m"},
       {r.debug, "--debug"},
-      {!r.random_source.empty(), "--random-source"},
+      {r.random_source.has_value(), "--random-source"},
       {r.batch_size != 0, "--batch-size"},
       {!r.delimiter.empty(), "--delimiter"},
       {r.header, "--header"},
@@ -101,18 +103,20 @@ void reject_text_options(const SortRequest& r) {
 }
 
 std::uint64_t random_salt(const SortRequest& r) {
-  if (r.random_source.empty()) {
+  if (!r.random_source) {
     std::random_device rd;
     return (std::uint64_t{rd()} << 32) ^ rd();
   }
+  const std::string& from = *r.random_source;
+  if (from.empty()) throw io::IoError("open failed", "''", ENOENT);  // as GNU's: no file has that name
   io::IoOptions raw;
   raw.input_codec = io::Codec::none;  // its bytes as they are, as GNU sort takes them
-  auto src = io::open_source(r.random_source, raw);
+  auto src = io::open_source(from, raw);
   unsigned char bytes[8];
   std::size_t got = 0;
   while (got < sizeof bytes) {
     const std::size_t n = src->read(bytes + got, sizeof bytes - got);
-    if (n == 0) throw InputError(r.random_source + ": end of file");
+    if (n == 0) throw InputError(from + ": end of file");
     got += n;
   }
   std::uint64_t salt = 0;

@@ -55,8 +55,8 @@ struct SortRequest {
   // Lines: -t's argument (one byte, or "\0"), -z.
   std::optional<std::string> field_separator;
   bool zero_terminated = false;
-  // -R: a file whose first bytes fix the random order; empty: a fresh one each run.
-  std::string random_source;
+  // -R: a file whose first bytes fix the random order; none: a fresh one each run.
+  std::optional<std::string> random_source;
   // CSV/TSV: the delimiter (default ',' or tab) and whether row 1 is a header.
   std::string delimiter;
   bool header = false;

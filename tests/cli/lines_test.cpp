@@ -278,6 +278,26 @@ TEST_F(Lines, MergeOfSortedInputsMatchesGnu) {
   }
 }
 
+// -m's inputs that can be read once, named by their paths: a pipe as
+// /dev/stdin, a FIFO (whose writer is gone once read), in one batch or two.
+TEST_F(Lines, MergeReadsPipesNamedByTheirPaths) {
+  write_file(path("b"), "b\nd\n");
+  for (const char* batch : {"", "--batch-size=2 "}) {
+    SCOPED_TRACE(batch);
+    Result r = run_shell("printf 'a\\nc\\n' | " + corank_bin() + " -m " + batch + "/dev/stdin " + path("b") + " " +
+                             path("b") + " > " + path("got"),
+                         dir_ / "corank.err");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("got")), "a\nb\nb\nc\nd\nd\n");
+    fs::remove(path("fifo"));
+    r = run_shell("mkfifo " + path("fifo") + " && (printf 'a\\nc\\n' > " + path("fifo") + " &) && timeout 60 " +
+                      corank_bin() + " -m " + batch + path("fifo") + " " + path("b") + " " + path("b") + " > " + path("got"),
+                  dir_ / "corank.err");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("got")), "a\nb\nb\nc\nd\nd\n");
+  }
+}
+
 // More inputs than corank keeps open at once: the rest are reopened in turn.
 TEST_F(Lines, ManyInputFiles) {
   LineGenerator gen(123);

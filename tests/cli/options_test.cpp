@@ -66,6 +66,7 @@ protected:
         text.replace(at, from.size(), to);
     };
     replace_all("Try 'sort --help'", "Try 'corank --help'");
+    replace_all("\nsort: ", "\ncorank: ");
     if (text.starts_with("sort: ")) text.replace(0, 4, "corank");
     return text;
   }
@@ -232,7 +233,8 @@ TEST_F(Options, OperandsAfterDoubleDashAreSorted) {
 TEST_F(Options, InputsAndOutputAreCheckedFirst) {
   write_file(path("in"), "b\na\n");
   for (const std::string args : {"no-file", "-o no-file no-file", "-o no/such/file in", "-o '' in", "in no-file -o out",
-                                 "''", "-o in/x in", "-c no-file", "in -o out ''"}) {
+                                 "''", "-o in/x in", "-c no-file", "in -o out ''", "--files0-from=", "--files0-from= in",
+                                 "-R --random-source= in"}) {
     SCOPED_TRACE(args);
     const Result g = gnu(args + " < in > /dev/null");
     const Result r = run(args + " < in > /dev/null");
@@ -242,6 +244,22 @@ TEST_F(Options, InputsAndOutputAreCheckedFirst) {
     EXPECT_FALSE(fs::exists(path("out")));
     EXPECT_FALSE(fs::exists(path("no-file")));
   }
+}
+
+// -R's key takes -R: --debug finds no option ignored, as GNU's does not;
+// without -R an empty --random-source names no file that is read.
+TEST_F(Options, RandomSortsDebugWarningsAreGnus) {
+  write_file(path("in"), "b\na\n");
+  for (const std::string args : {"--debug -R in", "--debug -R -k1,1 in"}) {
+    SCOPED_TRACE(args);
+    const Result g = gnu(args + " > /dev/null");
+    const Result r = run(args + " > /dev/null");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, as_corank(g.err));
+  }
+  const Result r = run("--random-source= in > got");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("got")), "a\nb\n");
 }
 
 // -c and -C write the check's statistics: sorted or not, and where the first

@@ -144,7 +144,7 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
       }
       case kSort: r.ordering += sort_word_letter(arg); break;
       case kRandomSource:
-        if (!r.random_source.empty() && r.random_source != arg) throw UsageError("multiple random sources specified");
+        if (r.random_source && *r.random_source != arg) throw UsageError("multiple random sources specified");
         r.random_source = arg;
         break;
       case kCompressProgram: {
@@ -212,7 +212,7 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
   // --time -r is newest first: its key takes -r, where a -k key's own
   // ordering letter would keep it to the last-resort comparison (GNU's rule).
   if (time_key && r.reverse) r.keys[*time_key] += 'r';
-  if (!inv.files0_from.empty() && !r.inputs.empty())
+  if (inv.files0_from && !r.inputs.empty())
     throw BadCommandLine("extra operand '" + r.inputs[0] + "'\nfile operands cannot be combined with --files0-from");
   if (output) r.output = *output;
   r.field_separator = tab;

@@ -23,7 +23,7 @@ enum class Action { Sort, Check, CheckQuiet, Help, Version };
 struct Invocation {
   Action action = Action::Sort;
   SortRequest request;
-  std::string files0_from;     // --files0-from: read the input names from this file
+  std::optional<std::string> files0_from;  // --files0-from: read the input names from this file
   std::string stats_file;      // --stats: "" none, "-" standard output
   std::optional<bool> progress;  // --progress / --no-progress; unset: when stderr is a terminal
   // The calling program's own options (parse_args' `own`), in the order

@@ -66,6 +66,7 @@ void check_stats_file(const Invocation& inv) {
 
 // The NUL-separated names in --files0-from's file, with GNU's checks.
 std::vector<std::string> files0_names(const std::string& from) {
+  if (from.empty()) throw io::IoError("open failed", "''", ENOENT);  // as GNU's: no file has that name
   auto src = io::open_source(from, io::IoOptions{});
   std::string all;
   char buf[65536];
@@ -101,7 +102,7 @@ int run(Invocation& inv) {
   SortRequest& r = inv.request;
   static StderrDiagnostics diagnostics;
   r.io.diagnostics = &diagnostics;
-  if (!inv.files0_from.empty()) r.inputs = files0_names(inv.files0_from);
+  if (inv.files0_from) r.inputs = files0_names(*inv.files0_from);
   r.progress = inv.progress.value_or(::isatty(STDERR_FILENO) == 1);
   r.locale = "";  // lines follow LC_ALL, LC_COLLATE, ..., LANG, as GNU sort does
   validate(r);

@@ -37,7 +37,7 @@ void check_request(const DistributedRequest& request, const SortRequest& r, bool
   // Each rank would hold its own rejects, and one file committed with the
   // output needs them gathered: not done.
   if (!r.rejects.empty()) throw UsageError("--rejects is not distributed: use corank");
-  if (is_text && r.random_source.empty() &&
+  if (is_text && !r.random_source &&
       (r.ordering.find('R') != std::string::npos ||
        std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) { return k.find('R') != std::string::npos; })))
     throw UsageError("-R needs --random-source FILE under corank-mpi, so that every rank draws the same order");

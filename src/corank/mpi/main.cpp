@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
     }
   } else if (inv.action != cli::Action::Sort) {
     if (rank == 0) std::fprintf(stderr, "corank-mpi: -c/-C is not distributed: check with corank -c\n");
-  } else if (!inv.files0_from.empty()) {
+  } else if (inv.files0_from) {
     if (rank == 0) std::fprintf(stderr, "corank-mpi: --files0-from is not distributed: name the files\n");
   } else {
     static StderrDiagnostics diagnostics;

@@ -230,6 +230,7 @@ std::vector<std::string> debug_warnings(const LineOrdering& o, const KeyField& g
     unused.human_numeric &= !k.human_numeric;
     unused.version &= !k.version;
     unused.time &= !k.time;
+    unused.random &= !k.random;
     unused.reverse &= !k.reverse;
   }
   // GNU's checks, with its quirks: without -t a blank thousands separator is

@@ -1,5 +1,7 @@
 #include "corank/text/sorted_inputs.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -57,11 +59,19 @@ public:
         std::clamp<std::uint64_t>(block / kInputBlock * kInputBlock, kInputBlock, std::max(plan.io.block_size, kInputBlock)));
     input_io_.queue_depth = kInputDepth;
     // Every input is opened once now, so that an unreadable one fails before
-    // anything is merged; standard input stays open, the rest open again in
-    // their batch.
-    for (const auto& n : names_) {
+    // anything is merged; regular files open again in their batch, and the
+    // rest stay open: a pipe or FIFO named by its path (/dev/stdin, <(...))
+    // would have lost what was read of it, or wait for a writer that is gone.
+    kept_.resize(names_.size());
+    for (std::size_t i = 0; i < names_.size(); ++i) {
+      const std::string& n = names_[i];
       auto source = io::open_source(n, input_io_);
-      if (n == "-" && !stdin_) stdin_ = std::move(source);
+      struct stat st {};
+      if (n == "-") {
+        if (!stdin_) stdin_ = std::move(source);
+      } else if (::stat(n.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        kept_[i] = std::move(source);
+      }
     }
     // A run read through --compress-program holds a pipe to it.
     fan_in_ = plan.io.temp_program.empty() ? std::min(plan.fan_in, max_runs_)
@@ -74,7 +84,9 @@ public:
     const std::size_t end = std::min(names_.size(), next_ + batch_);
     for (; next_ < end; ++next_) {
       const std::string& n = names_[next_];
-      io::ByteSource* src = n == "-" ? stdin_.get() : sources_.emplace_back(io::open_source(n, input_io_)).get();
+      io::ByteSource* src = n == "-"       ? stdin_.get()
+                            : kept_[next_] ? sources_.emplace_back(std::move(kept_[next_])).get()
+                                           : sources_.emplace_back(io::open_source(n, input_io_)).get();
       readers_.push_back(std::make_unique<RecordReader>([src](char* dst, std::size_t k) { return src->read(dst, k); },
                                                         src->name(), format_, plan_.merge_buffer));
       std::string_view h;
@@ -173,6 +185,7 @@ private:
   std::size_t batch_ = 2, max_runs_ = 2, fan_in_ = 2;
   std::size_t next_ = 0, batches_ = 0;
   std::vector<std::unique_ptr<io::ByteSource>> sources_;  // the batch's, standard input aside
+  std::vector<std::unique_ptr<io::ByteSource>> kept_;     // inputs that are not regular files, until their batch
   std::vector<std::unique_ptr<RecordReader>> readers_;
   std::string header_;
   bool have_header_ = false;
