@@ -15,11 +15,13 @@ using namespace corank::test::lines;
 
 class TimePitfalls : public Lines {
 protected:
-  // corank ARGS on `text`: its output.
+  // corank ARGS on `text`: its output. Every line (every record's first)
+  // read a time: none sorts first for want of one.
   std::string sorted_by(const std::string& args, const std::string& text) {
     write_file(path("in"), text);
     const Result r = run(args + " -o " + path("out") + " " + path("in"));
     EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(r.err.find("had no time"), std::string::npos) << args << ": " << r.err;
     return read_file(path("out"));
   }
 };
