@@ -262,6 +262,17 @@ TEST_F(Options, RandomSortsDebugWarningsAreGnus) {
   EXPECT_EQ(read_file(path("got")), "a\nb\n");
 }
 
+// --help and --version that cannot be written exit 2 with GNU's message.
+TEST_F(Options, HelpAndVersionThatCannotBeWrittenAreErrors) {
+  for (const std::string args : {"--help > /dev/full", "--version > /dev/full", "--help >&-", "--version >&-"}) {
+    SCOPED_TRACE(args);
+    EXPECT_EQ(gnu(args).status, 2);
+    const Result r = run(args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(r.err.starts_with("corank: write error")) << r.err;
+  }
+}
+
 // -c and -C write the check's statistics: sorted or not, and where the first
 // disorder is (GNU's own diagnostic for text lines).
 TEST_F(Options, CheckWritesItsStatistics) {

@@ -6,6 +6,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <new>
 #include <string>
@@ -133,6 +134,18 @@ int run(Invocation& inv) {
   return kExitOk;
 }
 
+// As GNU's close_stdout: text that could not be written (a full disk, a
+// closed standard output) is an error, said on stderr.
+int finish_stdout() {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return kExitOk;
+  if (errno != 0)
+    std::fprintf(stderr, "corank: write error: %s\n", std::strerror(errno));
+  else
+    std::fprintf(stderr, "corank: write error\n");
+  return kExitError;
+}
+
 }  // namespace
 }  // namespace corank::cli
 
@@ -152,11 +165,11 @@ int main(int argc, char** argv) {
     }
     if (inv.action == Action::Help) {
       std::fputs(help_text().c_str(), stdout);
-      return std::fflush(stdout) == 0 ? kExitOk : kExitError;
+      return finish_stdout();
     }
     if (inv.action == Action::Version) {
       std::printf("corank %s\n", corank::version());
-      return std::fflush(stdout) == 0 ? kExitOk : kExitError;
+      return finish_stdout();
     }
     return run(inv);
   } catch (const std::bad_alloc&) {
