@@ -204,6 +204,9 @@ void TimePattern::compile(std::string_view p) {
     std::size_t after = k + 1;
     while (after < n && steps_[after].op == Op::GroupEnd) ++after;
     steps_[k].arg = after == n;
+    std::size_t before = k;  // the step before it, past the optional parts it opens
+    while (before > 0 && steps_[before - 1].op == Op::GroupBegin) --before;
+    steps_[k].byte = before > 0 && steps_[before - 1].op == Op::Blanks;
   }
   // An optional UTC offset at the very end, perhaps after blanks: what a key
   // cut at a blank may have left in the next field.
@@ -401,10 +404,8 @@ bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
       case Op::Offset: {
         int offset = 0;
-        std::size_t j = k;  // the step before it, past the optional parts it opens
-        while (j > 0 && steps_[j - 1].op == Op::GroupBegin) --j;
         ok = read_utc_offset(s, i, offset) && !(step.arg && i < s.size() && is_word(s[i])) &&
-             offset_ends(s, from, i, j > 0 && steps_[j - 1].op == Op::Blanks);
+             offset_ends(s, from, i, step.byte);
         if (ok) st.t.offset = offset, st.t.has_offset = true;
         break;
       }

@@ -125,7 +125,7 @@ public:
   struct Step {
     Op op;
     std::uint8_t byte = 0;    // Literal: the byte; GroupBegin: 1 where the part keeps its state as it
-                              // opens (mark_whole_groups)
+                              // opens (mark_whole_groups); Offset: 1 after a blank ("11:15:01 +0100")
     std::uint16_t arg = 0;    // Set: index into sets_; GroupBegin: the index of its GroupEnd;
                               // Offset: 1 where it ends the pattern (a word of its own)
   };
