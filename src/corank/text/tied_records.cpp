@@ -1,6 +1,7 @@
 #include "corank/text/tied_records.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <mutex>
 #include <string_view>
@@ -135,6 +136,15 @@ void sort_by_key_then_digests(RecordEntry* first, std::ptrdiff_t n, const EntryL
 // Beyond this many bytes of tied order, the full comparison decides.
 constexpr std::size_t kMaxRefreshDepth = 4096;
 
+// A level costs each record of a run its key found again; a comparison two
+// keys found. A run whose records all tie again level after level (keys that
+// share a long start: megabyte-long fields of the same filler, or URLs under
+// one long path) has, once it has tied through about log2 of its size levels,
+// paid what a full sort of it costs, and goes to the full comparison.
+std::size_t most_stalled_levels(std::ptrdiff_t n) {
+  return std::max<std::size_t>(4, static_cast<std::size_t>(std::bit_width(static_cast<std::uint64_t>(n))));
+}
+
 // Gives r[0, n) their bytes [depth, depth + kPrefixBytes); false where a
 // record has none (a key with a NUL byte).
 bool refresh(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines, const Chunk& chunk) {
@@ -155,8 +165,9 @@ bool refresh(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineCompar
 // records' byte strings end. Records whose strings end tied are the same
 // line where their lengths agree (the input order then decides), else (a
 // line ending in NUL bytes against a shorter one) the full comparison does.
+// `stalled`: the levels before this one at which the run did not split.
 void sort_refreshed(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const LineComparator& lines,
-                    const EntryLess& less, const Prefix& tied, bool sorted = false) {
+                    const EntryLess& less, const Prefix& tied, bool sorted = false, std::size_t stalled = 0) {
   if (!sorted) std::sort(r, r + n, RefreshedLess{});
   for (std::ptrdiff_t i = 0; i < n;) {
     std::ptrdiff_t j = i + 1;
@@ -167,12 +178,13 @@ void sort_refreshed(Refreshed* r, std::ptrdiff_t n, std::size_t depth, const Lin
     }
     if (j - i > 1 && !(ended && same_length)) {
       const std::size_t next = depth + Prefix::kBytes;
-      if (ended || next >= kMaxRefreshDepth) {
+      const std::size_t stalls = j - i == n ? stalled + 1 : 0;
+      if (ended || next >= kMaxRefreshDepth || stalls >= most_stalled_levels(j - i)) {
         std::sort(r + i, r + j,
                   [&](const Refreshed& a, const Refreshed& b) { return less(a.entry(tied), b.entry(tied)); });
       } else {
         refresh(r + i, j - i, next, lines, *less.chunk);
-        sort_refreshed(r + i, j - i, next, lines, less, tied);
+        sort_refreshed(r + i, j - i, next, lines, less, tied, false, stalls);
       }
     }
     i = j;

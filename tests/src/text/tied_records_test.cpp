@@ -107,7 +107,9 @@ TEST(TiedRecords, SettleTiesOnAnyThreadCountIsTheFullOrder) {
 // ties by the string's next bytes. Lines here share long heads, so that many
 // tie in their prefixes and some in the bytes after; some are copies, some
 // end in NUL bytes (equal to a shorter line's string padded with zeros), some
-// keys hold a NUL (no string: compared in full).
+// keys hold a NUL (no string: compared in full), and some share a head long
+// enough that their runs stop splitting level by level and go to the full
+// comparison (most_stalled_levels).
 TEST(TiedRecords, TiesSettledByTheNextBytesAreTheFullOrder) {
   std::mt19937 rng(20261130);
   auto format_of = [](std::vector<std::string> keys, bool reverse) {
@@ -121,7 +123,8 @@ TEST(TiedRecords, TiesSettledByTheNextBytesAreTheFullOrder) {
                                            format_of({"1,1r"}, false), format_of({"1,1"}, true),
                                            format_of({"2,2"}, false), format_of({"1.3,1"}, false)};
   const std::string heads[] = {"2026-11-25T11:15:01.123456+01:00 host-a service-b[1234]:", "k",
-                               std::string(70, 'x') + " same-key", std::string("nul\0key ") + std::string(40, 'q')};
+                               std::string(70, 'x') + " same-key", std::string("nul\0key ") + std::string(40, 'q'),
+                               std::string(1500, 'y') + " long-head"};
   const char alphabet[] = {'a', 'b', ' ', '\0', 'z'};
   for (std::size_t f = 0; f < formats.size(); ++f) {
     const LineFormat& format = formats[f];
@@ -134,7 +137,7 @@ TEST(TiedRecords, TiesSettledByTheNextBytesAreTheFullOrder) {
       if (i > 0 && rng() % 5 == 0) {
         text = last;  // a copy
       } else {
-        text = heads[rng() % 4];
+        text = heads[rng() % std::size(heads)];
         for (std::size_t n = rng() % 90; n > 0; --n) text += alphabet[rng() % 5];
       }
       spans.emplace_back(r.bytes.size(), text.size());
