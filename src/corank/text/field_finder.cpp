@@ -5,6 +5,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace corank::text {
 
 namespace {
@@ -13,11 +17,21 @@ inline bool blank(char c) noexcept { return is_blank(static_cast<unsigned char>(
 
 // The first blank in [p, lim), or lim. A field can be megabytes long (a JSON
 // document, a base64 blob), and a comparison finds its key again each time:
-// eight bytes a step, as a word whose bytes equal to a blank are flagged
-// (the classic zero-byte test on the word xor a blank repeated: a flag's
-// lowest set bit is exact, the higher ones may be spurious, and only the
-// lowest is used).
+// sixteen bytes a step where SSE2 is there (every x86-64), eight elsewhere, as
+// a word whose bytes equal to a blank are flagged (the classic zero-byte test
+// on the word xor a blank repeated: a flag's lowest set bit is exact, the
+// higher ones may be spurious, and only the lowest is used).
 const char* next_blank(const char* p, const char* lim) noexcept {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t'), newline = _mm_set1_epi8('\n');
+  while (lim - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i hits =
+        _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab)), _mm_cmpeq_epi8(v, newline));
+    if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits)); mask != 0) return p + std::countr_zero(mask);
+    p += 16;
+  }
+#endif
   if constexpr (std::endian::native == std::endian::little) {
     constexpr std::uint64_t kOnes = 0x0101010101010101u, kHighs = 0x8080808080808080u;
     auto zero_bytes = [](std::uint64_t v) noexcept { return (v - kOnes) & ~v & kHighs; };
