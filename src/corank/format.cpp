@@ -155,11 +155,15 @@ std::uint64_t parse_size(std::string_view text, bool bare_is_kib) {
     case 'm': case 'M': return mul(20);
     case 'g': case 'G': return mul(30);
     case 't': case 'T': return mul(40);
-    case '%': {
-      if (v > 100) throw UsageError("invalid size '" + std::string(text) + "': more than 100%");
-      std::uint64_t phys = static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) *
-                           static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-      return phys / 100 * v;
+    case 'P': return mul(50);
+    case 'E': return mul(60);
+    case 'Z': case 'Y': throw UsageError("size too large: '" + std::string(text) + "'");  // past 64 bits
+    case '%': {  // of the physical memory; more than 100% is a size as any other (GNU's)
+      const auto phys = static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) *
+                        static_cast<long double>(::sysconf(_SC_PAGESIZE));
+      const long double bytes = phys * static_cast<long double>(v) / 100;
+      if (bytes >= 18446744073709551616.0L) throw UsageError("size too large: '" + std::string(text) + "'");
+      return static_cast<std::uint64_t>(bytes);
     }
     default: throw UsageError("invalid size suffix in '" + std::string(text) + "'");
   }

@@ -57,8 +57,9 @@ RecordFormat parse_format(std::string_view format, const std::vector<std::string
 // turned, so that one normalization gives the whole order.
 RecordFormat in_sort_order(RecordFormat format, bool reverse);
 
-// Parses a size with an optional K, M, G, T (powers of 1024) or b suffix, GNU sort style
-// (a bare number means KiB, as in GNU sort's -S); "N%" is a percentage of physical memory.
+// Parses a size with an optional K, M, G, T, P, E (powers of 1024) or b suffix, GNU sort style
+// (a bare number means KiB, as in GNU sort's -S); "N%" is a percentage of physical memory;
+// Z and Y, and anything past 64 bits, are too large (UsageError).
 std::uint64_t parse_size(std::string_view text, bool bare_is_kib = true);
 
 }  // namespace corank

@@ -316,6 +316,22 @@ TEST_F(Cli, BadOptionsExitTwo) {
   EXPECT_FALSE(fs::exists(path("out2")));
 }
 
+// -S as GNU sort reads it: P and E suffixes, more than 100% of the memory,
+// and the largest of several -S whatever their order.
+TEST_F(Cli, SizesAsGnuReadsThem) {
+  write_file(path("in"), "b\na\n");
+  for (const char* size : {"200%", "1P", "15E"}) {
+    Result r = run_corank(std::string("-S ") + size + " -o " + path("out") + " " + path("in"));
+    EXPECT_EQ(r.status, 0) << size << ": " << r.err;
+    EXPECT_EQ(corank::test::read_file(path("out")), "a\nb\n") << size;
+  }
+  for (const char* sizes : {"-S 1M -S 2M", "-S 2M -S 1M", "-S 2048 --buffer-size=1M"}) {
+    Result r = run_corank(std::string(sizes) + " --stats " + path("s.json") + " -o " + path("out") + " " + path("in"));
+    ASSERT_EQ(r.status, 0) << sizes << ": " << r.err;
+    EXPECT_NE(corank::test::read_file(path("s.json")).find("\"memory_budget\": 2097152,"), std::string::npos) << sizes;
+  }
+}
+
 TEST_F(Cli, UnreadableInputAndUnwritableOutput) {
   Result r = run_corank("--format u32 -o " + path("out") + " " + path("missing"));
   expect_clean_failure(*this, r, path("missing") + ": No such file or directory");

@@ -359,7 +359,8 @@ TEST_F(Lines, BadCommandLinesGetGnusMessages) {
   for (const char* opts : {"--bogus", "-x", "-k", "-k1.x", "-k1,x", "-k0", "+1 -2x", "+1 -x", "--sort=bogus",
                            "-S x", "--parallel=x", "--parallel=0", "-t ab", "-t ''", "-t a -t b",
                            "-c -C", "-o a -o b", "-nM", "-k1,1Rn", "--check=bogus",
-                           "--random-source=a --random-source=b", "--batch-size=x", "--sort"}) {
+                           "--random-source=a --random-source=b", "--batch-size=x", "--sort", "-S 16E", "-S 1Z",
+                           "-S 1p", "-S 99999999999999999999", "-S 100000000000%"}) {
     SCOPED_TRACE(opts);
     Result g = gnu(std::string(opts) + " " + path("in") + " > /dev/null");
     Result r = run(std::string(opts) + " " + path("in") + " > /dev/null");

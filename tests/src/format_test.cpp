@@ -44,8 +44,11 @@ TEST(Format, ParsesSizesTheGnuWay) {
   EXPECT_EQ(parse_size("3M"), 3u << 20);
   EXPECT_EQ(parse_size("2G"), std::uint64_t{2} << 30);
   EXPECT_EQ(parse_size("1T"), std::uint64_t{1} << 40);
+  EXPECT_EQ(parse_size("1P"), std::uint64_t{1} << 50);
+  EXPECT_EQ(parse_size("15E"), std::uint64_t{15} << 60);
   EXPECT_GT(parse_size("50%"), 0u);
-  for (const char* bad : {"", "x", "10Q", "101%", "-1", "99999999999999999999T"})
+  EXPECT_GT(parse_size("101%"), parse_size("100%"));  // GNU takes any percentage
+  for (const char* bad : {"", "x", "10Q", "16E", "1Z", "1Y", "1p", "-1", "99999999999999999999T", "100000000000%"})
     EXPECT_THROW(parse_size(bad), UsageError) << bad;
 }
 

@@ -119,7 +119,8 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
         break;
       case 'S': {
         const std::string name = option_name(c, long_index, long_options.data());
-        r.memory_budget = std::max<std::uint64_t>(1, parse_size_argument(name, arg, true));
+        // The largest of several -S, as GNU takes, so that their order does not matter.
+        r.memory_budget = std::max<std::uint64_t>({1, r.memory_budget, parse_size_argument(name, arg, true)});
         break;
       }
       case 't': {

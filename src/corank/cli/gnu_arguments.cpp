@@ -40,7 +40,7 @@ std::uint64_t parse_size_argument(const std::string& option, const std::string& 
   if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) throw UsageError("invalid " + quoted);
   std::size_t i = 0;
   while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
-  if (text.size() - i > 1 || (i < text.size() && std::strchr("bkKmMgGtT%", text[i]) == nullptr))
+  if (text.size() - i > 1 || (i < text.size() && std::strchr("bkKmMgGtTPEZY%", text[i]) == nullptr))
     throw UsageError("invalid suffix in " + quoted);
   try {
     return parse_size(text, bare_is_kib);

@@ -178,7 +178,7 @@ equal keys. Binary formats always sort stably. Text records keep their line
 ending; a file's last one without an ending gets that of its first (CR LF or LF).
 
 SIZE may be followed by the following multiplicative suffixes:
-% 1% of memory, b 1, K 1024 (default), and so on for M, G, T.
+% 1% of memory, b 1, K 1024 (default), and so on for M, G, T, P, E.
 
 A sort in which some key values did not read as the key's type (a line
 without a time under --time) or were NULL ends with one line on stderr that
