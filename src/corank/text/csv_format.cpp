@@ -39,24 +39,22 @@ void for_each_field(std::string_view row, char delim, OnField&& on_field) {
       quoted = true;
       content_begin = ++i;
       for (;;) {
+        i = std::min(row.find('"', i), row.size());  // memchr: a quoted field may be megabytes long
         if (i >= row.size()) {  // unterminated: the rest of the row
           content_end = i;
           break;
         }
-        if (row[i] == '"') {
-          if (i + 1 < row.size() && row[i + 1] == '"') {
-            escaped = true;
-            i += 2;
-            continue;
-          }
-          content_end = i++;
-          break;
+        if (i + 1 < row.size() && row[i + 1] == '"') {
+          escaped = true;
+          i += 2;
+          continue;
         }
-        ++i;
+        content_end = i++;
+        break;
       }
     }
     const std::size_t tail_begin = i;
-    while (i < row.size() && row[i] != delim) ++i;
+    i = std::min(row.find(delim, i), row.size());
     if (!quoted) content_end = i;
     if (!on_field(index++, row, start, content_begin, content_end, tail_begin, i, quoted, escaped)) return;
     if (i >= row.size()) return;
@@ -204,35 +202,35 @@ Prefix CsvFormat::prefix(std::string_view record) const {
 
 std::size_t CsvFormat::record_length(const char* p, const char* end) const {
   const char delim = options_.delimiter;
-  bool at_field_start = true, in_quotes = false;
   // A byte order mark leaves the row's first field at its start (a quote may open it).
   const std::size_t bom = static_cast<std::size_t>(end - p) >= kByteOrderMark.size() &&
                           std::string_view(p, kByteOrderMark.size()) == kByteOrderMark
                       ? kByteOrderMark.size()
                       : 0;
-  for (const char* q = p + bom; q < end; ++q) {
-    const char c = *q;
-    if (in_quotes) {
-      if (c == '"') {
-        if (q + 1 < end && q[1] == '"') {
-          ++q;
-        } else if (q + 1 == end) {
-          return 0;  // cannot tell a closing quote from a doubled one yet
-        } else {
-          in_quotes = false;
-        }
+  // Only quotes and the row's newline change the state, and a quote opens a
+  // quoted field only at a field's start (the row's, or just after a
+  // delimiter): the bytes between are skipped by memchr, so that a field of
+  // megabytes costs a scan, not a byte-by-byte walk.
+  const char* const start = p + bom;
+  const char* q = start;
+  for (;;) {
+    const auto* nl = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(end - q)));
+    const char* const line_end = nl ? nl : end;
+    const auto* quote = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(line_end - q)));
+    while (quote && quote != start && quote[-1] != delim)  // a quote within a field: a byte as any other
+      quote = static_cast<const char*>(std::memchr(quote + 1, '"', static_cast<std::size_t>(line_end - quote - 1)));
+    if (!quote) return nl ? static_cast<std::size_t>(nl - p) + 1 : 0;
+    // A quoted field: it ends at a single quote; a doubled one is a quote.
+    for (q = quote + 1;;) {
+      const auto* close = static_cast<const char*>(std::memchr(q, '"', static_cast<std::size_t>(end - q)));
+      if (!close || close + 1 == end) return 0;  // unterminated, or a closing quote not told from a doubled one yet
+      if (close[1] != '"') {
+        q = close + 1;
+        break;
       }
-      continue;
+      q = close + 2;
     }
-    if (c == '\n') return static_cast<std::size_t>(q - p) + 1;
-    if (c == delim) {
-      at_field_start = true;
-      continue;
-    }
-    if (c == '"' && at_field_start) in_quotes = true;
-    at_field_start = false;
   }
-  return 0;
 }
 
 std::optional<std::uint64_t> CsvFormat::field_count(std::string_view record) const {

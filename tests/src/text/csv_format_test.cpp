@@ -2,6 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <iterator>
+#include <random>
+#include <string>
+#include <string_view>
+
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
 
@@ -26,6 +31,46 @@ TEST(CsvFormat, RecordsEndAtNewlinesOutsideQuotes) {
   EXPECT_EQ(f.record_length(open.data(), open.data() + open.size()), 0u);
   EXPECT_THROW(f.check_unterminated("a,\"unterminated", "in.csv", 7), InputError);
   EXPECT_NO_THROW(f.check_unterminated("a,\"closed\"", "in.csv", 7));
+}
+
+// Rows are found by skipping to the next quote or newline; against the
+// automaton that walks them byte by byte (a quote opens a field only at its
+// start; inside, a doubled quote is a quote), on random bytes of the few
+// that matter, with and without a byte order mark, cut at every length.
+TEST(CsvFormat, RecordLengthAgainstAByteByByteWalk) {
+  auto walk = [](const char* p, const char* end, char delim) -> std::size_t {
+    bool at_field_start = true, in_quotes = false;
+    const std::string_view bom = "\xEF\xBB\xBF";
+    const char* q = p + (std::string_view(p, static_cast<std::size_t>(end - p)).starts_with(bom) ? bom.size() : 0);
+    for (; q < end; ++q) {
+      if (in_quotes) {
+        if (*q == '"') {
+          if (q + 1 == end) return 0;
+          if (q[1] == '"') ++q; else in_quotes = false;
+        }
+        continue;
+      }
+      if (*q == '\n') return static_cast<std::size_t>(q - p) + 1;
+      if (*q == delim) { at_field_start = true; continue; }
+      if (*q == '"' && at_field_start) in_quotes = true;
+      at_field_start = false;
+    }
+    return 0;
+  };
+  std::mt19937 rng(20261201);
+  const char bytes[] = {'a', ',', ';', '"', '"', '\n', '\r', 'z'};
+  for (const char delim : {',', ';'}) {
+    CsvOptions o;
+    o.delimiter = delim;
+    const CsvFormat f(o);
+    for (int round = 0; round < 3000; ++round) {
+      std::string text = rng() % 8 == 0 ? "\xEF\xBB\xBF" : "";
+      for (std::size_t n = rng() % 40; n > 0; --n) text += bytes[rng() % std::size(bytes)];
+      for (std::size_t cut = 0; cut <= text.size(); ++cut)
+        ASSERT_EQ(f.record_length(text.data(), text.data() + cut), walk(text.data(), text.data() + cut, delim))
+            << round << " cut " << cut << ": " << text;
+    }
+  }
 }
 
 TEST(CsvFormat, KeysByNumberNameAndType) {
