@@ -6,10 +6,10 @@
 #include <stdexcept>
 
 #include "corank/errors.hpp"
-#include "corank/io/fresh_pages.hpp"
 #include "corank/parallel.hpp"
 #include "corank/planner.hpp"
 #include "corank/stopwatch.hpp"
+#include "corank/text/line_split.hpp"
 #include "corank/text/record_starts.hpp"
 
 namespace corank::text {
@@ -117,10 +117,6 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
     });
   }
   deferred_.clear();
-  // The threads' lists are of no more use once every record is split off:
-  // freed now, their pages (resident, warm) are the next ones this process
-  // or the kernel hands out, the sort's scratch first, rather than new ones.
-  if (done_) std::vector<std::vector<RecordEntry>>().swap(found_);
   return got;
 }
 
@@ -362,86 +358,20 @@ void ChunkReader::finish_mapped_file(Chunk& chunk, std::uint64_t& scan, std::uin
   throw InputError(source_name_ + ": malformed last record");
 }
 
-// Record starts are `scan` and every byte after a terminator. Part p of
-// [scan, used) takes the records that start inside it: after the first
-// terminator at or after its first byte's predecessor. Each record gets its
-// prefix at once, while in cache. Stops like the sequential split, before the
-// first record that would take the chunk over its budget (returns false then);
-// a record without its terminator stays unsplit.
+// Plain lines split by several threads (line_split.hpp), each entry written
+// once into the chunk; stops like the sequential split, before the first
+// record that would take the chunk over its budget (returns false then). A
+// record without its terminator stays unsplit.
 bool ChunkReader::split_in_parallel(Chunk& chunk, std::uint64_t& scan, std::uint64_t budget) {
-  const char* base = chunk.data();
-  const char terminator = format_.terminator();
-  const std::uint64_t begin = scan, end = chunk.used;
-  const unsigned parts = threads_;
-  // Kept from piece to piece: fresh vectors would fault their pages in again.
-  std::vector<std::vector<RecordEntry>>& found = found_;
-  found.resize(parts);
-  for (auto& f : found) f.clear();
-  found_long_.assign(parts, {});
-  parallel_for(parts, [&](unsigned p) {
-    std::uint64_t at = begin + (end - begin) * p / parts;
-    const std::uint64_t stop = begin + (end - begin) * (p + 1) / parts;
-    if (p > 0) {
-      const void* t = std::memchr(base + at - 1, terminator, static_cast<std::size_t>(end - at + 1));
-      if (t == nullptr) return;
-      at = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) + 1;
-      if (at >= stop) return;  // a record that began in an earlier part covers this one
-    }
-    // A mapped input's pages of this part, mapped in one call where that pays
-    // (io/fresh_pages.hpp); nothing for a read chunk.
-    if (chunk.mapped) io::populate_for_reading(base + at, static_cast<std::size_t>(stop - at));
-    auto& out = found[p];
-    auto& longs = found_long_[p];
-    out.reserve(static_cast<std::size_t>((stop - at) / 64 + 16));
-    // Its pages in one call where that pays (io/fresh_pages.hpp): the list
-    // is kept from piece to piece, so only the first piece allocates.
-    io::populate_for_writing(out.data() + out.size(), (out.capacity() - out.size()) * sizeof(RecordEntry));
-    while (at < stop) {
-      const void* t = std::memchr(base + at, terminator, static_cast<std::size_t>(end - at));
-      if (t == nullptr) break;
-      const auto length = static_cast<std::uint64_t>(static_cast<const char*>(t) - base) - at;
-      out.push_back(RecordEntry(input_format_->prefix({base + at, static_cast<std::size_t>(length)}), at, length, longs));
-      at += length + 1;
-    }
-  });
-  // The i-th record of the chunk fits while offset + i * kRecordOverhead < budget,
-  // a condition that only grows with i: find the first record that fails it.
+  const LineSplit piece{chunk.data(), scan, chunk.used, format_.terminator(), input_format_, chunk.mapped != nullptr,
+                        budget, kRecordOverhead};
   const std::size_t before = chunk.records.size();
-  std::vector<std::size_t> first(parts + 1, before);
-  for (unsigned p = 0; p < parts; ++p) first[p + 1] = first[p] + found[p].size();
-  std::size_t take = first[parts];
-  auto over = [&](const RecordEntry& e, std::size_t i) { return i > 0 && e.offset + i * kRecordOverhead >= budget; };
-  for (unsigned p = 0; p < parts && take == first[parts]; ++p) {
-    const auto& f = found[p];
-    if (f.empty() || !over(f.back(), first[p + 1] - 1)) continue;
-    std::size_t lo = 0, hi = f.size() - 1;  // f[hi] is over
-    while (lo < hi) {
-      const std::size_t mid = (lo + hi) / 2;
-      if (over(f[mid], first[p] + mid)) hi = mid; else lo = mid + 1;
-    }
-    take = first[p] + lo;
-  }
-  chunk.records.resize(take);
-  parallel_for(parts, [&](unsigned p) {
-    if (first[p] >= take) return;
-    const std::size_t n = std::min(take, first[p + 1]) - first[p];
-    if (n == 0) return;  // a part without records: its list may own no memory
-    void* to = chunk.records.data() + first[p];
-    io::populate_for_writing(to, n * sizeof(RecordEntry));  // io/fresh_pages.hpp
-    std::memcpy(to, found[p].data(), n * sizeof(RecordEntry));
-  });
-  if (take > before) {
-    const RecordEntry& last = chunk.records[take - 1];
-    for (const LongRecords& longs : found_long_)  // the long records taken, in order of offsets
-      for (const LongRecord& r : longs)
-        if (r.offset <= last.offset) chunk.long_records.push_back(r);
+  const bool room = split_lines(piece, threads_, chunk.records, chunk.long_records);
+  if (chunk.records.size() > before) {
+    const RecordEntry& last = chunk.records[chunk.records.size() - 1];
     scan = last.offset + chunk.length(last) + 1;
   }
-  if (take < first[parts]) {
-    // The first record left out starts where the last one taken ended, or at `scan`.
-    return false;
-  }
-  return true;
+  return room;
 }
 
 }  // namespace corank::text

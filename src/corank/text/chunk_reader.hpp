@@ -132,8 +132,6 @@ private:
     const TextFormat* format;
   };
   std::vector<Deferred> deferred_;
-  std::vector<std::vector<RecordEntry>> found_;  // each thread's records of a piece (split_in_parallel)
-  std::vector<LongRecords> found_long_;          // and the long ones' lengths
   bool done_ = false;
   std::string header_;
   bool saw_header_ = false;
