@@ -246,6 +246,33 @@ TEST_F(Options, InputsAndOutputAreCheckedFirst) {
   }
 }
 
+// File names in messages are quoted as GNU quotes them (quotef: spaces,
+// shell characters, a colon, a leading # or ~, bytes that are not printable
+// characters of LC_CTYPE), in the C locale and in UTF-8, for a missing input
+// and an output in a missing directory.
+TEST_F(Options, FileNamesInMessagesAreQuotedAsGnusAre) {
+  write_file(path("in"), "b\na\n");
+  const std::vector<std::string> names = {"plain", "a b", "it's", "it's $x", "''", "a\tb", "a\nb", "\xc3\xa9",
+                                          "\xc3\xa9:", "\xff", "\x7f", "~x", "x~", "#a", "a#", "a=b", "{", "{}",
+                                          "a:b", "a\\b", "?", "[x", "x]", "@x", "a%+,-./_]z"};
+  int i = 0;
+  for (const std::string& name : names) {
+    const std::string file = "name" + std::to_string(i++);
+    write_file(path(file), name);
+    for (const std::string locale : {"C", "C.UTF-8"}) {
+      SCOPED_TRACE(file + " " + locale);
+      for (const std::string args : {"-- \"$(cat " + file + ")\" < in", "-o \"no/such/$(cat " + file + ")\" in"}) {
+        const Result g = in_dir("LC_ALL=" + locale + " sort " + args + " > /dev/null", "gnu.err");
+        const Result r = in_dir("LC_ALL=" + locale + " " + fs::absolute(corank_bin()).string() + " " + args + " > /dev/null",
+                                "corank.err");
+        EXPECT_EQ(g.status, 2);
+        EXPECT_EQ(r.status, 2);
+        EXPECT_EQ(r.err, as_corank(g.err));
+      }
+    }
+  }
+}
+
 // -R's key takes -R: --debug finds no option ignored, as GNU's does not;
 // without -R an empty --random-source names no file that is read.
 TEST_F(Options, RandomSortsDebugWarningsAreGnus) {

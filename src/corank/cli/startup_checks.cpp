@@ -7,25 +7,32 @@
 #include <cerrno>
 
 #include "corank/io/error.hpp"
+#include "corank/io/quote_name.hpp"
 
 namespace corank::cli {
 
 // Both as the process's effective user, as GNU's euidaccess and open are.
 void check_inputs(const std::vector<std::string>& inputs) {
   for (const std::string& f : inputs)
-    if (f != "-" && ::faccessat(AT_FDCWD, f.c_str(), R_OK, AT_EACCESS) != 0)
-      throw io::IoError("cannot read", f.empty() ? "''" : f, errno);  // GNU quotes the empty name
+    if (f != "-" && ::faccessat(AT_FDCWD, f.c_str(), R_OK, AT_EACCESS) != 0) {
+      const int err = errno;  // before quote_name, which may set it
+      throw io::IoError("cannot read", io::quote_name(f), err);
+    }
 }
 
 void check_output(const std::string& target) {
   if (target == "-") return;  // standard output
-  if (target.empty()) throw io::IoError("open failed", "''", ENOENT);  // GNU quotes the empty name
+  if (target.empty()) throw io::IoError("open failed", io::quote_name(target), ENOENT);  // no file has that name
   struct stat st {};
   if (::lstat(target.c_str(), &st) == 0) return;
-  if (errno != ENOENT) throw io::IoError("open failed", target, errno);  // a component not a directory, or closed
+  // A component not a directory, say, or the target the process cannot reach.
+  if (const int err = errno; err != ENOENT) throw io::IoError("open failed", io::quote_name(target), err);
   const auto slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash == 0 ? 1 : slash);
-  if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) throw io::IoError("open failed", target, errno);
+  if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+    const int err = errno;
+    throw io::IoError("open failed", io::quote_name(target), err);
+  }
 }
 
 }  // namespace corank::cli
