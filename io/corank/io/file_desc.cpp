@@ -25,10 +25,7 @@ FileDesc FileDesc::open(const std::string& path, int flags, unsigned mode) {
   do {
     fd = ::open(path.c_str(), flags | O_CLOEXEC, mode);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) {
-    const int err = errno;  // before quote_name, which may set it
-    throw_io_error("open failed", quote_name(path), err);
-  }
+  if (fd < 0) throw_io_error("open failed", quote_name(path), errno);
   return FileDesc(fd);
 }
 

@@ -62,10 +62,7 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     do {
       fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
-    if (fd < 0) {
-      const int err = errno;  // before quote_name, which may set it
-      throw_io_error("open failed", quote_name(target), err);
-    }
+    if (fd < 0) throw_io_error("open failed", quote_name(target), errno);
     fd_ = fd;
     sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
     return;
@@ -73,10 +70,7 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
   final_path_ = resolve_target(target);
   mode_ = Mode::rename;
   if (exists) {
-    if (::access(final_path_.c_str(), W_OK) != 0) {
-      const int err = errno;
-      throw_io_error("open failed", quote_name(target), err);
-    }
+    if (::access(final_path_.c_str(), W_OK) != 0) throw_io_error("open failed", quote_name(target), errno);
     // Rename would split a hard link: such a file is filled in place.
     if (st.st_nlink > 1) mode_ = Mode::in_place;
   }

@@ -1,6 +1,7 @@
 #include "corank/io/quote_name.hpp"
 
-#include <clocale>
+#include <cerrno>
+#include <cstdlib>
 #include <cwchar>
 #include <cwctype>
 #include <locale.h>
@@ -40,7 +41,7 @@ bool stands_alone(std::string_view name, bool& single_quote, bool& all_plain) no
   bool alone = !name.empty();
   single_quote = false;
   all_plain = true;
-  for (std::size_t i = 0; i < name.size();) {
+  for (std::size_t i = 0, step = 1; i < name.size(); i += step, step = 1) {
     const auto c = static_cast<unsigned char>(name[i]);
     bool plain = false;
     if (safe(c) || c == ':') {
@@ -60,12 +61,9 @@ bool stands_alone(std::string_view name, bool& single_quote, bool& all_plain) no
       const Char ch = char_at(name, i);
       plain = ch.printable;
       if (!ch.printable) alone = false;
-      i += ch.bytes;
-      all_plain = all_plain && plain;
-      continue;
+      step = ch.bytes;
     }
     all_plain = all_plain && plain;
-    ++i;
   }
   return alone;
 }
@@ -127,6 +125,12 @@ private:
 }  // namespace
 
 std::string quote_name(std::string_view name) {
+  // errno as the caller left it: a message quotes the name beside the error
+  // that errno still holds, in whichever order the arguments are evaluated.
+  struct KeepErrno {
+    int saved = errno;
+    ~KeepErrno() { errno = saved; }
+  } keep;
   const EnvironmentCtype ctype;
   bool single_quote = false, all_plain = true;
   if (stands_alone(name, single_quote, all_plain)) return std::string(name);

@@ -17,6 +17,7 @@
 
 namespace corank::io {
 
+// Leaves errno as it found it.
 std::string quote_name(std::string_view name);
 
 }  // namespace corank::io

@@ -14,10 +14,8 @@ namespace corank::cli {
 // Both as the process's effective user, as GNU's euidaccess and open are.
 void check_inputs(const std::vector<std::string>& inputs) {
   for (const std::string& f : inputs)
-    if (f != "-" && ::faccessat(AT_FDCWD, f.c_str(), R_OK, AT_EACCESS) != 0) {
-      const int err = errno;  // before quote_name, which may set it
-      throw io::IoError("cannot read", io::quote_name(f), err);
-    }
+    if (f != "-" && ::faccessat(AT_FDCWD, f.c_str(), R_OK, AT_EACCESS) != 0)
+      throw io::IoError("cannot read", io::quote_name(f), errno);
 }
 
 void check_output(const std::string& target) {
@@ -25,14 +23,11 @@ void check_output(const std::string& target) {
   if (target.empty()) throw io::IoError("open failed", io::quote_name(target), ENOENT);  // no file has that name
   struct stat st {};
   if (::lstat(target.c_str(), &st) == 0) return;
-  // A component not a directory, say, or the target the process cannot reach.
-  if (const int err = errno; err != ENOENT) throw io::IoError("open failed", io::quote_name(target), err);
+  if (errno != ENOENT) throw io::IoError("open failed", io::quote_name(target), errno);  // a component not a directory, or closed
   const auto slash = target.rfind('/');
   const std::string dir = slash == std::string::npos ? "." : target.substr(0, slash == 0 ? 1 : slash);
-  if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
-    const int err = errno;
-    throw io::IoError("open failed", io::quote_name(target), err);
-  }
+  if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0)
+    throw io::IoError("open failed", io::quote_name(target), errno);
 }
 
 }  // namespace corank::cli
