@@ -108,7 +108,7 @@ std::uint64_t random_salt(const SortRequest& r) {
     return (std::uint64_t{rd()} << 32) ^ rd();
   }
   const std::string& from = *r.random_source;
-  if (from.empty()) throw io::IoError("open failed", "''", ENOENT);  // as GNU's: no file has that name
+  if (from.empty()) throw io::IoError("open failed", "", ENOENT);  // as GNU's: no file has that name
   io::IoOptions raw;
   raw.input_codec = io::Codec::none;  // its bytes as they are, as GNU sort takes them
   auto src = io::open_source(from, raw);

@@ -249,7 +249,7 @@ TEST_F(CrashSafety, AFileSizeLimitIsACleanError) {
   };
   char real_tmp[PATH_MAX];
   ASSERT_NE(::realpath(path("tmp").c_str(), real_tmp), nullptr);
-  for (const Case& c : {Case{{"-S", "256K"}, std::string("temporary file in ") + real_tmp},  // runs spill
+  for (const Case& c : {Case{{"-S", "256K"}, std::string("temporary file in '") + real_tmp + "'"},  // runs spill
                         Case{{}, path("out")}}) {
     std::vector<std::string> args = c.args;
     for (const std::string& a : std::vector<std::string>{"-T", path("tmp"), "-o", path("out"), path("in")}) args.push_back(a);
@@ -297,7 +297,7 @@ TEST_F(CrashSafety, ATemporaryDirectoryThatTakesNoFilesSaysWhy) {
   write_file(path("in"), text_lines(40000, 6));
   const Result r = run("-S 64K -T /proc -o " + path("out") + " " + path("in"));
   EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "corank: cannot create temporary file in: /proc: the file system there takes no new files\n");
+  EXPECT_EQ(r.err, "corank: cannot create temporary file in '/proc': the file system there takes no new files\n");
   EXPECT_EQ(entries(), (std::vector<std::string>{"corank.err", "in", "tmp"}));
 }
 

@@ -248,10 +248,14 @@ TEST_F(Options, InputsAndOutputAreCheckedFirst) {
 
 // File names in messages are quoted as GNU quotes them (quotef: spaces,
 // shell characters, a colon, a leading # or ~, bytes that are not printable
-// characters of LC_CTYPE), in the C locale and in UTF-8, for a missing input
-// and an output in a missing directory.
+// characters of LC_CTYPE), in the C locale and in UTF-8, for a missing input,
+// an output in a missing directory, a directory given as input, and a -T
+// directory that is missing (always quoted there, as GNU's quoteaf does).
 TEST_F(Options, FileNamesInMessagesAreQuotedAsGnusAre) {
   write_file(path("in"), "b\na\n");
+  std::string lines;  // more than -S 1k holds: both sorts make a temporary file
+  for (int i = 0; i < 4000; ++i) lines += std::to_string(i * 7919 % 4001) + "\n";
+  write_file(path("big"), lines);
   const std::vector<std::string> names = {"plain", "a b", "it's", "it's $x", "''", "a\tb", "a\nb", "\xc3\xa9",
                                           "\xc3\xa9:", "\xff", "\x7f", "~x", "x~", "#a", "a#", "a=b", "{", "{}",
                                           "a:b", "a\\b", "?", "[x", "x]", "@x", "a%+,-./_]z"};
@@ -259,9 +263,12 @@ TEST_F(Options, FileNamesInMessagesAreQuotedAsGnusAre) {
   for (const std::string& name : names) {
     const std::string file = "name" + std::to_string(i++);
     write_file(path(file), name);
+    ASSERT_EQ(in_dir("mkdir -p dirs/\"$(cat " + file + ")\"", "mkdir.err").status, 0);
     for (const std::string locale : {"C", "C.UTF-8"}) {
       SCOPED_TRACE(file + " " + locale);
-      for (const std::string args : {"-- \"$(cat " + file + ")\" < in", "-o \"no/such/$(cat " + file + ")\" in"}) {
+      const std::string name_of = "\"$(cat " + file + ")\"";
+      for (const std::string args : {"-- " + name_of + " < in", "-o no/such/" + name_of + " in",
+                                     "-- dirs/" + name_of, "-S 1k -T no/such/" + name_of + " big"}) {
         const Result g = in_dir("LC_ALL=" + locale + " sort " + args + " > /dev/null", "gnu.err");
         const Result r = in_dir("LC_ALL=" + locale + " " + fs::absolute(corank_bin()).string() + " " + args + " > /dev/null",
                                 "corank.err");

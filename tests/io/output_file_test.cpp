@@ -194,7 +194,7 @@ TEST_F(InPlaceTest, StagedInTheStagingDirectoryWhichMessagesName) {
     FAIL() << "no error";
   } catch (const IoError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "write failed: temporary file in " + real(dir_.file("stage")) + ": No space left on device");
+              "write failed: temporary file in '" + real(dir_.file("stage")) + "': No space left on device");
   }
   expect_old();
   {
@@ -304,11 +304,11 @@ TEST_F(OutputFileTest, TemporaryDirectoriesSayWhyTheyTakeNoFiles) {
     TempDirectories({"/proc"}).create_anonymous();
     FAIL() << "a temporary file in /proc";
   } catch (const IoError& e) {
-    EXPECT_EQ(std::string(e.what()), "cannot create temporary file in: /proc: the file system there takes no new files");
+    EXPECT_EQ(std::string(e.what()), "cannot create temporary file in '/proc': the file system there takes no new files");
   }
   TempDirectories temps({dir_.path()});
   const FileDesc run = temps.create_anonymous();
-  EXPECT_EQ(file_name_in_errors(run.get(), std::string(kTemporaryFile)), "temporary file in " + real(dir_.path()));
+  EXPECT_EQ(file_name_in_errors(run.get(), std::string(kTemporaryFile)), "temporary file in '" + real(dir_.path()) + "'");
   EXPECT_EQ(file_name_in_errors(run.get(), "out"), "out");
 }
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "corank/io/error.hpp"
+#include "corank/io/temp_files.hpp"
+
 #include <cerrno>
 #include <cstdlib>
 #include <optional>
@@ -36,6 +39,34 @@ TEST(QuoteName, LeavesErrnoAsItFoundIt) {
     EXPECT_EQ(errno, ENOENT);
   }
   EXPECT_EQ(corank::io::quote_name("a\xff" "b"), "'a'$'\\377''b'");
+}
+
+// The messages' names (GNU sort's own are compared in tests/cli's
+// Options.FileNamesInMessagesAreQuotedAsGnusAre): quoted where a shell needs
+// it, always after "in" and for a compress program's command, and corank's
+// label for an unnamed temporary file as it is.
+TEST(QuoteName, IoErrorsNameTheirFilesQuoted) {
+  const LcAll c("C");
+  using corank::io::IoError;
+  EXPECT_EQ(corank::io::quote_name_always("/tmp"), "'/tmp'");
+  EXPECT_EQ(corank::io::quote_name_always("a b"), "'a b'");
+  EXPECT_EQ(corank::io::quote_name_always("it's"), "\"it's\"");
+  EXPECT_EQ(corank::io::quote_name_always(""), "''");
+  EXPECT_STREQ(IoError("read failed", "in.txt", EISDIR).what(), "read failed: in.txt: Is a directory");
+  EXPECT_STREQ(IoError("read failed", "a b", EISDIR).what(), "read failed: 'a b': Is a directory");
+  EXPECT_STREQ(IoError("write failed", "standard output", ENOSPC).what(),
+               "write failed: 'standard output': No space left on device");
+  EXPECT_STREQ(IoError("open failed", "", ENOENT).what(), "open failed: '': No such file or directory");
+  EXPECT_STREQ(IoError("cannot create temporary file in", "/tmp", ENOSPC).what(),
+               "cannot create temporary file in '/tmp': No space left on device");
+  EXPECT_STREQ(IoError("compress program", "lz4 -d", "terminated abnormally").what(),
+               "compress program: 'lz4 -d': terminated abnormally");
+  EXPECT_STREQ(IoError("couldn't execute compress program", "lz4", ENOENT).what(),
+               "couldn't execute compress program: 'lz4': No such file or directory");
+  const std::string label = std::string(corank::io::kTemporaryFile) + " in '/a b'";
+  EXPECT_EQ(IoError("write failed", label, ENOSPC).what(), "write failed: " + label + ": No space left on device");
+  EXPECT_STREQ(IoError("read failed", corank::io::kTemporaryFile, "run ended early").what(),
+               "read failed: temporary file: run ended early");
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ protected:
 TEST_F(TemporaryDirectory, AFullOneIsNamed) {
   char real[PATH_MAX];
   ASSERT_NE(::realpath((dir_ / "tmp").c_str(), real), nullptr);
-  const std::string want = std::string("write failed: temporary file in ") + real + ": No space left on device";
+  const std::string want = std::string("write failed: temporary file in '") + real + "': No space left on device";
   EXPECT_EQ(full_disk_message("gensort", "records"), want);
   EXPECT_EQ(full_disk_message("lines", "lines"), want);
   EXPECT_EQ(entries(), (std::vector<std::string>{"lines", "records", "tmp"}));

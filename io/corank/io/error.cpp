@@ -3,21 +3,39 @@
 #include <algorithm>
 #include <cstring>
 
+#include "corank/io/quote_name.hpp"
+#include "corank/io/temp_files.hpp"
+
 namespace corank::io {
 
 namespace {
+
+bool ends_in_preposition(std::string_view op) noexcept { return op.ends_with(" in") || op.ends_with(" to"); }
+// A compress program's command, always quoted as GNU's quoteaf quotes it.
+bool names_a_command(std::string_view op) noexcept { return op.ends_with("compress program"); }
+
 std::string format(std::string_view op, std::string_view path, std::string_view why) {
-  // One allocation, sized up front (also keeps GCC 12's -Wrestrict false
-  // positive on chained appends quiet).
-  std::string s(op.size() + path.size() + why.size() + 4, ':');
-  char* p = s.data();
-  p = std::copy(op.begin(), op.end(), p);
-  p[1] = ' ';
-  p = std::copy(path.begin(), path.end(), p + 2);
-  p[1] = ' ';
-  std::copy(why.begin(), why.end(), p + 2);
+  std::string name;
+  std::string_view between = ": ";
+  if (path.starts_with(kTemporaryFile)) {
+    name = path;
+  } else if (ends_in_preposition(op)) {
+    name = quote_name_always(path);
+    between = " ";
+  } else {
+    name = names_a_command(op) ? quote_name_always(path) : quote_name(path);
+  }
+  // One allocation, sized up front, filled by copies (chained appends draw
+  // GCC 12's -Wrestrict false positive).
+  std::string s(op.size() + between.size() + name.size() + 2 + why.size(), ' ');
+  char* p = std::copy(op.begin(), op.end(), s.data());
+  p = std::copy(between.begin(), between.end(), p);
+  p = std::copy(name.begin(), name.end(), p);
+  *p++ = ':';
+  std::copy(why.begin(), why.end(), p + 1);
   return s;
 }
+
 }  // namespace
 
 IoError::IoError(std::string_view op, std::string_view path, int err)

@@ -1,6 +1,15 @@
 #pragma once
 // Errors from io/: one exception type whose message names the operation, the
-// path and strerror, ready for the CLI's one-line "corank: <msg>" report.
+// file and strerror, ready for the CLI's one-line "corank: <msg>" report.
+//
+// The file is named as GNU sort names it (quote_name.hpp): "read failed:
+// 'a b': Is a directory", "write failed: 'standard output': ...". An
+// operation that ends in a preposition takes the name after it, always
+// quoted: "cannot create temporary file in '/tmp': ...", as is a compress
+// program's command ("compress program: 'xz -d': ..."). Unnamed temporary
+// files are named by corank's own label (temp_files.hpp's kTemporaryFile,
+// "temporary file in '/tmp'", its directory quoted already), which stays as
+// it is.
 #include <stdexcept>
 #include <string>
 #include <string_view>

@@ -14,7 +14,6 @@
 
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
-#include "corank/io/quote_name.hpp"
 #include "corank/io/temp_files.hpp"
 #include "corank/io/thread_pool.hpp"
 
@@ -25,7 +24,7 @@ FileDesc FileDesc::open(const std::string& path, int flags, unsigned mode) {
   do {
     fd = ::open(path.c_str(), flags | O_CLOEXEC, mode);
   } while (fd < 0 && errno == EINTR);
-  if (fd < 0) throw_io_error("open failed", quote_name(path), errno);
+  if (fd < 0) throw_io_error("open failed", path, errno);
   return FileDesc(fd);
 }
 

@@ -21,7 +21,6 @@
 #include "corank/io/file_desc.hpp"
 #include "corank/io/huge_pages.hpp"
 #include "corank/io/owned_temporary.hpp"
-#include "corank/io/quote_name.hpp"
 #include "corank/io/run_file.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/target_replacement.hpp"
@@ -47,7 +46,7 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
     if (opt.output_codec) sink_ = compressing_sink(std::move(sink_), *opt.output_codec, "standard output");
     return;
   }
-  if (target.empty()) throw_io_error("open failed", quote_name(target), ENOENT);  // GNU sort's answer to -o ''
+  if (target.empty()) throw_io_error("open failed", target, ENOENT);  // GNU sort's answer to -o ''
   codec_ = codec;
   if (opt.output_region) {
     open_region(*opt.output_region, opt);
@@ -55,14 +54,14 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
   }
   struct stat st {};
   const bool exists = ::stat(target.c_str(), &st) == 0;  // follows symlinks
-  if (exists && S_ISDIR(st.st_mode)) throw_io_error("open failed", quote_name(target), EISDIR);
+  if (exists && S_ISDIR(st.st_mode)) throw_io_error("open failed", target, EISDIR);
   if (exists && !S_ISREG(st.st_mode)) {
     // A device, FIFO or socket: nothing to replace, written as it streams.
     int fd;
     do {
       fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
-    if (fd < 0) throw_io_error("open failed", quote_name(target), errno);
+    if (fd < 0) throw_io_error("open failed", target, errno);
     fd_ = fd;
     sink_ = compressing_sink(make_fd_sink(fd_, target_, opt), codec, target_);
     return;
@@ -70,7 +69,7 @@ OutputFile::OutputFile(const std::string& target, const IoOptions& opt) : target
   final_path_ = resolve_target(target);
   mode_ = Mode::rename;
   if (exists) {
-    if (::access(final_path_.c_str(), W_OK) != 0) throw_io_error("open failed", quote_name(target), errno);
+    if (::access(final_path_.c_str(), W_OK) != 0) throw_io_error("open failed", target, errno);
     // Rename would split a hard link: such a file is filled in place.
     if (st.st_nlink > 1) mode_ = Mode::in_place;
   }

@@ -144,9 +144,8 @@ bool write_to_pipe(int fd, const char* p, std::size_t n, const std::string& labe
   return err == 0;
 }
 
-std::string quoted(const std::string& program, bool decompress) {
-  return "'" + program + (decompress ? " -d'" : "'");
-}
+// The command as messages name it (quoted there: io/error.hpp).
+std::string command(const std::string& program, bool decompress) { return decompress ? program + " -d" : program; }
 
 class ProgramSink final : public ByteSink {
 public:
@@ -158,7 +157,7 @@ public:
     if (::pipe2(p, O_CLOEXEC) != 0) throw_io_error("pipe failed", name_, errno);
     FileDesc read_end = make_pipe_end(p[0]);
     to_child_ = make_pipe_end(p[1]);
-    child_.emplace(std::vector<std::string>{program}, read_end.get(), fd, quoted(program, false));
+    child_.emplace(std::vector<std::string>{program}, read_end.get(), fd, command(program, false));
     buffer_.reserve(kPipeBatch);
   }
   ~ProgramSink() override {
@@ -223,7 +222,7 @@ public:
     if (::pipe2(p, O_CLOEXEC) != 0) throw_io_error("pipe failed", this->name(), errno);
     from_child_ = make_pipe_end(p[0]);
     FileDesc write_end = make_pipe_end(p[1]);
-    child_.emplace(std::vector<std::string>{program, "-d"}, fd, write_end.get(), quoted(program, true));
+    child_.emplace(std::vector<std::string>{program, "-d"}, fd, write_end.get(), command(program, true));
     // write_end closes here: the pipe ends when PROG -d exits.
   }
   ~ProgramSource() override {

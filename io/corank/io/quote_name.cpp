@@ -145,4 +145,11 @@ std::string quote_name(std::string_view name) {
   return in_single_quotes(name);
 }
 
+std::string quote_name_always(std::string_view name) {
+  std::string q = quote_name(name);
+  // Unchanged: the name has no character that quoting would change.
+  if (q.size() == name.size()) q = "'" + q + "'";
+  return q;
+}
+
 }  // namespace corank::io

@@ -20,4 +20,9 @@ namespace corank::io {
 // Leaves errno as it found it.
 std::string quote_name(std::string_view name);
 
+// The same, but always quoted (gnulib's quoteaf, which GNU sort gives the
+// directory of "cannot create temporary file in '/tmp'"): a name that
+// quote_name leaves as it is goes in single quotes.
+std::string quote_name_always(std::string_view name);
+
 }  // namespace corank::io

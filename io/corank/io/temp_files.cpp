@@ -15,6 +15,7 @@
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/owned_temporary.hpp"
+#include "corank/io/quote_name.hpp"
 
 namespace corank::io {
 
@@ -80,7 +81,7 @@ std::string file_name_in_errors(int fd, const std::string& name) {
   // "/dir/#1234 (deleted)" for an unnamed file: its directory is what it lies in.
   const std::string_view target(link, static_cast<std::size_t>(n));
   const std::size_t slash = target.rfind('/');
-  return name + " in " + std::string(target.substr(0, slash == 0 ? 1 : slash));
+  return name + " in " + quote_name_always(target.substr(0, slash == 0 ? 1 : slash));
 }
 
 int register_cleanup(const std::string& path) {

@@ -36,9 +36,9 @@ private:
 
 // What spilled runs are called in messages. The write paths of io/ name such a
 // file by the directory it lies in (file_name_in_errors), so that a full -T
-// directory is named: "write failed: temporary file in /scratch: No space left on device".
+// directory is named: "write failed: temporary file in '/scratch': No space left on device".
 inline constexpr std::string_view kTemporaryFile = "temporary file";
-// `name`, or for kTemporaryFile "temporary file in DIR", DIR read back from
+// `name`, or for kTemporaryFile "temporary file in 'DIR'", DIR read back from
 // the descriptor (/proc/self/fd); `name` where that cannot be read.
 std::string file_name_in_errors(int fd, const std::string& name);
 

@@ -67,7 +67,7 @@ void check_stats_file(const Invocation& inv) {
 
 // The NUL-separated names in --files0-from's file, with GNU's checks.
 std::vector<std::string> files0_names(const std::string& from) {
-  if (from.empty()) throw io::IoError("open failed", "''", ENOENT);  // as GNU's: no file has that name
+  if (from.empty()) throw io::IoError("open failed", "", ENOENT);  // as GNU's: no file has that name
   auto src = io::open_source(from, io::IoOptions{});
   std::string all;
   char buf[65536];
