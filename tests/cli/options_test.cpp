@@ -280,6 +280,32 @@ TEST_F(Options, FileNamesInMessagesAreQuotedAsGnusAre) {
   }
 }
 
+// POSIXLY_CORRECT and _POSIX2_VERSION as GNU sort reads them: after the first
+// operand every element is an operand, but an -o where the obsolete forms are
+// read (not under -c); the obsolete keys +POS1 [-POS2] are read unless the
+// edition is one of 2001 to before 2008, where a -POS2 turns them on unless
+// POSIXLY_CORRECT is set. The same output, messages and status as GNU's.
+TEST_F(Options, PosixlyCorrectAndTheEditionAreReadAsGnuReadsThem) {
+  write_file(path("in"), "b 2\na 1\nc 0\n");
+  for (const std::string env : {"", "POSIXLY_CORRECT=1", "_POSIX2_VERSION=200112", "_POSIX2_VERSION=199209",
+                                "POSIXLY_CORRECT=1 _POSIX2_VERSION=200112", "_POSIX2_VERSION=x"}) {
+    for (const std::string args : {"in -r", "-r in", "+1 in", "+1 -2 in", "in +1", "in -o out", "in -oout", "in -o",
+                                   "-c in -o out", "in -- -r", "-r -- in -n", "+1", "in -k2"}) {
+      SCOPED_TRACE("[" + env + "] " + args);
+      const Result g = in_dir("env " + env + " sort " + args + " < in > gnu.out", "gnu.err");
+      const std::string gnu_out = read_file(path("gnu.out")), gnu_file = fs::exists(path("out")) ? read_file(path("out")) : "-";
+      fs::remove(path("out"));
+      const Result r = in_dir("env " + env + " " + fs::absolute(corank_bin()).string() + " " + args + " < in > corank.out",
+                              "corank.err");
+      EXPECT_EQ(r.status, g.status);
+      EXPECT_EQ(r.err, as_corank(g.err));
+      EXPECT_EQ(read_file(path("corank.out")), gnu_out);
+      EXPECT_EQ(fs::exists(path("out")) ? read_file(path("out")) : "-", gnu_file);
+      fs::remove(path("out"));
+    }
+  }
+}
+
 // -R's key takes -R: --debug finds no option ignored, as GNU's does not;
 // without -R an empty --random-source names no file that is read.
 TEST_F(Options, RandomSortsDebugWarningsAreGnus) {

@@ -37,6 +37,20 @@ std::vector<option> long_options_with(std::span<const option> own) {
   return table;
 }
 
+// Whether the obsolete keys +POS1 [-POS2] are read as keys before any -POS2
+// says so: GNU's reading of the POSIX edition that _POSIX2_VERSION names
+// (as gnulib's posix2_version reads it; 200809 where unset), whose editions
+// from 2001 to before 2008 withdrew them.
+bool traditional_usage_by_default() {
+  long edition = 200809;
+  if (const char* s = std::getenv("_POSIX2_VERSION"); s && *s) {
+    char* end = nullptr;
+    const long v = std::strtol(s, &end, 10);
+    if (*end == '\0') edition = v;
+  }
+  return !(edition >= 200112 && edition < 200809);
+}
+
 bool is_obsolete_end(const char* arg) {
   return arg[0] == '-' && std::isdigit(static_cast<unsigned char>(arg[1]));
 }
@@ -55,8 +69,11 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
   std::vector<char*> args(argv, argv + argc);
   if (!args.empty()) args[0] = const_cast<char*>(program);  // getopt only reads it
   args.push_back(nullptr);
-  // POSIXLY_CORRECT turns the obsolete +POS keys off, as it does in GNU sort.
-  const bool obsolete_keys = std::getenv("POSIXLY_CORRECT") == nullptr;
+  // As in GNU sort: POSIXLY_CORRECT makes every element after the first
+  // operand an operand (`sort in -r` reads a file named -r) but for an -o
+  // where the obsolete forms are read; it keeps a -POS2 from turning them on.
+  const bool posixly_correct = std::getenv("POSIXLY_CORRECT") != nullptr;
+  bool traditional_usage = traditional_usage_by_default();
   std::deque<std::string> spelled_out;  // the elements that replace GNU's abbreviations in args
   optind = 0;  // a full reinitialization, so tests may parse several times
   opterr = messages ? 1 : 0;
@@ -68,6 +85,15 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
       char*& next = args[static_cast<std::size_t>(at)];
       if (auto full = spell_out_gnu_abbreviation(next, long_options.data()))
         next = spelled_out.emplace_back(*full).data();
+    }
+    if (const int at = std::max(optind, 1); posixly_correct && !r.inputs.empty()) {
+      const char* next = at < argc ? args[static_cast<std::size_t>(at)] : "";
+      const bool output_option = traditional_usage && !check && !check_quiet && next[0] == '-' && next[1] == 'o' &&
+                                 (next[2] != '\0' || at + 1 < argc);
+      if (!output_option) {
+        for (; optind < argc; ++optind) r.inputs.emplace_back(args[static_cast<std::size_t>(optind)]);
+        break;
+      }
     }
     int long_index = -1;
     const int c = getopt_long(argc, args.data(), kShortOptions, long_options.data(), &long_index);
@@ -83,9 +109,14 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
     }
     switch (c) {
       case 1:  // an operand, or an obsolete key +POS1 [-POS2]
-        if (obsolete_keys && arg.size() > 1 && arg[0] == '+') {
+        if (arg.size() > 1 && arg[0] == '+') {
           std::string end;
           const bool has_end = optind < argc && is_obsolete_end(args[static_cast<std::size_t>(optind)]);
+          traditional_usage |= has_end && !posixly_correct;
+          if (!traditional_usage) {
+            r.inputs.push_back(arg);
+            break;
+          }
           if (has_end) end = args[static_cast<std::size_t>(optind)] + 1;
           if (text::obsolete_keydef(std::string_view(arg).substr(1), end)) {
             if (has_end) ++optind;
