@@ -67,6 +67,9 @@ TEST(QuoteName, IoErrorsNameTheirFilesQuoted) {
   EXPECT_EQ(IoError("write failed", label, ENOSPC).what(), "write failed: " + label + ": No space left on device");
   EXPECT_STREQ(IoError("read failed", corank::io::kTemporaryFile, "run ended early").what(),
                "read failed: temporary file: run ended early");
+  // A file of the user's whose name begins as the label does is quoted.
+  EXPECT_STREQ(IoError("read failed", "temporary file.txt", EISDIR).what(),
+               "read failed: 'temporary file.txt': Is a directory");
 }
 
 }  // namespace

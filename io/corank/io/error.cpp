@@ -11,13 +11,20 @@ namespace corank::io {
 namespace {
 
 bool ends_in_preposition(std::string_view op) noexcept { return op.ends_with(" in") || op.ends_with(" to"); }
+// corank's own name for an unnamed temporary file (file_name_in_errors),
+// not a path.
+bool is_temporary_label(std::string_view path) noexcept {
+  if (!path.starts_with(kTemporaryFile)) return false;
+  const std::string_view rest = path.substr(kTemporaryFile.size());
+  return rest.empty() || rest.starts_with(" in '") || rest.starts_with(" in \"");
+}
 // A compress program's command, always quoted as GNU's quoteaf quotes it.
 bool names_a_command(std::string_view op) noexcept { return op.ends_with("compress program"); }
 
 std::string format(std::string_view op, std::string_view path, std::string_view why) {
   std::string name;
   std::string_view between = ": ";
-  if (path.starts_with(kTemporaryFile)) {
+  if (is_temporary_label(path)) {
     name = path;
   } else if (ends_in_preposition(op)) {
     name = quote_name_always(path);
