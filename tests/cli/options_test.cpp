@@ -294,7 +294,7 @@ TEST_F(Options, PosixlyCorrectAndTheEditionAreReadAsGnuReadsThem) {
   for (const std::string env : {"", "POSIXLY_CORRECT=1", "_POSIX2_VERSION=200112", "_POSIX2_VERSION=199209",
                                 "POSIXLY_CORRECT=1 _POSIX2_VERSION=200112", "_POSIX2_VERSION=x"}) {
     for (const std::string args : {"in -r", "-r in", "+1 in", "+1 -2 in", "in +1", "in -o out", "in -oout", "in -o",
-                                   "-c in -o out", "in -- -r", "-r -- in -n", "+1", "in -k2"}) {
+                                   "-c in -o out", "in -- -r", "-r -- in -n", "+1", "in -k2", "in --rev"}) {
       SCOPED_TRACE("[" + env + "] " + args);
       const Result g = in_dir("env " + env + " sort " + args + " < in > gnu.out", "gnu.err");
       const std::string gnu_out = read_file(path("gnu.out")), gnu_file = fs::exists(path("out")) ? read_file(path("out")) : "-";

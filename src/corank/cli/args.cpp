@@ -78,14 +78,7 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
   optind = 0;  // a full reinitialization, so tests may parse several times
   opterr = messages ? 1 : 0;
   for (;;) {
-    // With the leading '-' of kShortOptions getopt takes the elements in
-    // order, so args[optind] is the one it reads next, unless it is in the
-    // middle of a cluster of letters, which does not start with "--".
-    if (const int at = std::max(optind, 1); at < argc) {  // optind 0: getopt starts at 1
-      char*& next = args[static_cast<std::size_t>(at)];
-      if (auto full = spell_out_gnu_abbreviation(next, long_options.data()))
-        next = spelled_out.emplace_back(*full).data();
-    }
+    // The operands as they were given: not spelled out as options below.
     if (const int at = std::max(optind, 1); posixly_correct && !r.inputs.empty()) {
       const char* next = at < argc ? args[static_cast<std::size_t>(at)] : "";
       const bool output_option = traditional_usage && !check && !check_quiet && next[0] == '-' && next[1] == 'o' &&
@@ -94,6 +87,14 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
         for (; optind < argc; ++optind) r.inputs.emplace_back(args[static_cast<std::size_t>(optind)]);
         break;
       }
+    }
+    // With the leading '-' of kShortOptions getopt takes the elements in
+    // order, so args[optind] is the one it reads next, unless it is in the
+    // middle of a cluster of letters, which does not start with "--".
+    if (const int at = std::max(optind, 1); at < argc) {  // optind 0: getopt starts at 1
+      char*& next = args[static_cast<std::size_t>(at)];
+      if (auto full = spell_out_gnu_abbreviation(next, long_options.data()))
+        next = spelled_out.emplace_back(*full).data();
     }
     int long_index = -1;
     const int c = getopt_long(argc, args.data(), kShortOptions, long_options.data(), &long_index);
