@@ -266,11 +266,12 @@ public:
     return static_cast<std::size_t>(std::clamp<std::uint64_t>(fan, 2, fan_in_cap_));
   }
   std::size_t max_runs() const { return static_cast<std::size_t>(std::min<std::uint64_t>(max_runs_, SIZE_MAX)); }
-  // Runs of less than kEngineRunBytes go without engines too: setting a ring
-  // up costs more than their reads.
+  // Runs of less than kEngineRunBytes go without engines too (a ring costs more than their reads).
   void plan_runs_held() {
     const RunsHeld h = runs_held(kDescriptorReserve, kPlainDescriptorReserve, !run_io_.temp_program.empty());
-    if (h.plain_io || job_.plan.run_records * R_ < kEngineRunBytes) run_io_.use_uring = run_io_.direct = false;
+    const bool plain = h.plain_io || job_.plan.run_records * R_ < kEngineRunBytes;
+    if (plain && run_io_.use_uring) run_io_.pread_reason = h.plain_io ? "few descriptors left" : "small runs";
+    if (plain) run_io_.use_uring = run_io_.direct = false;
     max_runs_ = h.max_runs;
     fan_in_cap_ = h.fan_in_cap;
   }
@@ -383,8 +384,7 @@ private:
     writer_.wait();
   }
 
-  // Merges `runs` slab by slab (spilled_run_merge.hpp), or record by record
-  // where the runs keep no index (streamed_run_merge.hpp).
+  // Merges `runs` slab by slab (spilled_run_merge.hpp), or record by record without an index (streamed_run_merge.hpp).
   template <class Deliver>
   // While runs form (an early merge at the open-file limit), the chunk's
   // buffers hold the budget: merged record by record, in small batches.

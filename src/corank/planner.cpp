@@ -125,6 +125,7 @@ std::uint64_t runs_within_descriptors(std::uint64_t reserve) {
 
 io::IoOptions io_within_descriptors(io::IoOptions io) {
   if (free_descriptors() < kFewDescriptors) {
+    if (io.use_uring) io.pread_reason = "few file descriptors left";
     io.use_uring = false;
     io.direct = false;
   }

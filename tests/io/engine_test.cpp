@@ -340,5 +340,24 @@ TEST(EngineSelection, FailedRingSetupFallsBackAndSaysSo) {
   EXPECT_EQ(said.notes, std::vector<std::string>{"io_uring unavailable (Invalid argument), using pread/pwrite"});
 }
 
+TEST(EngineSelection, PreadNoteNamesWhoChoseIt) {
+  // -v says why io_uring is not used: the user's option, the environment, or
+  // corank's own reason; never an option the user did not give.
+  struct Recorder final : Diagnostics {
+    std::vector<std::string> notes;
+    void note(std::string_view line) override { notes.emplace_back(line); }
+    void warning(std::string_view) override {}
+  } said;
+  IoOptions o;
+  o.verbose = true;
+  o.diagnostics = &said;
+  o.use_uring = false;
+  EXPECT_EQ(make_engine(o)->name(), "pread");
+  o.pread_reason = "a reason of the test's";
+  EXPECT_EQ(make_engine(o)->name(), "pread");
+  EXPECT_EQ(said.notes, (std::vector<std::string>{"using pread/pwrite (--io-engine=pread)",
+                                                  "using pread/pwrite (a reason of the test's)"}));
+}
+
 }  // namespace
 }  // namespace corank::io::test

@@ -31,7 +31,8 @@ void say_once(const IoOptions& opt, const std::string& line) {
 
 std::unique_ptr<IoEngine> make_engine(const IoOptions& opt) {
   if (!opt.use_uring || forced_pread()) {
-    say_once(opt, "using pread/pwrite (io_uring disabled by option or CORANK_IO=pread)");
+    const std::string why = forced_pread() ? "CORANK_IO=pread" : opt.pread_reason ? opt.pread_reason : "";
+    say_once(opt, "using pread/pwrite" + (why.empty() ? "" : " (" + why + ")"));
     return std::make_unique<PreadEngine>(opt.queue_depth);
   }
   try {

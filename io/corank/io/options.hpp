@@ -26,6 +26,9 @@ struct IoOptions {
   std::size_t block_size = std::size_t{4} << 20;  // bytes per request
   unsigned queue_depth = 8;                       // requests in flight per file
   bool use_uring = true;    // false, or CORANK_IO=pread in the environment, forces pread/pwrite
+  // Why use_uring is false, for the -v note of the engine chosen: the
+  // user's option unless corank chose pread itself and said why here.
+  const char* pread_reason = "--io-engine=pread";
   bool direct = true;       // O_DIRECT where the file system and offsets allow it
   bool verbose = false;     // note (below) which engine was chosen, and the sorter's plan and stage times
   // Where notes and warnings go (diagnostics.hpp); nullptr: nowhere.

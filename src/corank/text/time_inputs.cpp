@@ -40,6 +40,7 @@ std::string first_bytes(const std::string& path, const io::IoOptions& io) {
   small.use_uring = false;
   small.direct = false;
   small.read_threads = 1;
+  small.verbose = false;  // a peek at the head: the sort's own reads say which engine reads
   std::string bytes(kFormatSampleBytes, '\0');
   try {
     auto src = io::open_source(path, small);
