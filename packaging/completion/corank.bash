@@ -12,6 +12,7 @@ _corank_values() {
     --io-engine) echo "auto uring pread" ;;
     --sort) echo "general-numeric human-numeric month numeric random version time" ;;
     --nulls) echo "first last" ;;
+    --decimal-separator) echo ". ," ;;
     --collation) echo "und en de de-u-co-phonebk sv" ;;
     --compress-temp) echo "zstd gzip bzip2 xz" ;;
     --compress-program) echo "zstd gzip bzip2 xz pzstd pigz lz4" ;;

@@ -77,6 +77,11 @@ CommonSortOptions common_options(const SortRequest& r) {
 
 }  // namespace
 
+// Decimal commas are CSV's and TSV's alone: lines read LC_NUMERIC's decimal
+// point (as GNU sort does), JSON and COPY text always write '.'.
+constexpr const char* kDecimalSeparatorFormats =
+    "--decimal-separator applies to --format csv and tsv (lines read LC_NUMERIC's, as GNU sort does)";
+
 void reject_text_options(const SortRequest& r) {
   const std::pair<bool, std::string> text_only[] = {
       {!r.ordering.empty(), "-" + r.ordering},
@@ -100,6 +105,7 @@ void reject_text_options(const SortRequest& r) {
   for (const auto& [set, name] : text_only)
     if (set)
       throw UsageError("option " + name + " applies to text formats (lines, csv, tsv, pgtext, jsonl), not '" + r.format + "'");
+  if (r.decimal_separator != '.') throw UsageError(kDecimalSeparatorFormats);
 }
 
 std::uint64_t random_salt(const SortRequest& r) {
@@ -164,6 +170,8 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
   if (r.format == "lines") {
     if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
     if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
+    if (r.decimal_separator != '.')
+      throw UsageError(kDecimalSeparatorFormats);
     if (r.multiline && r.zero_terminated) throw UsageError("--multiline applies to lines ending in newlines, not -z");
     const bool own_rules = !rules;  // not a group's or an input's, whose --time sampling warned already
     const text::KeyField global = global_ordering(r, salt, read_inputs, std::move(rules));
@@ -173,6 +181,8 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
     return std::make_unique<text::LineFormat>(std::move(ordering));
   }
   if (r.multiline) throw UsageError("--multiline applies to --format lines");
+  if (r.decimal_separator != '.' && r.format != "csv" && r.format != "tsv")
+    throw UsageError(kDecimalSeparatorFormats);
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (r.zero_terminated) throw UsageError("-z applies to --format lines");
   const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;
@@ -221,6 +231,7 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
   o.unique = r.unique;
   o.nulls = nulls;
   o.null_string = r.null_string;
+  o.decimal_point = r.decimal_separator;
   return std::make_unique<text::CsvFormat>(std::move(o));
 }
 

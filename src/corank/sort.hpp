@@ -60,6 +60,9 @@ struct SortRequest {
   // CSV/TSV: the delimiter (default ',' or tab) and whether row 1 is a header.
   std::string delimiter;
   bool header = false;
+  // CSV/TSV: the decimal point of n, decimal and float keys: '.', or ',' for
+  // exports written under a locale such as de_DE (DuckDB's decimal_separator).
+  char decimal_separator = '.';
   // With header: whether the output begins with the header row. Off for a
   // piece of an output that another writer heads (corank-mpi's ranks after
   // the first): the header still names the key columns.

@@ -27,6 +27,7 @@ ordered_json options_json(const SortRequest& r) {
       {"merge_only", r.merge_only}, {"verify", r.verify},
       {"nulls", r.nulls_first ? "first" : "last"},
       {"null_string", r.null_string ? ordered_json(*r.null_string) : ordered_json(nullptr)},
+      {"decimal_separator", std::string(1, r.decimal_separator)},
       {"time_year", r.time_year},   {"time_year_month", r.time_year_month},
       {"time_zone", r.time_zone.empty() ? "UTC" : r.time_zone},
       {"time_format", r.time_format},

@@ -196,6 +196,7 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
         break;
       case kDebug: r.debug = true; break;
       case kDelimiter: r.delimiter = arg; break;
+      case kDecimalSeparator: r.decimal_separator = match_argument("--decimal-separator", arg, {{".", 0}, {",", 1}})[0]; break;
       case kFiles0From: inv.files0_from = arg; break;
       case kFormat: r.format = arg; break;
       case kGpu: {

@@ -101,6 +101,9 @@ Formats and corank's options:
                                 and pgtext)
       --header                CSV, pgtext: the first row is a header (COPY's
                                 HEADER), kept first; keys may name its columns
+      --decimal-separator=SEP CSV: numbers in n, decimal and float keys are
+                                written with SEP, . (default) or , (an export
+                                made under a locale such as de_DE: 2,5)
       --nulls=WHERE           CSV, pgtext, JSON lines: NULLs sort last
                                 (default) or first, under every key and
                                 direction without a place of its own

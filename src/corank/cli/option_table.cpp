@@ -10,6 +10,7 @@ const option kLongOptions[] = {
     {"compress-program", required_argument, nullptr, kCompressProgram},
     {"compress-temp", optional_argument, nullptr, kCompressTemp},
     {"debug", no_argument, nullptr, kDebug},
+    {"decimal-separator", required_argument, nullptr, kDecimalSeparator},
     {"delimiter", required_argument, nullptr, kDelimiter},
     {"dictionary-order", no_argument, nullptr, 'd'},
     {"field-separator", required_argument, nullptr, 't'},

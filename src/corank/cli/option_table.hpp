@@ -15,7 +15,8 @@ namespace corank::cli {
 enum OptionCode : int {
   kBatchSize = 256, kCheck, kCompressProgram, kCompressTemp, kDebug, kDelimiter, kFiles0From, kFormat, kGpu,
   kGpuMemory, kHeader, kHelp, kIoEngine, kNoFsync, kNoProgress, kNull, kNulls, kParallel, kProgress, kRandomSource,
-  kSort, kStats, kTimeYear, kVerify, kVersion, kTime, kTimeFormat, kTimeZone, kCollation, kMultiline, kRejects
+  kSort, kStats, kTimeYear, kVerify, kVersion, kTime, kTimeFormat, kTimeZone, kCollation, kMultiline, kRejects,
+  kDecimalSeparator
 };
 
 // GNU sort's short options; the leading '-' hands operands over in order, which

@@ -7,9 +7,13 @@
 namespace corank::text {
 
 ColumnKeys::ColumnKeys(const std::vector<std::string>& specs, const KeyField& global, bool header,
-                       std::shared_ptr<const Collation> default_collation) {
+                       std::shared_ptr<const Collation> default_collation, char decimal_point) {
   for (const auto& spec : specs) {
     ColumnKeySpec parsed = parse_column_key(spec, global, default_collation);
+    parsed.key.decimal_point = decimal_point;
+    if (decimal_point != '.' && parsed.key.type == ValueType::Letters &&
+        (parsed.key.key.general_numeric || parsed.key.key.human_numeric))
+      throw UsageError("invalid key '" + spec + "': --decimal-separator applies to n, decimal and float keys, not g or h");
     ColumnKey ck;
     ck.name = std::move(parsed.column);
     ck.key = parsed.key;

@@ -28,9 +28,11 @@ class ColumnKeys {
 public:
   // Parses the key specs (typed_key.hpp); names wait for name_columns.
   // Throws UsageError for a bad spec, column 0, or a name without a header.
-  // A text key without collate= takes `default_collation` (--collation's).
+  // A text key without collate= takes `default_collation` (--collation's);
+  // n, decimal and float keys read `decimal_point` as their decimal point
+  // (',': a UsageError for a g or h key, whose numbers GNU's rules read).
   ColumnKeys(const std::vector<std::string>& specs, const KeyField& global, bool header,
-             std::shared_ptr<const Collation> default_collation = nullptr);
+             std::shared_ptr<const Collation> default_collation = nullptr, char decimal_point = '.');
 
   // The first input's header, its fields unquoted or unescaped, read from
   // `file`. Throws UsageError for a key that names a column the header lacks

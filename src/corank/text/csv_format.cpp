@@ -88,7 +88,7 @@ std::vector<std::string> parse_csv_row(std::string_view row, char delimiter) {
 
 CsvFormat::CsvFormat(CsvOptions options)
     : RowFormat(options.unique, options.header, options.nulls,
-                ColumnKeys(options.keys, options.global, options.header, options.collation)),
+                ColumnKeys(options.keys, options.global, options.header, options.collation, options.decimal_point)),
       options_(std::move(options)) {}
 
 void CsvFormat::set_header(std::string_view header, const std::string& file) {

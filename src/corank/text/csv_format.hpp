@@ -37,6 +37,7 @@ struct CsvOptions {
   bool unique = false;
   NullOrder nulls = NullOrder::Last;
   std::optional<std::string> null_string;  // an unquoted field equal to it is NULL (default: an empty one)
+  char decimal_point = '.';                // of n, decimal and float keys (--decimal-separator)
 };
 
 // Splits one row (without its newline; a trailing CR is dropped) into its

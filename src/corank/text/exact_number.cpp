@@ -46,7 +46,7 @@ char digit(const ExactNumber& v, std::size_t i) noexcept {
 
 }  // namespace
 
-ExactNumber parse_exact_number(std::string_view s) noexcept {
+ExactNumber parse_exact_number(std::string_view s, char point) noexcept {
   ExactNumber v;
   std::size_t i = 0;
   while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
@@ -55,7 +55,7 @@ ExactNumber parse_exact_number(std::string_view s) noexcept {
   const std::size_t int_begin = i;
   while (digit_at(s, i)) ++i;
   std::string_view integer = s.substr(int_begin, i - int_begin), fraction;
-  if (i < s.size() && s[i] == '.') {
+  if (i < s.size() && s[i] == point) {
     const std::size_t frac_begin = ++i;
     while (digit_at(s, i)) ++i;
     fraction = s.substr(frac_begin, i - frac_begin);

@@ -24,11 +24,12 @@ struct ExactNumber {
 };
 
 // Reads [blanks][+|-]digits[.digits][(e|E)[+|-]digits] from the start of
-// `text`; text with no digits there reads as zero (as GNU's -n reads it).
+// `text`, `point` for the '.' (',' where --decimal-separator says so); text
+// with no digits there reads as zero (as GNU's -n reads it).
 // A whole value (between blanks) that PostgreSQL's numeric reads as NaN or
 // infinity is one: NaN, [+|-]Infinity, [+|-]inf, in any case. Only a whole
 // value: "information" is text, which reads as zero.
-ExactNumber parse_exact_number(std::string_view text) noexcept;
+ExactNumber parse_exact_number(std::string_view text, char point = '.') noexcept;
 
 // -1, 0, 1 by value.
 int compare_exact(const ExactNumber& a, const ExactNumber& b) noexcept;

@@ -6,7 +6,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
+#include <string>
 
 #include "corank/text/char_classes.hpp"
 
@@ -43,6 +45,25 @@ std::optional<double> parse_float8(std::string_view s) noexcept {
       std::from_chars(s.data(), s.data() + s.size(), v, hex ? std::chars_format::hex : std::chars_format::general);
   if (ec != std::errc{} || end != s.data() + s.size()) return std::nullopt;
   return minus ? -v : v;
+}
+
+std::optional<double> parse_float8(std::string_view s, char point) {
+  if (point == '.') return parse_float8(s);
+  const std::size_t at = s.find(point);
+  if (s.find('.') != std::string_view::npos) return std::nullopt;
+  if (at == std::string_view::npos) return parse_float8(s);
+  // from_chars reads only '.': the text copied with its separator as one.
+  char small[64];
+  std::string large;
+  char* p = small;
+  if (s.size() > sizeof small) {
+    large.assign(s);
+    p = large.data();
+  } else {
+    std::memcpy(small, s.data(), s.size());
+  }
+  p[at] = '.';
+  return parse_float8(std::string_view(p, s.size()));
 }
 
 int compare_float8(const std::optional<double>& a, const std::optional<double>& b) noexcept {

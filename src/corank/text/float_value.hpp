@@ -16,6 +16,10 @@ namespace corank::text {
 // infinity or nan (nan(chars) too), in any case. nullopt when unparsable or
 // out of a double's range (overflow, or underflow to zero).
 std::optional<double> parse_float8(std::string_view text) noexcept;
+// The same with `point` for the decimal point (',' where --decimal-separator
+// says so): a '.' in the text then makes it unparsable. Throws std::bad_alloc
+// (a value longer than 64 bytes is copied to be read).
+std::optional<double> parse_float8(std::string_view text, char point);
 
 // -1, 0, 1: unparsable first, then in float8's order.
 int compare_float8(const std::optional<double>& a, const std::optional<double>& b) noexcept;

@@ -149,18 +149,19 @@ int compare_values(const TypedKey& k, const FieldValue& a, const FieldValue& b, 
     return null_order(k, nulls) == NullOrder::Last ? d : -d;
   }
   const std::string_view x = trim_blanks(a.text, k.key), y = trim_blanks(b.text, k.key);
+  const char pt = k.decimal_point;
   int d;
   switch (k.type) {
     case ValueType::Letters:  // reversed there
       return k.collation ? compare_collated_key(k.key, x, y, *k.collation) : compare_key_text(k.key, x, y);
-    case ValueType::Number: d = compare_exact(parse_exact_number(x), parse_exact_number(y)); break;
+    case ValueType::Number: d = compare_exact(parse_exact_number(x, pt), parse_exact_number(y, pt)); break;
     case ValueType::Decimal: {
-      const ExactNumber p = parse_exact_number(x), q = parse_exact_number(y);
+      const ExactNumber p = parse_exact_number(x, pt), q = parse_exact_number(y, pt);
       d = p.whole && q.whole ? compare_exact(p, q) : p.whole - q.whole;
       break;
     }
     case ValueType::Date: d = compare_parsed(parse_date(x), parse_date(y)); break;
-    case ValueType::Float: d = compare_float8(parse_float8(x), parse_float8(y)); break;
+    case ValueType::Float: d = compare_float8(parse_float8(x, pt), parse_float8(y, pt)); break;
   }
   d = sign(d);
   return k.key.reverse ? -d : d;
@@ -183,8 +184,8 @@ bool value_unread(const TypedKey& k, const FieldValue& v) {
   switch (k.type) {
     case ValueType::Letters: return k.key.time && !key_instant(time_rules_of(k.key), false, text, {});
     case ValueType::Number: return false;
-    case ValueType::Decimal: return !parse_exact_number(text).whole;
-    case ValueType::Float: return !parse_float8(text);
+    case ValueType::Decimal: return !parse_exact_number(text, k.decimal_point).whole;
+    case ValueType::Float: return !parse_float8(text, k.decimal_point);
     case ValueType::Date: return !parse_date(text);
   }
   return false;
@@ -205,10 +206,10 @@ Prefix value_prefix(const TypedKey& k, const FieldValue& v, NullOrder nulls) {
   switch (k.type) {
     case ValueType::Letters:  // reversed there
       return k.collation ? collated_key_prefix(k.key, text, *k.collation) : key_prefix(k.key, text);
-    case ValueType::Number: encode_exact(parse_exact_number(text), 0, p, sizeof p); break;
+    case ValueType::Number: encode_exact(parse_exact_number(text, k.decimal_point), 0, p, sizeof p); break;
     case ValueType::Decimal: {
       // 0 for the unparsable, then the numbers from 1 on.
-      const ExactNumber n = parse_exact_number(text);
+      const ExactNumber n = parse_exact_number(text, k.decimal_point);
       if (n.whole) encode_exact(n, 1, p, sizeof p);
       break;
     }
@@ -219,7 +220,7 @@ Prefix value_prefix(const TypedKey& k, const FieldValue& v, NullOrder nulls) {
         for (int i = 0; i < 8; ++i) p[1 + i] = static_cast<unsigned char>(e >> (56 - 8 * i));
       }
       break;
-    case ValueType::Float: encode_float8(parse_float8(text), p); break;
+    case ValueType::Float: encode_float8(parse_float8(text, k.decimal_point), p); break;
   }
   return prefix_of(p, k.key.reverse);
 }

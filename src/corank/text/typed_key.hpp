@@ -54,6 +54,9 @@ struct TypedKey {
   std::optional<NullOrder> nulls;  // :nulls_first or :nulls_last; else the format's
   // The collation of a text key; null: bytes.
   std::shared_ptr<const Collation> collation;
+  // The decimal point of n, decimal and float values: '.', or ',' under
+  // --decimal-separator=, (CSV/TSV exports written under a locale such as de_DE).
+  char decimal_point = '.';
 };
 
 // Where the NULLs of `key` go: its own place, else `fallback` (the format's).

@@ -35,6 +35,22 @@ TEST(ExactNumber, ExponentsAndEqualSpellings) {
 
 // Found by csv_fuzz: an exponent of many digits overflowed while it was read
 // (UBSan: signed integer overflow); it saturates instead.
+// --decimal-separator=,: the comma is the point; a '.' ends the number.
+TEST(ExactNumber, DecimalCommas) {
+  auto comma = [](std::string_view a, std::string_view b) {
+    return compare_exact(parse_exact_number(a, ','), parse_exact_number(b, ','));
+  };
+  EXPECT_EQ(comma("2", "2.5e0"), 0);  // the second stops at its '.': 2
+  EXPECT_GT(comma("2,5", "2.5"), 0);
+  EXPECT_EQ(comma("2,50", "2,5"), 0);
+  EXPECT_LT(comma("2,1", "2,9"), 0);
+  EXPECT_LT(comma("-0,25", "0"), 0);
+  EXPECT_EQ(compare_exact(parse_exact_number("2,5", ','), parse_exact_number("2.5")), 0);
+  EXPECT_TRUE(parse_exact_number(" 1,5e3 ", ',').whole);
+  EXPECT_FALSE(parse_exact_number("1.5", ',').whole);
+  EXPECT_FALSE(parse_exact_number("1,5").whole);
+}
+
 TEST(ExactNumber, HugeExponentsSaturate) {
   EXPECT_EQ(cmp("0.50e444444444444444400000", "1e400"), 1);
   EXPECT_EQ(cmp("1e99999999999999999999999999", "1e99999999999999999999999998"), 0);  // both at the limit

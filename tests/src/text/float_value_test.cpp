@@ -38,6 +38,21 @@ TEST(FloatValue, ReadsWhatFloat8Reads) {
   }
 }
 
+// --decimal-separator=,: the comma is the point, and a '.' makes no number.
+TEST(FloatValue, DecimalCommas) {
+  EXPECT_EQ(parse_float8("2,5", ','), 2.5);
+  EXPECT_EQ(parse_float8(" -0,125 ", ','), -0.125);
+  EXPECT_EQ(parse_float8("3", ','), 3.0);
+  EXPECT_EQ(parse_float8("1,5e3", ','), 1500.0);
+  EXPECT_EQ(parse_float8("2.5", '.'), 2.5);
+  const std::string long_value = "0," + std::string(100, '0') + "1";  // copied past the stack buffer
+  EXPECT_EQ(parse_float8(long_value, ','), 1e-101);
+  for (const char* bad : {"2.5", "1.000,5", "1,2,3", ",", ""}) {
+    SCOPED_TRACE(bad);
+    EXPECT_FALSE(parse_float8(bad, ',').has_value());
+  }
+}
+
 TEST(FloatValue, OrdersAsFloat8) {
   EXPECT_EQ(cmp("-Infinity", "-1.7e308"), -1);
   EXPECT_EQ(cmp("Infinity", "1.7e308"), 1);
