@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -229,6 +230,21 @@ void add_member(std::vector<std::string>& members, const std::string& name) {
   if (!name.empty() && std::find(members.begin(), members.end(), name) == members.end()) members.push_back(name);
 }
 
+// The levels that logging libraries write after a timestamp (log4j, logback,
+// java.util.logging, Python's logging, syslog's severities): words that read
+// as abbreviations but that no zone uses. Looking one up in every zone of the
+// tz database (TimeZone::any_zone_names) takes tens of milliseconds, which a
+// log4j file would otherwise pay at every start.
+bool log_level(std::uint64_t abbr) noexcept {
+  static constexpr std::uint64_t kLevels[] = {
+      pack_zone_abbr("INFO"),  pack_zone_abbr("WARN"),   pack_zone_abbr("WARNING"), pack_zone_abbr("ERROR"),
+      pack_zone_abbr("ERR"),   pack_zone_abbr("DEBUG"),  pack_zone_abbr("TRACE"),   pack_zone_abbr("FATAL"),
+      pack_zone_abbr("NOTICE"), pack_zone_abbr("CRIT"),  pack_zone_abbr("ALERT"),   pack_zone_abbr("EMERG"),
+      pack_zone_abbr("SEVERE"), pack_zone_abbr("FINE"),  pack_zone_abbr("FINER"),   pack_zone_abbr("FINEST"),
+      pack_zone_abbr("CONFIG")};
+  return std::find(std::begin(kLevels), std::end(kLevels), abbr) != std::end(kLevels);
+}
+
 // Zone abbreviations after the sampled times that the zone does not use but
 // a zone of the tz database does (CET in logs sorted under the default UTC):
 // those times are read in the zone given, without them, so it is likely not
@@ -240,7 +256,8 @@ void warn_unnamed_zones(const TimeZone& zone, std::span<const std::string> input
   std::vector<std::uint64_t> warned;
   for (std::size_t i = 0; i < inputs.size(); ++i)
     for (const std::uint64_t a : times[i].zone_abbrs) {
-      if (zone.names(a) || std::find(warned.begin(), warned.end(), a) != warned.end() || !TimeZone::any_zone_names(a))
+      if (zone.names(a) || log_level(a) || std::find(warned.begin(), warned.end(), a) != warned.end() ||
+          !TimeZone::any_zone_names(a))
         continue;
       warned.push_back(a);
       std::size_t more = 0;
