@@ -167,11 +167,10 @@ text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, const
 
 std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::uint64_t salt, bool read_inputs,
                                                    std::shared_ptr<const text::TimeRules> rules) {
+  if (r.decimal_separator != '.' && r.format != "csv" && r.format != "tsv") throw UsageError(kDecimalSeparatorFormats);
   if (r.format == "lines") {
     if (!r.delimiter.empty() || r.header) throw UsageError("--delimiter and --header apply to --format csv, tsv or pgtext");
     if (r.nulls_first || r.null_string) throw UsageError("--nulls and --null apply to --format csv, tsv, pgtext or jsonl");
-    if (r.decimal_separator != '.')
-      throw UsageError(kDecimalSeparatorFormats);
     if (r.multiline && r.zero_terminated) throw UsageError("--multiline applies to lines ending in newlines, not -z");
     const bool own_rules = !rules;  // not a group's or an input's, whose --time sampling warned already
     const text::KeyField global = global_ordering(r, salt, read_inputs, std::move(rules));
@@ -181,8 +180,6 @@ std::unique_ptr<text::TextFormat> make_text_format(const SortRequest& r, std::ui
     return std::make_unique<text::LineFormat>(std::move(ordering));
   }
   if (r.multiline) throw UsageError("--multiline applies to --format lines");
-  if (r.decimal_separator != '.' && r.format != "csv" && r.format != "tsv")
-    throw UsageError(kDecimalSeparatorFormats);
   if (r.field_separator) throw UsageError("-t applies to --format lines; CSV takes --delimiter");
   if (r.zero_terminated) throw UsageError("-z applies to --format lines");
   const text::NullOrder nulls = r.nulls_first ? text::NullOrder::First : text::NullOrder::Last;

@@ -319,15 +319,18 @@ TEST(EngineSelection, EnvironmentForcesPread) {
   EXPECT_EQ(make_engine(o)->name(), uring_available() ? "io_uring" : "pread");
 }
 
+// The notes an engine's choice sends to its options' Diagnostics.
+struct NoteRecorder final : Diagnostics {
+  std::vector<std::string> notes;
+  void note(std::string_view line) override { notes.emplace_back(line); }
+  void warning(std::string_view) override {}
+};
+
 TEST(EngineSelection, FailedRingSetupFallsBackAndSaysSo) {
   if (!uring_available()) GTEST_SKIP() << "io_uring unavailable: every engine here is already the fallback";
   // More entries than io_uring_queue_init accepts (32768): it fails with EINVAL.
   // The note goes to the options' Diagnostics, not to stderr.
-  struct Recorder final : Diagnostics {
-    std::vector<std::string> notes;
-    void note(std::string_view line) override { notes.emplace_back(line); }
-    void warning(std::string_view) override {}
-  } said;
+  NoteRecorder said;
   IoOptions o;
   o.queue_depth = 100000;
   o.verbose = true;
@@ -343,11 +346,7 @@ TEST(EngineSelection, FailedRingSetupFallsBackAndSaysSo) {
 TEST(EngineSelection, PreadNoteNamesWhoChoseIt) {
   // -v says why io_uring is not used: the user's option, the environment, or
   // corank's own reason; never an option the user did not give.
-  struct Recorder final : Diagnostics {
-    std::vector<std::string> notes;
-    void note(std::string_view line) override { notes.emplace_back(line); }
-    void warning(std::string_view) override {}
-  } said;
+  NoteRecorder said;
   IoOptions o;
   o.verbose = true;
   o.diagnostics = &said;
