@@ -2,8 +2,8 @@
 // A file that changes while it is read, for the tests of corank's snapshot
 // of its inputs (io/corank/io/source.hpp). Installed as the process's fault
 // injector (io/fault_injection.hpp), ResizeAtRead fails nothing: at the nth
-// read request it cuts a file to a new size, or appends bytes to it, before
-// that request runs. A request that arrives meanwhile, on another thread,
+// read request (or the first write) it cuts a file to a new size, or appends
+// bytes to it, before that request runs. A request that arrives meanwhile, on another thread,
 // waits until the file has changed, so every read from the nth on sees the
 // new file whatever the engine and however many threads read.
 // drop_cached_pages() takes a file's pages out of the page cache
@@ -36,12 +36,17 @@ public:
   static ResizeAtRead cut(std::string path, std::uint64_t nth, std::uint64_t size) {
     return ResizeAtRead(std::move(path), nth, size, {});
   }
+  // At the first write request (a sort in memory: once every input was
+  // read, as the output is written) `path` is cut to `size` bytes.
+  static ResizeAtRead cut_at_first_write(std::string path, std::uint64_t size) {
+    return ResizeAtRead(std::move(path), 1, size, {}, io::FaultPoint::write);
+  }
   // At the nth read request `bytes` are appended to `path`.
   static ResizeAtRead grow(std::string path, std::uint64_t nth, std::string bytes) {
     return ResizeAtRead(std::move(path), nth, 0, std::move(bytes));
   }
   bool fail(io::FaultPoint point) noexcept override {
-    if (point != io::FaultPoint::read) return false;
+    if (point != point_) return false;
     if (seen_.fetch_add(1, std::memory_order_relaxed) + 1 >= nth_) std::call_once(once_, [this] { resize(); });
     return false;
   }
@@ -49,8 +54,9 @@ public:
   bool resized() const noexcept { return resized_.load(); }
 
 private:
-  ResizeAtRead(std::string path, std::uint64_t nth, std::uint64_t size, std::string appended)
-      : path_(std::move(path)), nth_(nth), size_(size), appended_(std::move(appended)) {}
+  ResizeAtRead(std::string path, std::uint64_t nth, std::uint64_t size, std::string appended,
+               io::FaultPoint point = io::FaultPoint::read)
+      : path_(std::move(path)), point_(point), nth_(nth), size_(size), appended_(std::move(appended)) {}
 
   void resize() noexcept {
     if (appended_.empty()) {
@@ -65,6 +71,7 @@ private:
   }
 
   std::string path_;
+  io::FaultPoint point_;
   std::uint64_t nth_;
   std::uint64_t size_;
   std::string appended_;

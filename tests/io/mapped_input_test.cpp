@@ -8,12 +8,15 @@
 
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "corank/io/direct_fd.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/fault_injection.hpp"
 #include "corank/io/mapped_input.hpp"
+#include "corank/io/output_file.hpp"
 #include "corank/io/temp_files.hpp"
 #include "io_test_util.hpp"
 
@@ -94,6 +97,39 @@ TEST(MappedInput, CountsAsOneReadFaultPoint) {
     EXPECT_EQ(failed_device.requests(), 1u);
   }
   EXPECT_NE(MappedInput::map_if_resident(dir.file("in"), IoOptions{}, 4096), nullptr);
+}
+
+// Cut by less than its last page holds: no SIGBUS, the rest of that page
+// reads as zeros. No output is committed over it: the commit names the file
+// and both sizes, and the target keeps what it had.
+TEST(MappedInput, AFileCutWithinItsLastPageFailsTheCommit) {
+  ScratchDir dir;
+  const std::string path = dir.file("in.log"), target = dir.file("out");
+  write_file(path, pattern(10'000));
+  write_file(target, "old");
+  auto m = MappedInput::map_if_resident(path, IoOptions{}, 10'000);
+  ASSERT_NE(m, nullptr);
+  EXPECT_NO_THROW(check_mapped_inputs());
+  ASSERT_EQ(::truncate(path.c_str(), 9'000), 0);
+  EXPECT_EQ(m->data()[9'500], std::byte{0}) << "the page's tail past the new end";
+  const std::string message =
+      "read failed: " + path + ": the file shrank while it was being read (from 10000 to 9000 bytes)";
+  try {
+    check_mapped_inputs();
+    ADD_FAILURE() << "no error for a mapped file that shrank";
+  } catch (const IoError& e) {
+    EXPECT_EQ(std::string(e.what()), message);
+  }
+  {
+    OutputFile out(target, IoOptions{});
+    out.sink().write(reinterpret_cast<const char*>(m->data()), 10'000);
+    EXPECT_THROW(out.commit(), IoError);
+  }
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"in.log", "out"}));
+  std::ifstream in(target);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "old");
+  m.reset();
+  EXPECT_NO_THROW(check_mapped_inputs()) << "a mapping gone is no longer checked";
 }
 
 TEST(MappedInputDeathTest, AFileThatShrinksIsAnInputErrorThatRemovesTemporaryFiles) {

@@ -101,15 +101,16 @@ protected:
   }
 
   // Sorts `r` while `file` (written with `content` first, its pages dropped
-  // unless `cached`) is cut to `size` bytes at the first read: the sort must
-  // fail with the message naming the file and both sizes, keep the old target
-  // and leave only `files`.
+  // unless `cached`) is cut to `size` bytes at the nth read request: the sort
+  // must fail with the message naming the file and both sizes, keep the old
+  // target and leave only `files`.
   void expect_shrink_refused(const SortRequest& r, const std::string& file, const std::string& content,
-                             std::uint64_t size, bool cached, const std::vector<std::string>& files) {
+                             std::uint64_t size, bool cached, const std::vector<std::string>& files,
+                             std::uint64_t nth = 1) {
     spit(file, content);
     if (!cached) ASSERT_TRUE(drop_cached_pages(file));
     spit(path("out"), "old");
-    auto cut = ResizeAtRead::cut(file, 1, size);
+    auto cut = ResizeAtRead::cut(file, nth, size);
     {
       io::ScopedFaultInjector scope(cut);
       try {
@@ -191,6 +192,47 @@ TEST_F(InputSnapshot, LinesCutOnALineBoundaryAreRefused) {
   r.threads = 4;
   const std::string big = lines(300000, 5);  // over 4 MiB: split over the threads
   expect_shrink_refused(r, path("in"), big, big.find('\n', big.size() / 3) + 1, true, {"first", "in", "out", "tmp"});
+}
+
+// Inputs in the page cache are mapped (io/mapped_input.hpp), and a sort in
+// memory reads its records where they lie as it writes them. A file cut then,
+// after it was read, within its last page, raises no SIGBUS: that page's
+// rest reads as zeros, which must not reach an output with success. Lines
+// and CSV (two files, mapped side by side) and gensort records (one file).
+TEST_F(InputSnapshot, AMappedInputCutAsTheOutputIsWrittenIsRefused) {
+  std::string text = lines(3000, 8);
+  while (text.size() % 4096 < 1000) text += "padding line\n";
+  const std::uint64_t cut = text.find('\n', text.size() / 4096 * 4096 + 200) + 1;
+  ASSERT_LT(cut, text.size());
+  std::string recs = gensort_records(1000, 9);  // 100000 bytes: 1696 in the last page
+  const auto refused = [&](const SortRequest& r, const std::string& content, std::uint64_t size,
+                           const std::vector<std::string>& files) {
+    spit(path("first"), content);
+    spit(path("out"), "old");
+    auto cutter = ResizeAtRead::cut_at_first_write(path("first"), size);
+    {
+      io::ScopedFaultInjector scope(cutter);
+      try {
+        sort(r);
+        ADD_FAILURE() << "sorted an input that shrank: " << fs::file_size(path("out")) << " bytes out";
+      } catch (const io::IoError& e) {
+        EXPECT_EQ(std::string(e.what()), "read failed: " + path("first") +
+                                             ": the file shrank while it was being read (from " +
+                                             std::to_string(content.size()) + " to " + std::to_string(size) + " bytes)");
+      }
+    }
+    EXPECT_TRUE(cutter.resized());
+    EXPECT_EQ(slurp(path("out")), "old");
+    EXPECT_EQ(entries(), files);
+  };
+  for (const char* format : {"lines", "csv"}) {
+    SCOPED_TRACE(format);
+    spit(path("second"), lines(100, 9));
+    refused(request({path("first"), path("second")}, format), text, cut, {"first", "out", "second", "tmp"});
+  }
+  std::remove(path("second").c_str());
+  SCOPED_TRACE("gensort");
+  refused(request({path("first")}, "gensort"), recs, 99'000, {"first", "out", "tmp"});
 }
 
 // Past the first 64 inputs the chunk reader closes files and opens them again

@@ -44,13 +44,21 @@ struct Slot {
   int fd = -1;
   std::uint64_t size = 0;
   Line shrank, unreadable;
+  std::string path;  // for check_mapped_inputs, under the mutex; never read by the handler
 };
 std::array<Slot, kSlots> g_slots;
 std::mutex g_slots_mutex;
 struct sigaction g_previous {};
 
-// What the handler writes: async-signal-safe calls only (fstat, write, _exit).
+// Set by the first thread to report a lost page: every thread that touches
+// one at once raises SIGBUS, and one line is enough.
+std::atomic<bool> g_reporting{false};
+
+// What the handler writes: async-signal-safe calls only (fstat, write, pause, _exit).
 [[noreturn]] void report_lost_page(const Slot& s) {
+  if (g_reporting.exchange(true)) {
+    for (;;) ::pause();  // until the reporting thread's _exit ends the process
+  }
   struct stat st {};
   if (::fstat(s.fd, &st) != 0 || static_cast<std::uint64_t>(st.st_size) >= s.size) {
     [[maybe_unused]] ssize_t w = ::write(STDERR_FILENO, s.unreadable.text.data(), s.unreadable.size);
@@ -116,6 +124,7 @@ int register_range(const std::byte* p, std::uint64_t n, int fd, const std::strin
     s.unreadable.assign(head + std::strerror(EIO) + "\n");
     s.fd = fd;
     s.size = n;
+    s.path = path;
     s.begin.store(reinterpret_cast<std::uintptr_t>(p), std::memory_order_relaxed);
     s.end.store(reinterpret_cast<std::uintptr_t>(p) + n, std::memory_order_release);
     return i;
@@ -162,6 +171,16 @@ std::unique_ptr<MappedInput> MappedInput::map_if_resident(const std::string& pat
   // The sort reads the records front to back, then gathers them in key order.
   ::madvise(m, static_cast<std::size_t>(size), MADV_WILLNEED);
   return std::unique_ptr<MappedInput>(new MappedInput(p, size, at != nullptr, slot, std::move(fd)));
+}
+
+void check_mapped_inputs() {
+  std::lock_guard lock(g_slots_mutex);
+  for (const Slot& s : g_slots) {
+    if (s.end.load(std::memory_order_acquire) == 0) continue;
+    struct stat st {};
+    if (::fstat(s.fd, &st) != 0) throw_io_error("stat failed", s.path, errno);
+    if (static_cast<std::uint64_t>(st.st_size) < s.size) throw_file_shrank(s.path, s.fd, s.size);
+  }
 }
 
 MappedInput::~MappedInput() {

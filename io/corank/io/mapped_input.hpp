@@ -16,7 +16,15 @@
 // status 2, as an input error does.
 // This handler is the library's only direct writer to standard error: nothing
 // can be returned to a thread that touched a page that is gone. A SIGBUS
-// elsewhere keeps its earlier disposition.
+// elsewhere keeps its earlier disposition. Threads that meet lost pages at
+// once print one line between them.
+//
+// A file that shrinks by less than what its last page holds past the new end
+// raises no SIGBUS: the rest of that page reads as zeros, which no read would
+// have returned. So every output checks, before it is committed
+// (output_file.hpp), that no file mapped now is shorter than its mapping
+// (check_mapped_inputs): a sort whose input shrank while it was mapped fails
+// as one that read it would, and leaves its target as it was.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -26,6 +34,11 @@
 #include "corank/io/options.hpp"
 
 namespace corank::io {
+
+// Throws IoError ("read failed: FILE: the file shrank while it was being
+// read (from N to M bytes)") where a file mapped now, by any MappedInput of
+// the process, is shorter than its mapping.
+void check_mapped_inputs();
 
 class MappedInput {
 public:

@@ -20,6 +20,7 @@
 #include "corank/io/file_attributes.hpp"
 #include "corank/io/file_desc.hpp"
 #include "corank/io/huge_pages.hpp"
+#include "corank/io/mapped_input.hpp"
 #include "corank/io/owned_temporary.hpp"
 #include "corank/io/run_file.hpp"
 #include "corank/io/source.hpp"
@@ -289,6 +290,9 @@ void OutputFile::finish_writing() {
 
 void OutputFile::commit() {
   finish_writing();
+  // Every byte written came from inputs whole when they were read: one
+  // that shrank while mapped left zeros in place of its lost tail.
+  check_mapped_inputs();
   if (mode_ == Mode::stream || mode_ == Mode::region) {
     committed_ = true;
     return;

@@ -98,9 +98,17 @@ bool ChunkReader::fill(Chunk& chunk, std::uint64_t budget) {
   // Entries hold offsets of 40 bits: a chunk takes at most a quarter of
   // that, and grows past it only for one record that large.
   const std::uint64_t read_before = bytes_read_;
-  const bool got = fill_records(chunk, std::min(budget, RecordEntry::kMaxBytes / 4));
+  bool got = false;
+  try {
+    got = fill_records(chunk, std::min(budget, RecordEntry::kMaxBytes / 4));
+    if (chunk.used >= RecordEntry::kMaxBytes) throw InputError(source_name_ + ": a record of 1 TiB or more");
+  } catch (const InputError&) {
+    // A mapped file that shrank reads as zeros past its new end, up to the
+    // end of that page: what looks malformed there is the shrinking.
+    if (mapped_) io::check_mapped_inputs();
+    throw;
+  }
   chunk.input_bytes = bytes_read_ - read_before;
-  if (chunk.used >= RecordEntry::kMaxBytes) throw InputError(source_name_ + ": a record of 1 TiB or more");
   // Records split off one at a time get their prefixes here where they are
   // deferred (defer_prefixes_), all threads sharing the work (the parallel
   // split gives them as it goes).
