@@ -102,6 +102,12 @@ void raise_open_file_limit() noexcept;
 
 // Half of physical memory: the default for -S.
 std::uint64_t default_memory_budget();
+// A -S within the machine: at most its physical memory and swap together.
+// The kernel refuses any one allocation larger than both (its default
+// overcommit heuristic), so that a sort planned for more (a third of -S 100G
+// as a pipe's chunk on a 24 GiB machine) would fail where GNU sort, which
+// halves a buffer the system refuses, sorts.
+std::uint64_t within_machine_memory(std::uint64_t budget);
 
 // -S counts everything the sort holds, not only its planned arrays: the I/O
 // engine's buffers (queue_depth blocks for each of `streams` files open at

@@ -8,6 +8,7 @@
 #include "corank/format.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
+#include "corank/planner.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/icu_collation.hpp"
 #include "corank/text/jsonl_format.hpp"
@@ -63,7 +64,7 @@ CommonSortOptions common_options(const SortRequest& r) {
   CommonSortOptions o;
   o.inputs = r.inputs;
   o.output = r.output;
-  o.memory_budget = r.memory_budget;
+  o.memory_budget = r.memory_budget ? within_machine_memory(r.memory_budget) : 0;
   o.temp_dirs = r.temp_dirs;
   o.threads = r.threads;
   o.gpu = r.gpu;

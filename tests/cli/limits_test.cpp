@@ -4,7 +4,8 @@
 // records, under a low open-file limit too (it shapes merges, never memory);
 // a sort and -m over many files within a low open-file limit, and one that
 // cannot be done saying which limit is too low; a sort within an
-// address-space limit, and memory exhausted under one naming it.
+// address-space limit, and memory exhausted under one naming it; a -S beyond
+// the machine.
 // Outputs are checked against GNU sort (text) or a memcmp sort (gensort).
 #include <fcntl.h>
 #include <malloc.h>
@@ -308,6 +309,21 @@ TEST_F(Limit, MergeOfManyFilesWithinTheOpenFileLimit) {
     EXPECT_EQ(read_file(path("out")), read_file(path(c.want))) << (c.opts.empty() ? "" : c.opts[0]);
     EXPECT_TRUE(tmp_is_empty());
   }
+}
+
+// -S beyond the machine's memory and swap (1000 TiB): the sort plans within
+// what the machine has, as GNU sort's buffers shrink to what the system
+// gives. A pipe, and a file whose last line has no newline (read, not
+// mapped), once failed with "memory exhausted": a third of -S asked at once.
+TEST_F(Limit, ABudgetBeyondTheMachineSortsWithinIt) {
+  write_file(path("nonl"), std::string("b\nc\na"));
+  std::string err;
+  ASSERT_EQ(corank("-S 1000T -o " + path("out") + " " + path("nonl"), &err), 0) << err;
+  EXPECT_EQ(read_file(path("out")), "a\nb\nc\n");
+  ASSERT_EQ(corank("-S 1000T -o " + path("out2") + " < " + path("nonl"), &err), 0) << err;
+  EXPECT_EQ(read_file(path("out2")), "a\nb\nc\n");
+  ASSERT_EQ(corank("--format csv --header -k b -S 1000T -o " + path("out3") + " < " + path("nonl"), &err), 0) << err;
+  EXPECT_EQ(read_file(path("out3")), "b\na\nc\n");
 }
 
 TEST_F(Limit, AddressSpaceLimit) {
