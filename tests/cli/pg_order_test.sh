@@ -9,7 +9,8 @@
 # output into a table whose serial column records the order, and PostgreSQL
 # checks that the rows are the input's and that their order is its ORDER BY's
 # (ties by id, the input's order). The same for PostgreSQL's COPY text format:
-# COPY ... TO STDOUT, corank --format pgtext, COPY ... FROM STDIN.
+# COPY ... TO STDOUT, corank --format pgtext, COPY ... FROM STDIN. And times
+# that PostgreSQL writes with offsets of seconds.
 #   tests/cli/pg_order_test.sh /path/to/corank [ROWS=20000]
 # Exits 77 (skipped) without PostgreSQL's server programs (Debian: postgresql;
 # PG_BINDIR names their directory elsewhere). As root the server runs as the
@@ -170,6 +171,16 @@ check "COPY text: text" pgtext "$work/dump.txt" "--key t" "t"
 check "COPY text: numeric DESC NULLS FIRST, text" pgtext "$work/dump.txt" "--key n:n:desc:nulls_first --key 5" "n DESC, t"
 check "COPY text: float8 DESC, spilled runs" pgtext "$work/dump.txt" "-S 256K --key f:float:desc" "f DESC NULLS LAST"
 check "COPY text: timestamptz" pgtext "$work/dump.txt" "--key ts:time" "ts"
+
+# Instants as PostgreSQL writes them in a zone whose offsets once had seconds
+# (Africa/Monrovia's local mean time, -00:44:30, until 1972): the offset read
+# whole, not the value cut short before it.
+sql -q -c "SELECT setseed(0.34); CREATE TABLE t2 AS SELECT id, n, f,
+  timestamptz '1900-01-01 00:00:00+00' + random() * interval '80 years' AS ts, t FROM t"
+PGTZ=Africa/Monrovia sql -c 'COPY (SELECT * FROM t2 ORDER BY id) TO STDOUT WITH (FORMAT csv, HEADER true)' \
+  >"$work/monrovia.csv"
+expect "offsets with seconds written" t "SELECT $(grep -c -- '-00:44:30' "$work/monrovia.csv") > 0"
+check "timestamptz with offsets of seconds (Africa/Monrovia)" csv "$work/monrovia.csv" "--key ts:time" "ts" t2
 
 if ((failures)); then
   echo "pg_order_test: $failures failed" >&2

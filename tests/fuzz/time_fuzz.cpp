@@ -25,9 +25,9 @@ namespace {
 
 using namespace corank::text;
 
-void check_key(const TimeRules& rules, bool search, std::string_view key, std::string_view after) {
+void check_key(const TimeRules& rules, TimeExtent extent, std::string_view key, std::string_view after) {
   std::size_t begin = 0, end = 0;
-  const auto t = key_instant(rules, search, key, after, &begin, &end);
+  const auto t = key_instant(rules, extent, key, after, &begin, &end);
   if (!t) return;
   corank::fuzz::require(begin <= end && end <= key.size() + after.size(), "a timestamp lies within its text");
   corank::fuzz::require(t->nanoseconds < 1'000'000'000u, "nanoseconds below a second");
@@ -67,10 +67,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (std::string_view part : {m.name, m.value})
         corank::fuzz::require(part.data() >= text.data() && part.data() + part.size() <= text.data() + text.size(),
                               "a JSON member lies within its line");
-    check_key(*rules, true, text, {});
-    check_key(*rules, false, text, {});
+    check_key(*rules, TimeExtent::anywhere, text, {});
+    check_key(*rules, TimeExtent::start, text, {});
+    check_key(*rules, TimeExtent::whole, text, {});
     for (std::size_t cut = 0; cut <= text.size(); cut += 1 + text.size() / 8)
-      check_key(*rules, false, text.substr(0, cut), text.substr(cut));
+      check_key(*rules, TimeExtent::start, text.substr(0, cut), text.substr(cut));
     for (const TimePattern* p : rules->search_formats())
       for (std::size_t i = 0; i < text.size(); ++i) {
         LocalTime t;

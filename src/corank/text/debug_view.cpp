@@ -105,7 +105,7 @@ void append_mark(const LineOrdering& o, std::string_view line, const KeyField* k
       const std::string_view after = span.end < text + line.size()
                                          ? std::string_view(span.end, static_cast<std::size_t>(text + line.size() - span.end))
                                          : std::string_view{};
-      const bool valid = key_instant(time_rules_of(*key), key->time_search,
+      const bool valid = key_instant(time_rules_of(*key), key->time_extent(),
                                      std::string_view(beg, static_cast<std::size_t>(lim - beg)), after, &at, &end)
                              .has_value();
       while (beg < lim && is_blank(static_cast<unsigned char>(*beg))) ++beg;

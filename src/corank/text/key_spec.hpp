@@ -17,6 +17,14 @@ namespace corank::text {
 class TimeRules;
 class LineLocale;  // line_locale.hpp
 
+// Where a time key's timestamp lies in the key's bytes (time_rules.hpp's key_instant).
+enum class TimeExtent : unsigned char {
+  start,     // at its start, other text may follow: a log line's fields (-k1,3T)
+  anywhere,  // wherever it is found (--time, T without field positions)
+  whole,     // the whole value, blanks around it aside (:time of a CSV column
+             // or a JSON member): text after the timestamp leaves it unread
+};
+
 inline constexpr std::uint64_t kNoPosition = UINT64_MAX;
 inline constexpr int kNoTab = -1;  // fields are separated by runs of blanks
 
@@ -40,6 +48,11 @@ struct KeyField {
   // T without field positions ("-k T", --time): the whole line, its timestamp
   // found wherever it is; with positions, the key starts with it.
   bool time_search = false;
+  // :time of a column or member: the value is the timestamp alone.
+  bool time_whole = false;
+  TimeExtent time_extent() const noexcept {
+    return time_search ? TimeExtent::anywhere : time_whole ? TimeExtent::whole : TimeExtent::start;
+  }
   // How T reads timestamps (time_rules.hpp); null: UTC, the known formats, this year.
   std::shared_ptr<const TimeRules> time_rules;
 

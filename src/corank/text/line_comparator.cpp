@@ -113,8 +113,8 @@ int compare_key_text(const KeyField& key, std::string_view a, std::string_view b
     diff = (ma > mb) - (ma < mb);
   } else if (key.time) {
     const TimeRules& rules = time_rules_of(key);
-    diff = compare_instants(key_instant(rules, key.time_search, a, after_a),
-                            key_instant(rules, key.time_search, b, after_b));
+    diff = compare_instants(key_instant(rules, key.time_extent(), a, after_a),
+                            key_instant(rules, key.time_extent(), b, after_b));
   } else if (key.version) {
     diff = compare_version(a, b);
   } else if (key.ignore || key.fold) {
@@ -184,8 +184,8 @@ int LineComparator::compare_across(std::string_view a, const LineComparator& oth
     if (key.time) {
       const KeyField& theirs = other.o_.keys[i];
       const KeySpan ka = find_key(a, key, o_.tab), kb = find_key(b, theirs, o_.tab);
-      d = compare_instants(key_instant(time_rules_of(key), key.time_search, {ka.begin, ka.size()}, bytes_after(a, ka)),
-                           key_instant(time_rules_of(theirs), theirs.time_search, {kb.begin, kb.size()}, bytes_after(b, kb)));
+      d = compare_instants(key_instant(time_rules_of(key), key.time_extent(), {ka.begin, ka.size()}, bytes_after(a, ka)),
+                           key_instant(time_rules_of(theirs), theirs.time_extent(), {kb.begin, kb.size()}, bytes_after(b, kb)));
       d = (d > 0) - (d < 0);
       if (key.reverse) d = -d;
     } else {
@@ -217,7 +217,7 @@ Prefix key_prefix(const KeyField& key, std::string_view k, std::string_view afte
   } else if (key.month) {
     p[0] = static_cast<unsigned char>(month_of(k));
   } else if (key.time) {
-    encode_time(key_instant(time_rules_of(key), key.time_search, k, after), p);  // unparsable: all zeros, the lowest
+    encode_time(key_instant(time_rules_of(key), key.time_extent(), k, after), p);  // unparsable: all zeros, the lowest
   } else if (key.version) {
     // No cheap order-preserving code: every pair goes to the full comparison.
   } else {
@@ -262,7 +262,7 @@ Prefix LineComparator::prefix(std::string_view line) const {
     const std::string_view k{span.begin, span.size()};
     if (o_.keys.size() == 1 && !o_.unique && !o_.stable && key.time) {
       unsigned char p[kPrefixBytes] = {};
-      encode_time(key_instant(time_rules_of(key), key.time_search, k, bytes_after(line, span)), p);
+      encode_time(key_instant(time_rules_of(key), key.time_extent(), k, bytes_after(line, span)), p);
       if (!locale_) return key_then_line(p, kTimeCodeBytes, key.reverse, line, o_.reverse);
       // In another locale the last resort is strcoll's: the collation's
       // digest of the line follows the code, so that lines of one second

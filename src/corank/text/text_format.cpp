@@ -56,7 +56,7 @@ void LineFormat::count_values(std::string_view line, const Prefix& prefix, std::
       unread = lead == (key.reverse ? 0xffu : 0u);
     } else {
       const KeySpan span = find_key(line, key, o.tab);
-      unread = !key_instant(time_rules_of(key), key.time_search, {span.begin, span.size()}, bytes_after(line, span));
+      unread = !key_instant(time_rules_of(key), key.time_extent(), {span.begin, span.size()}, bytes_after(line, span));
     }
     counts[2 * c] += unread;
     ++c;

@@ -90,19 +90,25 @@ bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept {
   std::size_t j = i + 1;
   const int h = read_digits(s, j, 2, 2);
   if (h < 0 || h > 23) return false;
-  int m = 0;
+  int m = 0, sec = 0;
   if (j < s.size() && s[j] == ':') {
     // "-05: message": a colon that no minutes follow is the text's.
     if (digit_at(s, j + 1)) {
       ++j;
       m = read_digits(s, j, 2, 2);
+      // Seconds, as PostgreSQL and Python write a zone's local mean time
+      // ("-00:44:30": Monrovia until 1972).
+      if (m >= 0 && j < s.size() && s[j] == ':' && digit_at(s, j + 1) && digit_at(s, j + 2)) {
+        ++j;
+        sec = read_digits(s, j, 2, 2);
+      }
     }
   } else if (digit_at(s, j)) {
     m = read_digits(s, j, 2, 2);
   }
-  if (m < 0 || m > 59) return false;
+  if (m < 0 || m > 59 || sec < 0 || sec > 59) return false;
   i = j;
-  offset = (h * 3600 + m * 60) * (c == '-' ? -1 : 1);
+  offset = (h * 3600 + m * 60 + sec) * (c == '-' ? -1 : 1);
   return true;
 }
 

@@ -267,11 +267,11 @@ void TimePattern::compute_lead_bytes() {
       case Op::Fraction:  // optional: '.' or ',', then digits
         r.add(r.first, '.'), r.add(r.first, ','), r.add(r.rest, '0', '9'), r.min = 0, r.max = kUnbounded;
         break;
-      case Op::Offset:  // Z, UT, UTC, GMT, +hh, +hhmm, +hh:mm (or -)
+      case Op::Offset:  // Z, UT, UTC, GMT, +hh, +hhmm, +hh:mm, +hh:mm:ss (or -)
         for (unsigned char c : {'Z', 'z', 'U', 'G', '+', '-'}) r.add(r.first, c);
         r.add(r.rest, '0', '9');
         for (unsigned char c : {':', 'T', 'C', 'M'}) r.add(r.rest, c);
-        r.max = 6;
+        r.max = 9;
         break;
       case Op::ZoneName: r.add(r.first, 'A', 'Z'), r.add(r.rest, 'A', 'Z'), r.min = 2, r.max = 6; break;
       case Op::Epoch: digits(1, kUnbounded), r.add(r.first, '-'), r.add(r.rest, '.'); break;

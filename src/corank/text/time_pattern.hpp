@@ -57,8 +57,9 @@ constexpr std::uint64_t pack_zone_abbr(std::string_view letters) noexcept {
   return p;
 }
 
-// A UTC offset as %z reads it, at s[i]: seconds east of UTC in `offset`,
-// i moved past it; false (i unmoved) when there is none.
+// A UTC offset as %z reads it, at s[i] (Z, UT, UTC, GMT, +hh, +hhmm, +hh:mm,
+// +hh:mm:ss, or -): seconds east of UTC in `offset`, i moved past it; false
+// (i unmoved) when there is none.
 bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept;
 
 class TimePattern {

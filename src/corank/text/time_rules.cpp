@@ -167,8 +167,9 @@ std::optional<Instant> infinite(std::string_view s, std::size_t* begin, std::siz
 
 }  // namespace
 
-std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::string_view key, std::string_view after,
+std::optional<Instant> key_instant(const TimeRules& rules, TimeExtent extent, std::string_view key, std::string_view after,
                                    std::size_t* begin, std::size_t* end) noexcept {
+  const bool search = extent == TimeExtent::anywhere;
   if (!search)
     if (auto t = infinite(key, begin, end)) return t;
   TimeFound f;
@@ -194,6 +195,19 @@ std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::str
         f.end = key.size() + i;
       }
     }
+  }
+  if (extent == TimeExtent::whole) {
+    // Blanks, and the bracket that closes one the value opens with (Common
+    // Log Format's), may follow; other text ("... BC", an offset not read)
+    // leaves the value unread.
+    auto past_blanks = [&](std::size_t i) {
+      while (i < key.size() && blank(key[i])) ++i;
+      return i;
+    };
+    std::size_t rest = past_blanks(f.end);
+    const std::size_t first = past_blanks(0);
+    if (rest < key.size() && key[rest] == ']' && first < key.size() && key[first] == '[') rest = past_blanks(rest + 1);
+    if (rest != key.size()) return std::nullopt;
   }
   if (begin) *begin = f.begin;
   if (end) *end = f.end;

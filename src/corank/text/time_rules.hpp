@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "corank/text/key_spec.hpp"
 #include "corank/text/time_formats.hpp"
 #include "corank/text/time_pattern.hpp"
 #include "corank/text/time_value.hpp"
@@ -98,7 +99,7 @@ private:
 // field 5) takes the offset from there. PostgreSQL's -infinity and infinity
 // (any case) at the key's start come before and after every instant. `begin`/`end`, where given, receive
 // the timestamp's extent relative to the key's start (--debug's marks).
-std::optional<Instant> key_instant(const TimeRules& rules, bool search, std::string_view key, std::string_view after,
+std::optional<Instant> key_instant(const TimeRules& rules, TimeExtent extent, std::string_view key, std::string_view after,
                                    std::size_t* begin = nullptr, std::size_t* end = nullptr) noexcept;
 
 // --time-year's argument: YEAR (1-9999), or a reference date YEAR-MM or

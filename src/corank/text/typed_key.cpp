@@ -123,7 +123,8 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global,
   tk.key.reverse = tk.key.reverse != global.reverse;
   tk.key.sword = tk.key.eword = kNoPosition;
   tk.key.time_rules = global.time_rules;
-  tk.key.time_search = false;  // a value is a timestamp from its start
+  tk.key.time_search = false;  // a value is a timestamp, and nothing else
+  tk.key.time_whole = tk.key.time;
   tk.key.random_salt = global.random_salt;  // the seed of R, set with the global letters
   if (tk.type == ValueType::Letters && tk.key.numeric) tk.type = ValueType::Number;
   check_compatible(tk.key);
@@ -182,7 +183,7 @@ bool value_unread(const TypedKey& k, const FieldValue& v) {
   if (v.null) return false;
   const std::string_view text = trim_blanks(v.text, k.key);
   switch (k.type) {
-    case ValueType::Letters: return k.key.time && !key_instant(time_rules_of(k.key), false, text, {});
+    case ValueType::Letters: return k.key.time && !key_instant(time_rules_of(k.key), TimeExtent::whole, text, {});
     case ValueType::Number: return false;
     case ValueType::Decimal: return !parse_exact_number(text, k.decimal_point).whole;
     case ValueType::Float: return !parse_float8(text, k.decimal_point);

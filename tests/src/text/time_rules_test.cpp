@@ -28,11 +28,11 @@ TimeRules rules_in(int year, unsigned month = 12, std::string zone = "", std::st
 
 // A key's value, read from its start.
 std::optional<Instant> t(std::string_view s, const TimeRules& r = rules_in(2026)) {
-  return key_instant(r, false, s, {});
+  return key_instant(r, TimeExtent::start, s, {});
 }
 // The first timestamp anywhere in a line.
 std::optional<Instant> found(std::string_view s, const TimeRules& r = rules_in(2026)) {
-  return key_instant(r, true, s, {});
+  return key_instant(r, TimeExtent::anywhere, s, {});
 }
 
 TEST(TimeRules, Iso8601AndRfc3339) {
@@ -165,26 +165,52 @@ TEST(TimeRules, ZonesGapsAndFolds) {
   EXPECT_THROW(rules_in(2026, 12, "../../etc/passwd"), UsageError);
 }
 
+// Offsets with seconds, as PostgreSQL and Python's isoformat write a zone's
+// local mean time (Africa/Monrovia's -00:44:30 until 1972): the times Python's
+// datetime gives.
+TEST(TimeRules, OffsetsWithSeconds) {
+  constexpr std::int64_t k19650301T100000Z = -152632800;
+  EXPECT_EQ(t("1965-03-01 09:15:30-00:44:30"), at(k19650301T100000Z));
+  EXPECT_EQ(t("1965-03-01T09:15:30-00:44:30"), at(k19650301T100000Z));
+  EXPECT_EQ(t("2026-01-01T00:00:00+01:19:32"), at(1767220828));
+  EXPECT_EQ(t("2026-10-10T15:55:36+02:00 x"), at(k20261010T135536Z));
+}
+
+// A column's or member's value (:time) is the timestamp alone: text after it
+// (PostgreSQL's " BC", an offset not read) leaves it unread, not cut short.
+TEST(TimeRules, AWholeValueIsTheTimestampAlone) {
+  const TimeRules r = rules_in(2026);
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "2026-10-10T13:55:36Z", {}), at(k20261010T135536Z));
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, " 2026-10-10 15:55:36+02 \t", {}), at(k20261010T135536Z));
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "[10/Oct/2026:13:55:36 +0000] ", {}), at(k20261010T135536Z));
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "10/Oct/2026:13:55:36 +0000]", {}), std::nullopt);
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "infinity", {}), key_instant(r, TimeExtent::start, "infinity", {}));
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "0044-03-15 12:00:00+00 BC", {}), std::nullopt);
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "2026-10-10 13:55:36 INFO", {}), std::nullopt);
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "2026-10-10 13:55:36+02:00:7", {}), std::nullopt);
+  EXPECT_EQ(key_instant(r, TimeExtent::start, "2026-10-10 13:55:36 INFO", {}), at(k20261010T135536Z));
+}
+
 // -k4,4T on Common Log Format: the key ends before " +0100]", in field 5.
 TEST(TimeRules, OffsetAfterTheKey) {
   const TimeRules r = rules_in(2026);
-  EXPECT_EQ(key_instant(r, false, "[25/Nov/2026:12:15:01", " +0100] \"GET /\""), at(k20261125T111501Z));
-  EXPECT_EQ(key_instant(r, false, " [25/Nov/2026:06:15:01", " -0500]"), at(k20261125T111501Z));
-  EXPECT_EQ(key_instant(r, false, "[25/Nov/2026:11:15:01", " \"GET /\""), at(k20261125T111501Z));  // none there
+  EXPECT_EQ(key_instant(r, TimeExtent::start, "[25/Nov/2026:12:15:01", " +0100] \"GET /\""), at(k20261125T111501Z));
+  EXPECT_EQ(key_instant(r, TimeExtent::start, " [25/Nov/2026:06:15:01", " -0500]"), at(k20261125T111501Z));
+  EXPECT_EQ(key_instant(r, TimeExtent::start, "[25/Nov/2026:11:15:01", " \"GET /\""), at(k20261125T111501Z));  // none there
   // Only a format whose offset the key cut off reaches past the key.
-  EXPECT_EQ(key_instant(r, false, "Nov 25 11:15:01", " +0100 host"), at(k20261125T111501Z));
+  EXPECT_EQ(key_instant(r, TimeExtent::start, "Nov 25 11:15:01", " +0100 host"), at(k20261125T111501Z));
   std::size_t begin = 0, end = 0;
-  EXPECT_TRUE(key_instant(r, false, "[25/Nov/2026:12:15:01", " +0100]", &begin, &end));
+  EXPECT_TRUE(key_instant(r, TimeExtent::start, "[25/Nov/2026:12:15:01", " +0100]", &begin, &end));
   EXPECT_EQ(begin, 1u);
   EXPECT_EQ(end, 27u);  // the offset's end, past the key's 21 bytes
   // PostgreSQL's prefix by -k1,2T: the zone abbreviation in field 3.
   const TimeRules berlin = rules_in(2026, 12, "Europe/Berlin");
   constexpr std::int64_t k20261025T003000Z = 1792888200;
-  EXPECT_EQ(key_instant(berlin, false, "2026-10-25 02:30:00.5", " CEST [7] LOG"), at(k20261025T003000Z, 500'000'000));
-  EXPECT_EQ(key_instant(berlin, false, "2026-10-25 02:30:00.5", " CET [7] LOG", &begin, &end),
+  EXPECT_EQ(key_instant(berlin, TimeExtent::start, "2026-10-25 02:30:00.5", " CEST [7] LOG"), at(k20261025T003000Z, 500'000'000));
+  EXPECT_EQ(key_instant(berlin, TimeExtent::start, "2026-10-25 02:30:00.5", " CET [7] LOG", &begin, &end),
             at(k20261025T003000Z + 3600, 500'000'000));
   EXPECT_EQ(end, 25u);
-  EXPECT_EQ(key_instant(berlin, false, "2026-10-25 02:30:00.5", " ERROR x", &begin, &end),
+  EXPECT_EQ(key_instant(berlin, TimeExtent::start, "2026-10-25 02:30:00.5", " ERROR x", &begin, &end),
             at(k20261025T003000Z, 500'000'000));
   EXPECT_EQ(end, 21u);
 }
@@ -204,7 +230,7 @@ TEST(TimeRules, FoundAnywhereInALine) {
   // The first timestamp in the line wins.
   EXPECT_EQ(found("Nov 25 11:15:01 host app: retry at 2027-01-01T00:00:00Z"), at(k20261125T111501Z));
   std::size_t begin = 0, end = 0;
-  EXPECT_TRUE(key_instant(rules_in(2026), true, "ip [Wed Nov 25 11:15:01 2026] x", {}, &begin, &end));
+  EXPECT_TRUE(key_instant(rules_in(2026), TimeExtent::anywhere, "ip [Wed Nov 25 11:15:01 2026] x", {}, &begin, &end));
   EXPECT_EQ(begin, 4u);
   EXPECT_EQ(end, 28u);
 }
@@ -222,11 +248,11 @@ TEST(TimeRules, ZoneAbbreviationsTheZoneNames) {
   EXPECT_EQ(found("2026-10-25 02:30:00 ERROR x", berlin), at(k20261025T003000Z));  // the earlier offset
   EXPECT_EQ(found("2026-10-25 02:30:00 CET x"), at(k20261025T003000Z + 7200));      // UTC names no CET
   std::size_t begin = 0, end = 0;
-  ASSERT_TRUE(key_instant(berlin, true, "2026-10-25 02:30:00  CET x", {}, &begin, &end));
+  ASSERT_TRUE(key_instant(berlin, TimeExtent::anywhere, "2026-10-25 02:30:00  CET x", {}, &begin, &end));
   EXPECT_EQ(end, 24u);
-  ASSERT_TRUE(key_instant(berlin, true, "2026-10-25 02:30:00  ERROR x", {}, &begin, &end));
+  ASSERT_TRUE(key_instant(berlin, TimeExtent::anywhere, "2026-10-25 02:30:00  ERROR x", {}, &begin, &end));
   EXPECT_EQ(end, 19u);
-  ASSERT_TRUE(key_instant(rules_in(2026), true, "2026-10-10T13:55:36Z GET /", {}, &begin, &end));
+  ASSERT_TRUE(key_instant(rules_in(2026), TimeExtent::anywhere, "2026-10-10T13:55:36Z GET /", {}, &begin, &end));
   EXPECT_EQ(end, 20u);  // no abbreviation after an offset
 }
 
@@ -240,7 +266,7 @@ TEST(TimeRules, JsonTimeMembers) {
   EXPECT_EQ(found(docker), at(k20261125T111501Z + 3600));  // without the members: the message's
   EXPECT_EQ(found(docker, r), at(k20261125T111501Z));
   std::size_t begin = 0, end = 0;
-  ASSERT_TRUE(key_instant(r, true, docker, {}, &begin, &end));
+  ASSERT_TRUE(key_instant(r, TimeExtent::anywhere, docker, {}, &begin, &end));
   EXPECT_EQ(docker.substr(begin, end - begin), "2026-11-25T11:15:01Z");
   EXPECT_EQ(found(R"({"ts":1795605301.25,"msg":"2026-01-01T00:00:00Z"})", r), at(k20261125T111501Z, 250'000'000));
   // Not a whole timestamp, nested, or no object: the first timestamp anywhere.
