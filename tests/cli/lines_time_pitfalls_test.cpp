@@ -2,7 +2,8 @@
 // order written out by hand (the instants in each comment): a number after a
 // time that is not its UTC offset, JSON logs whose first time-like member is
 // not their time, stack trace lines that name an id or a date, CRLF and a
-// byte order mark around positional keys, a leap second.
+// byte order mark around positional keys, a CRLF file's last multi-line
+// record, a leap second.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -88,6 +89,22 @@ TEST_F(TimePitfalls, CrlfAndByteOrderMarkAroundPositionalKeys) {
             "b x 2026-11-25T11:15:01Z\r\nc x 2026-11-25T11:15:02Z\r\na x 2026-11-25T11:15:03Z\r\n");
   EXPECT_EQ(sorted_by("-k1,1T", "\xEF\xBB\xBF" "2026-11-25T11:15:03Z a\n2026-11-25T11:15:01Z b\n"),
             "2026-11-25T11:15:01Z b\n\xEF\xBB\xBF" "2026-11-25T11:15:03Z a\n");
+}
+
+// A CRLF file's last record without its line ending gets CR LF, under
+// --multiline too, where no record's end is known until the line after it:
+// the file's first line decides, from a pipe and from a file, whole records
+// of several lines and of one.
+TEST_F(TimePitfalls, CrlfLastRecordOfMultilineRecords) {
+  const std::string two = "2026-11-25 10:00:02 b\r\n2026-11-25 10:00:01 a";
+  for (const char* args : {"--multiline", "--time", "--multiline -S 1M"})
+    EXPECT_EQ(sorted_by(args, two), "2026-11-25 10:00:01 a\r\n2026-11-25 10:00:02 b\r\n") << args;
+  EXPECT_EQ(sorted_by("--multiline", "2026-11-25 10:00:02 b\r\n\tat x\r\n2026-11-25 10:00:01 a\r\n\tat y"),
+            "2026-11-25 10:00:01 a\r\n\tat y\r\n2026-11-25 10:00:02 b\r\n\tat x\r\n");
+  write_file(path("pipe"), two);
+  const Result r = run("--multiline -o " + path("out") + " < " + path("pipe"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "2026-11-25 10:00:01 a\r\n2026-11-25 10:00:02 b\r\n");
 }
 
 // RFC 2822's zone names: 01:30 EST on 2026-11-01, the repeated hour in New

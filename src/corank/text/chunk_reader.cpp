@@ -214,6 +214,7 @@ bool ChunkReader::fill_records(Chunk& chunk, std::uint64_t budget) {
         if (!to_end || chunk.data()[chunk.used - 1] != format_.terminator()) {
           const std::string_view tail(chunk.data() + scan, chunk.used - scan);
           format_.check_unterminated(tail, source_name_, file_lines_ + 1);
+          ending_.saw_first_line_of(tail, format_.terminator());
           const bool cr = ending_.supplies_cr(tail);
           if (chunk.used + 2 > chunk.capacity) chunk.reserve(chunk.capacity + 2);
           if (cr) chunk.bytes.data()[chunk.used++] = '\r';

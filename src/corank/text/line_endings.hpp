@@ -21,6 +21,14 @@ public:
     known_ = true;
     crlf_ = terminator == '\n' && !record.empty() && record.back() == '\r';
   }
+  // Sees the text at a file's end, not yet split into records (a multi-line
+  // record's end is found only by the line after it): its first line decides,
+  // where no record did.
+  void saw_first_line_of(std::string_view text, char terminator) noexcept {
+    if (known_) return;
+    const std::size_t end = text.find(terminator);
+    if (end != std::string_view::npos) saw(text.substr(0, end), terminator);
+  }
   bool known() const noexcept { return known_; }
   // What an unterminated last record `tail` gets before the terminator: a
   // CR in a CRLF file (unless it ends in one already), else nothing.

@@ -60,6 +60,7 @@ bool RecordReader::next(std::string_view& record) {
       // The unterminated tail: supply the terminator (line_endings.hpp).
       const std::string_view tail(buf_.data() + begin_, end_ - begin_);
       format_.check_unterminated(tail, name_, lines_ + 1);
+      ending_.saw_first_line_of(tail, format_.terminator());
       const bool cr = ending_.supplies_cr(tail);
       if (end_ + 2 > buf_.size()) buf_.resize(end_ + 2);
       if (cr) buf_[end_++] = '\r';
