@@ -265,7 +265,7 @@ text::TextSortOptions text_options(const SortRequest& r) {
 }
 
 text::InputTimeRules rules_by_input(const SortRequest& r) {
-  if (r.format != "lines" || r.merge_only || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
+  if (r.format != "lines" || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
   return text::time_rules_by_input(time_settings(r), r.inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n',
                                    r.io, r.verbose);
 }

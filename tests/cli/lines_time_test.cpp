@@ -280,7 +280,8 @@ TEST_F(Lines, UnreadTimesCountedOnStderrAndInStats) {
 // Yearless lines take their year from their own file's modification time:
 // March 2024 dates Dec 31 in 2023 and lets Feb 29 exist; December 2026 dates
 // its Jan 2 in 2026. (By the newest file alone, Dec 31 would be 2026's and
-// Feb 29 would not exist.) -u holds across files of different years.
+// Feb 29 would not exist.) -u holds across files of different years, and -m
+// merges files so dated.
 TEST_F(Lines, YearlessLinesDatedByTheirOwnFile) {
   write_file(path("a"), "Feb 29 12:00:00 h a-leap\nDec 31 23:00:00 h a-old\n");
   write_file(path("b"), "Dec 30 10:00:00 h b-dec\nJan  2 00:00:00 h b-jan\n");
@@ -300,6 +301,23 @@ TEST_F(Lines, YearlessLinesDatedByTheirOwnFile) {
     EXPECT_EQ(read_file(path("out")), want);
     EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
   }
+  // -m of the files, each sorted by its own year (rotated logs merged), and
+  // of one of them compressed: each read by its own rules too.
+  write_file(path("a2"), "Dec 31 23:00:00 h a-old\nFeb 29 12:00:00 h a-leap\n");
+  write_file(path("b2"), "Jan  2 00:00:00 h b-jan\nDec 30 10:00:00 h b-dec\n");
+  ASSERT_EQ(std::system(("touch -d '2024-03-05 12:00:00' " + path("a2")).c_str()), 0);
+  ASSERT_EQ(std::system(("touch -d '2026-12-31 12:00:00' " + path("b2")).c_str()), 0);
+  for (const std::string opts : {"-m -k1,3T", "-m --time", "-m --time -u"}) {
+    SCOPED_TRACE(opts);
+    const Result r = run(opts + " -o " + path("out") + " " + path("b2") + " " + path("a2"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("out")), want);
+  }
+  ASSERT_EQ(std::system(("gzip -k " + path("b2")).c_str()), 0);
+  ASSERT_EQ(std::system(("touch -d '2026-12-31 12:00:00' " + path("b2.gz")).c_str()), 0);
+  const Result r = run("-m --time -o " + path("out") + " " + path("a2") + " " + path("b2.gz"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), want);
 }
 
 // Instants written by GNU date, for tests whose reference order is date's:
