@@ -231,6 +231,15 @@ TEST_F(Lines, MultilineRecordsMoveWhole) {
   // -c reads records: the output is in order; line by line it is not.
   EXPECT_EQ(run("--multiline -c " + path("out")).status, 0);
   EXPECT_EQ(run("--time -c " + path("out")).status, 1);
+  // A disorder names the line its record starts on, the last record's too.
+  write_file(path("late"), "head\n2026-01-02 10:00:00 b\n\tat x\n2026-01-01 10:00:00 a\n\tat y\n");
+  Result late = run("--multiline -c " + path("late"));
+  EXPECT_EQ(late.status, 1);
+  EXPECT_NE(late.err.find(path("late") + ":4: disorder: 2026-01-01 10:00:00 a"), std::string::npos) << late.err;
+  write_file(path("late"), "2026-01-02 10:00:00 b\n\tat x\n2026-01-03 10:00:00 c\n2026-01-01 10:00:00 a\n\tat y\n"
+                           "2026-01-04 10:00:00 d\n");
+  late = run("--multiline -c " + path("late"));
+  EXPECT_NE(late.err.find(path("late") + ":4: disorder: 2026-01-01 10:00:00 a"), std::string::npos) << late.err;
   // -u keeps the first record of each key (each instant under --time) with
   // its trace, and drops the others' traces with them.
   write_file(path("dup"), "2026-01-02 10:00:00 E boom\n\tat x(1)\n2026-01-01 09:00:00 I ok\n"

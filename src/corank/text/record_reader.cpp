@@ -14,7 +14,8 @@ RecordReader::RecordReader(ReadFn read, std::string name, const TextFormat& form
       name_(std::move(name)),
       format_(format),
       buf_(std::max<std::size_t>(buffer_bytes, 64)),
-      check_(check && format.checks_records()) {}
+      check_(check && format.checks_records()),
+      count_lines_(format.counts_lines() || check_ || format.records_are_runs_of_lines()) {}
 
 bool RecordReader::next(std::string_view& record) {
   for (;;) {
@@ -22,13 +23,13 @@ bool RecordReader::next(std::string_view& record) {
     if (n) {
       record = std::string_view(buf_.data() + begin_, n - 1);
       ending_.saw(record, format_.terminator());
-      line_ = format_.counts_lines() || check_ ? lines_ + 1 : seen_.records + 1;
+      line_ = count_lines_ ? lines_ + 1 : seen_.records + 1;
       bool admitted = true;
       if (rows_)
         admitted = rows_->admit(record, name_, line_);
       else if (check_)
         format_.check_record(record, name_, line_);
-      if (format_.counts_lines() || check_)
+      if (count_lines_)
         lines_ += static_cast<std::uint64_t>(std::count(buf_.data() + begin_, buf_.data() + begin_ + n, '\n'));
       begin_ += n;
       if (!admitted) continue;

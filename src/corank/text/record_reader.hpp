@@ -61,6 +61,9 @@ private:
   FileLineEnding ending_;
   bool eof_ = false;
   bool check_ = true;
+  // Lines are counted for line(): the format counts them, checks records, or
+  // its records are runs of lines (--multiline: a record's first line is its number).
+  bool count_lines_ = false;
   RowCheck* rows_ = nullptr;
   std::optional<RunContent> expected_;
   RunContent seen_;  // bytes read_ gave, records next() yielded
