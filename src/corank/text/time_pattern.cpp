@@ -199,14 +199,20 @@ void TimePattern::compile(std::string_view p) {
   for (std::size_t k = 0; k < steps_.size(); ++k)
     if (zone_group_at(k) && std::size_t{steps_[k].arg} + 1 == steps_.size()) n = k;
   trailing_zone_ = n < steps_.size();
-  for (std::size_t k = 0; k < steps_.size(); ++k) {
+  // An optional offset after a blank is held to offset_ends' stricter rule
+  // (time_fields.hpp: a signed number there may be the text's); one the
+  // pattern requires ("... %H:%M:%S %z" of --time-format) is an offset
+  // whatever it holds, "+01" included.
+  for (std::size_t k = 0, depth = 0; k < steps_.size(); ++k) {
+    depth += steps_[k].op == Op::GroupBegin;
+    depth -= steps_[k].op == Op::GroupEnd;
     if (steps_[k].op != Op::Offset) continue;
     std::size_t after = k + 1;
     while (after < n && steps_[after].op == Op::GroupEnd) ++after;
     steps_[k].arg = after == n;
     std::size_t before = k;  // the step before it, past the optional parts it opens
     while (before > 0 && steps_[before - 1].op == Op::GroupBegin) --before;
-    steps_[k].byte = before > 0 && steps_[before - 1].op == Op::Blanks;
+    steps_[k].byte = depth > 0 && before > 0 && steps_[before - 1].op == Op::Blanks;
   }
   // An optional UTC offset at the very end, perhaps after blanks: what a key
   // cut at a blank may have left in the next field.

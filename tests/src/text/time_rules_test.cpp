@@ -176,6 +176,20 @@ TEST(TimeRules, OffsetsWithSeconds) {
   EXPECT_EQ(t("2026-10-10T15:55:36+02:00 x"), at(k20261010T135536Z));
 }
 
+// --time-format's %z after a blank: required, it reads whatever offset is
+// there ("+02", as PostgreSQL writes zones of numeric abbreviations);
+// optional, only one with its minutes (a signed number after a time may be
+// the text's).
+TEST(TimeRules, ARequiredOffsetAfterABlankTakesHoursAlone) {
+  const TimeRules required = rules_in(2026, 12, "", "%Y-%m-%d %H:%M:%S %z");
+  EXPECT_EQ(t("2026-10-10 15:55:36 +02 x", required), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10 11:55:36 -02", required), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10 15:55:36 +0200 x", required), at(k20261010T135536Z));
+  const TimeRules optional = rules_in(2026, 12, "", "%Y-%m-%d %H:%M:%S%{ %z%}");
+  EXPECT_EQ(t("2026-10-10 13:55:36 +02 x", optional), at(k20261010T135536Z));
+  EXPECT_EQ(t("2026-10-10 15:55:36 +02:00 x", optional), at(k20261010T135536Z));
+}
+
 // A column's or member's value (:time) is the timestamp alone: text after it
 // (PostgreSQL's " BC", an offset not read) leaves it unread, not cut short.
 TEST(TimeRules, AWholeValueIsTheTimestampAlone) {
