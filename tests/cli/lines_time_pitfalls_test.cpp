@@ -6,6 +6,7 @@
 // record, a leap second.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <string>
 
 #include "lines_test_util.hpp"
@@ -105,6 +106,32 @@ TEST_F(TimePitfalls, CrlfLastRecordOfMultilineRecords) {
   const Result r = run("--multiline -o " + path("out") + " < " + path("pipe"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(path("out")), "2026-11-25 10:00:01 a\r\n2026-11-25 10:00:02 b\r\n");
+}
+
+// A format that only a file's last lines use (an nginx error log appended to
+// a log4j one): found in a small file, whose lines are all looked at, and in
+// a larger one, whose last window ends at its end. Each line is at a distinct
+// second, the appended ones after all others: the input comes sorted, and
+// stays so only where the appended lines' times are read (unread, they would
+// sort first).
+TEST_F(TimePitfalls, AFormatOfTheLastLinesAloneIsFound) {
+  for (const int first : {200, 40000}) {
+    std::string text;
+    for (int i = 0; i < first; ++i) {
+      char line[96];
+      std::snprintf(line, sizeof line, "2026-11-25 %02d:%02d:%02d,000 INFO app - req %d\n", i / 3600, i / 60 % 60,
+                    i % 60, i);
+      text += line;
+    }
+    const int appended = first / 50;  // 2% of the lines
+    for (int j = 0; j < appended; ++j) {
+      char line[96];
+      std::snprintf(line, sizeof line, "2026/11/25 23:%02d:%02d [error] 1#0: *%d upstream timed out\n", j / 60, j % 60,
+                    j);
+      text += line;
+    }
+    EXPECT_TRUE(sorted_by("--time", text) == text) << first << " lines: the appended ones not read";
+  }
 }
 
 // RFC 2822's zone names: 01:30 EST on 2026-11-01, the repeated hour in New

@@ -52,23 +52,27 @@ std::string first_bytes(const std::string& path, const io::IoOptions& io) {
   return bytes;
 }
 
-// Bytes of a file at evenly spaced places past its first kFormatSampleBytes,
-// where the file is stored as it reads (not compressed): the parts of logs
-// concatenated into one file. Each window's partial first and last lines are
-// dropped by the caller.
+// Bytes of a file past its head (the first kFormatSampleBytes), where it is
+// stored as it reads (not compressed): up to kFormatSampleWindows windows
+// ending at evenly spaced places, the last at the file's end, so that the
+// parts of logs concatenated into one file are seen, the last part too.
+// Each window's partial first line is dropped by the caller.
 std::vector<std::string> windows(const std::string& path, std::uint64_t size, std::string_view head) {
   std::vector<std::string> out;
-  if (size <= 2 * kFormatSampleBytes) return out;
+  if (size <= head.size()) return out;
   const io::FileDesc fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0) return out;
   std::string raw(head.size(), '\0');
   if (::pread(fd.get(), raw.data(), raw.size(), 0) != static_cast<ssize_t>(raw.size()) || raw != head) return out;
-  for (std::size_t k = 1; k <= kFormatSampleWindows; ++k) {
-    std::string w(kFormatWindowBytes, '\0');
-    const auto at = static_cast<off_t>(size / (kFormatSampleWindows + 1) * k);
-    const ssize_t n = ::pread(fd.get(), w.data(), w.size(), at);
-    if (n <= 0) break;
-    w.resize(static_cast<std::size_t>(n));
+  const std::uint64_t from = head.size(), span = size - from;
+  const std::uint64_t n = std::clamp<std::uint64_t>(span / kFormatWindowBytes, 1, kFormatSampleWindows);
+  for (std::uint64_t k = 1; k <= n; ++k) {
+    const std::uint64_t end = from + span * k / n;
+    const std::uint64_t at = end - std::min<std::uint64_t>(end - from, kFormatWindowBytes);
+    std::string w(static_cast<std::size_t>(end - at), '\0');
+    const ssize_t got = ::pread(fd.get(), w.data(), w.size(), static_cast<off_t>(at));
+    if (got <= 0) break;
+    w.resize(static_cast<std::size_t>(got));
     out.push_back(std::move(w));
   }
   return out;
@@ -191,11 +195,13 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
   if (!sample) return out;
   const std::string head = first_bytes(path, io);
   std::vector<std::string_view> lines;
-  add_lines(head, eol, true, head.size() < kFormatSampleBytes, kFormatSampleLines, lines);
+  // A file that its head holds whole is sampled whole: a format of its last
+  // lines alone is found as in a larger file's last window.
+  const bool whole = head.size() < kFormatSampleBytes;
+  add_lines(head, eol, true, whole, whole ? SIZE_MAX : kFormatSampleLines, lines);
   const std::vector<std::string> more = windows(path, static_cast<std::uint64_t>(st->st_size), head);
   for (std::size_t k = 0; k < more.size(); ++k)
-    add_lines(more[k], eol, false, k + 1 == more.size() && more[k].size() < kFormatWindowBytes, kFormatSampleLines,
-              lines);
+    add_lines(more[k], eol, false, k + 1 == more.size(), kFormatSampleLines, lines);
   if (lines.empty()) return out;
   const auto known = known_time_formats();
   out.formats = detect_formats(known, lines);

@@ -23,9 +23,10 @@
 namespace corank::text {
 
 // What decides a file's formats: its first lines (at most so many, within
-// its first bytes), and lines from windows spread over the rest of it, so
-// that each part of logs concatenated into one file is seen (one making up
-// less than about a sixteenth of the file, away from its start, may not be).
+// its first bytes; all of a file those bytes hold), and lines from windows
+// spread over the rest of it, the last at its end, so that each part of logs
+// concatenated into one file is seen (one making up less than about a
+// sixteenth of the file, between windows, may not be).
 inline constexpr std::size_t kFormatSampleLines = 200;
 inline constexpr std::size_t kFormatSampleBytes = 64 << 10;
 inline constexpr std::size_t kFormatSampleWindows = 15;
