@@ -11,6 +11,7 @@
 #include "corank/planner.hpp"
 #include "corank/text/csv_format.hpp"
 #include "corank/text/icu_collation.hpp"
+#include "corank/text/libc_collation.hpp"
 #include "corank/text/jsonl_format.hpp"
 #include "corank/text/key_spec.hpp"
 #include "corank/text/line_locale.hpp"
@@ -151,7 +152,7 @@ text::KeyField global_ordering(const SortRequest& r, std::uint64_t salt, bool re
 }
 
 std::shared_ptr<const text::Collation> collation(const SortRequest& r) {
-  return r.collation.empty() ? nullptr : text::icu_collation(r.collation);
+  return r.collation.empty() ? nullptr : text::collation_named(r.collation);
 }
 
 text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, const text::KeyField& global) {

@@ -5,7 +5,8 @@
 # COLLATE "und-x-icu" (and "sv-x-icu", a de-u-co-phonebk collation, DESC) in
 # a PostgreSQL server of the test's own; the row orders must be equal, and so
 # must the lines that corank --collation und sorts and PostgreSQL's order of
-# the same texts.
+# the same texts. The same for PostgreSQL's libc collations (en_US.utf8,
+# sv_SE.utf8), where the system has those locales.
 #   tests/cli/collation_pg_test.sh /path/to/corank [ROWS=20000]
 # Exits 77 (skipped) without PostgreSQL's server programs (Debian: postgresql;
 # PG_BINDIR names their directory elsewhere) or ICU collations in it.
@@ -70,6 +71,18 @@ same "a collation per key" "--key city:collate=de-u-co-phonebk --key name:text:c
   'city COLLATE phonebook, name COLLATE "sv-x-icu" NULLS LAST, id'
 same "bytes for one key beside --collation" "--collation sv --key city:collate=C --key name --key id:n" \
   'city COLLATE "C", name COLLATE "sv-x-icu" NULLS LAST, id'
+
+# PostgreSQL's libc collations, where initdb found the locale: glibc's order,
+# texts it holds equal by their bytes.
+for libc in en_US.utf8 sv_SE.utf8; do
+  if [ "$(sql -c "SELECT count(*) FROM pg_collation WHERE collname = '$libc' AND collprovider = 'c'")" = 1 ]; then
+    same "libc $libc" "--key name:collate=$libc --key id:n" "name COLLATE \"$libc\" NULLS LAST, id"
+    same "libc $libc, --collation, descending" "--collation $libc --key city:desc --key name --key id:n" \
+      "city COLLATE \"$libc\" DESC, name COLLATE \"$libc\" NULLS LAST, id"
+  else
+    echo "skipped: libc $libc (no such collation in this PostgreSQL)"
+  fi
+done
 
 # Lines: the texts themselves, one a line (those without quotes), equal ones by their bytes.
 sql -c "SELECT name FROM t WHERE name IS NOT NULL AND strpos(name, '\"') = 0 AND strpos(name, ',') = 0" >"$work/names"

@@ -112,8 +112,9 @@ Formats and corank's options:
                                 written as STRING (default \N), as COPY's NULL
       --collation=NAME        text formats: order text keys by the ICU
                                 collation NAME (und, en, de-u-co-phonebk, sv,
-                                PostgreSQL's und-x-icu; equal ones by bytes),
-                                not bytes or the locale's LC_COLLATE
+                                PostgreSQL's und-x-icu) or a glibc locale's
+                                (en_US.utf8, as PostgreSQL's libc collations);
+                                equal ones by bytes; not bytes or LC_COLLATE
       --rejects=FILE          text formats: a row with more or fewer fields
                                 than the header (or first row), a JSON line
                                 that is no object, goes to FILE unchanged (an
@@ -154,7 +155,8 @@ KEYDEF means what the format needs (highest priority first):
             letters as for lines (default: text), or n (exact numbers,
             exponents too), decimal, float (as PostgreSQL's float8), date
             (YYYY-MM-DD), time or text; collate=NAME orders a text key by an
-            ICU collation (C: bytes); unparsable decimals, floats, dates and
+            ICU collation or a glibc locale's (C: bytes); unparsable
+            decimals, floats, dates and
             times sort first; NaN
             and Infinity as PostgreSQL orders them (-Infinity < numbers <
             Infinity < NaN), and the times -infinity and infinity first and

@@ -10,6 +10,7 @@
 #include <new>
 
 #include "corank/text/glibc_collation.hpp"
+#include "corank/text/libc_collation.hpp"
 
 namespace corank::text {
 
@@ -53,7 +54,8 @@ std::shared_ptr<const LineLocale> LineLocale::load(const std::string& name,
   const std::string collate = category_name(LC_COLLATE, l->loc_);
   l->hard_collate_ = hard(collate);
   if (collation) {
-    l->icu_ = true;
+    l->icu_ = !is_libc_locale_name(collation->name());
+    l->given_ = true;
     l->collation_name_ = collation->name();
     l->collation_ = std::move(collation);
   } else {
@@ -150,7 +152,7 @@ std::vector<std::string> LineLocale::debug_notes() const {
   if (failed_) notes.push_back("failed to set locale");
   if (icu_)
     notes.push_back("text ordering performed using ICU collation " + quote(collation_name_));
-  else if (hard_collate_)
+  else if (given_ || hard_collate_)
     notes.push_back("text ordering performed using " + quote(collation_name_) + " sorting rules");
   else
     notes.push_back("text ordering performed using simple byte comparison");

@@ -89,6 +89,7 @@ private:
   bool failed_ = false;
   std::shared_ptr<const Collation> collation_;
   bool icu_ = false;
+  bool given_ = false;  // --collation named the collation (ICU's or a libc locale's)
   std::string collation_name_;
   bool hard_collate_ = false;
   LocaleNumbers numbers_;

@@ -6,7 +6,7 @@
 #include "corank/format.hpp"
 #include "corank/text/exact_number.hpp"
 #include "corank/text/float_value.hpp"
-#include "corank/text/icu_collation.hpp"
+#include "corank/text/libc_collation.hpp"
 #include "corank/text/locale_compare.hpp"
 #include "corank/text/time_rules.hpp"
 #include "corank/text/time_value.hpp"
@@ -128,10 +128,10 @@ ColumnKeySpec parse_column_key(std::string_view spec, const KeyField& global,
   tk.key.random_salt = global.random_salt;  // the seed of R, set with the global letters
   if (tk.type == ValueType::Letters && tk.key.numeric) tk.type = ValueType::Number;
   check_compatible(tk.key);
-  // "C" names byte order, in place of a global --collation.
-  tk.collation = collate ? (*collate == "C" ? nullptr : icu_collation(*collate)) : std::move(default_collation);
+  // "C" (and C.UTF-8, POSIX) names byte order, in place of a global --collation.
+  tk.collation = collate ? collation_named(*collate) : std::move(default_collation);
   if (tk.type != ValueType::Letters || !takes_collation(tk.key)) {
-    if (collate && *collate != "C") bad_key(spec, "collate= applies to text keys");
+    if (collate && tk.collation) bad_key(spec, "collate= applies to text keys");
     tk.collation = nullptr;  // numbers, times and the like ignore --collation
   }
   return out;
