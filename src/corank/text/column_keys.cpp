@@ -1,5 +1,6 @@
 #include "corank/text/column_keys.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "corank/errors.hpp"
@@ -33,6 +34,14 @@ ColumnKeys::ColumnKeys(const std::vector<std::string>& specs, const KeyField& gl
 
 void ColumnKeys::name_columns(std::vector<std::string> header, const std::string& file) {
   for (auto& k : keys_) {
+    if (!k.named && k.column >= header.size()) {
+      // Every row holds the header's columns: a number past them names none.
+      // A header's column of that name ("2024") is the one meant.
+      if (std::find(header.begin(), header.end(), k.name) == header.end())
+        throw UsageError("invalid key: column " + k.name + " is past the " + std::to_string(header.size()) +
+                         " columns of the header of " + file);
+      k.named = true;
+    }
     if (!k.named) continue;
     std::uint64_t i = 0;
     while (i < header.size() && header[i] != k.name) ++i;

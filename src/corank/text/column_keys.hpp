@@ -36,7 +36,8 @@ public:
 
   // The first input's header, its fields unquoted or unescaped, read from
   // `file`. Throws UsageError for a key that names a column the header lacks
-  // or names twice.
+  // or names twice, or whose number is past its columns (a number that a
+  // column's name spells, "2024", names that column).
   void name_columns(std::vector<std::string> header, const std::string& file);
   // The header of a later input: throws InputError("FILE:1: ...") naming both
   // files where it differs from the first's.

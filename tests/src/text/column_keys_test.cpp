@@ -43,6 +43,22 @@ TEST(ColumnKeys, AKeyNamingAColumnTwiceIsAnError) {
             "invalid key: no column named 'nope' in the header of a.csv");
 }
 
+// Every row holds the header's columns: a number past them names none, and
+// is an error, unless a column's name spells it (a year in a pivot table's
+// header), which is then the column meant. Without a header a number is a
+// number (rows may be ragged).
+TEST(ColumnKeys, ANumberPastTheHeaderIsAnErrorOrTheColumnItNames) {
+  EXPECT_EQ(message_of([&] { ColumnKeys({"5:n"}, KeyField{}, true).name_columns({"region", "2023", "2024"}, "p.csv"); }),
+            "invalid key: column 5 is past the 3 columns of the header of p.csv");
+  ColumnKeys year({"2024:n", "2"}, KeyField{}, true);
+  year.name_columns({"region", "2023", "2024"}, "p.csv");
+  EXPECT_EQ(year.keys()[0].column, 2u);
+  EXPECT_EQ(year.keys()[1].column, 1u);  // within the header: a number
+  ColumnKeys unheaded({"7"}, KeyField{}, false);
+  EXPECT_NO_THROW(unheaded.require_resolved());
+  EXPECT_EQ(unheaded.keys()[0].column, 6u);
+}
+
 TEST(ColumnKeys, LaterHeadersMustNameTheSameColumns) {
   ColumnKeys k({}, KeyField{}, true);
   k.name_columns({"id", "name", "score"}, "a.csv");
