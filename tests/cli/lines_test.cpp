@@ -322,6 +322,19 @@ TEST_F(Lines, Files0From) {
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(path("out")), "1\n2\n3\n");
   EXPECT_EQ(run("--files0-from=" + path("list") + " " + path("a")).status, 2);
+  // As GNU's: "-" among the names, from any file, and a list that cannot be
+  // read are errors (exit 2, one line each, GNU's words).
+  write_file(path("dash"), path("a") + '\0' + "-" + '\0');
+  fs::create_directories(path("dir"));
+  for (const std::string& list : {path("dash"), path("dir")}) {
+    const Result bad = run("--files0-from=" + list + " -o " + path("out") + " < " + path("b"));
+    EXPECT_EQ(bad.status, 2) << list;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+    EXPECT_EQ(gnu("--files0-from=" + list + " < " + path("b") + " > /dev/null").status, 2) << list;
+  }
+  EXPECT_NE(run("--files0-from=" + path("dash")).err.find("no file name of '-' allowed"), std::string::npos);
+  EXPECT_NE(run("--files0-from=" + path("dir")).err.find("cannot read file names from '" + path("dir") + "'"),
+            std::string::npos);
 }
 
 // GNU sort cannot order by time (T is corank's), so the reference is the

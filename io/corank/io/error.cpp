@@ -10,7 +10,9 @@ namespace corank::io {
 
 namespace {
 
-bool ends_in_preposition(std::string_view op) noexcept { return op.ends_with(" in") || op.ends_with(" to"); }
+bool ends_in_preposition(std::string_view op) noexcept {
+  return op.ends_with(" in") || op.ends_with(" to") || op.ends_with(" from");
+}
 // corank's own name for an unnamed temporary file (file_name_in_errors),
 // not a path.
 bool is_temporary_label(std::string_view path) noexcept {

@@ -68,10 +68,15 @@ void check_stats_file(const Invocation& inv) {
 // The NUL-separated names in --files0-from's file, with GNU's checks.
 std::vector<std::string> files0_names(const std::string& from) {
   if (from.empty()) throw io::IoError("open failed", "", ENOENT);  // as GNU's: no file has that name
-  auto src = io::open_source(from, io::IoOptions{});
   std::string all;
-  char buf[65536];
-  for (std::size_t n; (n = src->read(buf, sizeof buf)) > 0;) all.append(buf, n);
+  try {
+    auto src = io::open_source(from, io::IoOptions{});
+    char buf[65536];
+    for (std::size_t n; (n = src->read(buf, sizeof buf)) > 0;) all.append(buf, n);
+  } catch (const io::IoError& e) {
+    if (e.error_code() == ENOENT) throw;  // "open failed: F: No such file or directory", as GNU's
+    throw io::IoError("cannot read file names from", from == "-" ? "standard input" : from, e.error_code());
+  }
   std::vector<std::string> names;
   std::size_t start = 0;
   while (start < all.size()) {
@@ -79,7 +84,9 @@ std::vector<std::string> files0_names(const std::string& from) {
     if (end == std::string::npos) end = all.size();
     std::string name = all.substr(start, end - start);
     if (name.empty()) throw UsageError(from + ":" + std::to_string(names.size() + 1) + ": invalid zero-length file name");
-    if (name == "-" && from == "-") throw UsageError("when reading file names from stdin, no file name of '-' allowed");
+    // GNU's check, whichever file the names come from: standard input cannot
+    // be one of them.
+    if (name == "-") throw UsageError("when reading file names from stdin, no file name of '-' allowed");
     names.push_back(std::move(name));
     start = end + 1;
   }
