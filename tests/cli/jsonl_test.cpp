@@ -176,6 +176,19 @@ TEST_F(Jsonl, MalformedLineIsAnErrorWithItsLine) {
   EXPECT_EQ(err, "corank: " + path("array") + ":2: invalid JSON: not an object\n");
 }
 
+// A UTF-8 byte order mark before a file's first object (a file written on
+// Windows) is read past, as jq reads it; the line keeps it. As the reference,
+// the order of the values jq reads: 1 before 2.
+TEST_F(Jsonl, AByteOrderMarkBeforeTheFirstObject) {
+  write_file(path("in"), "\xEF\xBB\xBF{\"t\":2,\"ts\":\"2026-01-01T00:00:02Z\"}\n{\"t\":1,\"ts\":\"2026-01-01T00:00:01Z\"}\n");
+  for (const char* args : {"--format jsonl --key t:n", "--format jsonl --key ts:time", "--time"}) {
+    std::string err;
+    ASSERT_EQ(corank(std::string(args) + " -o " + path("out") + " " + path("in"), &err), 0) << args << ": " << err;
+    EXPECT_EQ(read_file(path("out")), "{\"t\":1,\"ts\":\"2026-01-01T00:00:01Z\"}\n\xEF\xBB\xBF{\"t\":2,\"ts\":\"2026-01-01T00:00:02Z\"}\n")
+        << args;
+  }
+}
+
 TEST_F(Jsonl, WithoutKeysLinesCompareAsBytesAndOptionsAreChecked) {
   write_file(path("in"), "{\"b\":1}\n{\"a\":2}\n");
   ASSERT_EQ(corank("--format jsonl -o " + path("out") + " " + path("in")), 0);

@@ -30,8 +30,11 @@ std::string_view trim_trailing_blanks(std::string_view s) {
 // A copy of a record with the padding simdjson's vector loads read past its
 // end (SIMDJSON_PADDING bytes, zeros as in simdjson's padded_string: On
 // Demand reads malformed records into it, and the bytes a longer record left
-// there would make their reads differ from one call to the next).
+// there would make their reads differ from one call to the next). A UTF-8
+// byte order mark that opens it (a file's first line, written on Windows) is
+// left out, as jq reads past it; the record keeps it in the output.
 std::string_view padded(std::string_view record, std::string& buf) {
+  if (record.starts_with("\xEF\xBB\xBF")) record.remove_prefix(3);
   buf.assign(record.size() + simdjson::SIMDJSON_PADDING, '\0');
   if (!record.empty()) std::memcpy(buf.data(), record.data(), record.size());
   return {buf.data(), record.size()};
