@@ -389,6 +389,18 @@ TEST_F(Lines, BadCommandLinesGetGnusMessages) {
     replace_all("  - 'random'\n", "  - 'random'\n  - 'time'\n");  // --sort's one word of corank's own
     EXPECT_EQ(r.err, want);
   }
+  // Sizes that GNU reads as xstrtoumax does: blanks and a plus sign first;
+  // a minus sign or a blank before the suffix are errors for both.
+  for (const char* size : {" 1K", "+1K", " +64K", "\t2M"}) {
+    const std::string opts = "-S '" + std::string(size) + "' " + path("in");
+    EXPECT_EQ(gnu(opts + " > /dev/null").status, 0) << size;
+    EXPECT_EQ(run(opts + " > /dev/null").status, 0) << size;
+  }
+  for (const char* size : {"-1K", "1 K", "+"}) {
+    const std::string opts = "-S '" + std::string(size) + "' " + path("in");
+    EXPECT_EQ(gnu(opts + " > /dev/null").status, 2) << size;
+    EXPECT_EQ(run(opts + " > /dev/null").status, 2) << size;
+  }
 }
 
 // -R: a shuffle that keeps equal keys together; --random-source fixes it.

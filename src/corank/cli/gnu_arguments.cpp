@@ -35,8 +35,13 @@ std::string match_argument(const std::string& option, const std::string& arg, st
 }
 
 // GNU's messages: "invalid -S argument 'X'" or "invalid suffix in -S argument 'X'".
-std::uint64_t parse_size_argument(const std::string& option, const std::string& text, bool bare_is_kib) {
-  const std::string quoted = option + " argument '" + text + "'";
+std::uint64_t parse_size_argument(const std::string& option, const std::string& given, bool bare_is_kib) {
+  const std::string quoted = option + " argument '" + given + "'";
+  // Blanks and a plus sign before the number, as GNU's xstrtoumax reads them.
+  std::size_t from = 0;
+  while (from < given.size() && std::isspace(static_cast<unsigned char>(given[from]))) ++from;
+  if (from < given.size() && given[from] == '+') ++from;
+  const std::string text = given.substr(from);
   if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) throw UsageError("invalid " + quoted);
   std::size_t i = 0;
   while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
