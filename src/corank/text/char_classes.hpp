@@ -10,6 +10,9 @@ namespace corank::text {
 using ByteTable = std::array<bool, 256>;
 
 constexpr bool is_blank(unsigned char c) noexcept { return c == ' ' || c == '\t' || c == '\n'; }
+// isspace in the C locale: what PostgreSQL's numeric_in and float8in skip
+// around a number (CR, FF and VT too).
+constexpr bool is_c_space(unsigned char c) noexcept { return c == ' ' || (c >= '\t' && c <= '\r'); }
 constexpr bool is_digit(unsigned char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool is_alpha(unsigned char c) noexcept { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
 constexpr bool is_print(unsigned char c) noexcept { return c >= 0x20 && c < 0x7f; }

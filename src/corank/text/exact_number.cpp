@@ -29,8 +29,8 @@ bool same_letters(std::string_view s, std::string_view lower) noexcept {
 // NaN, [+|-]Infinity or [+|-]inf, in any case, between blanks: the spellings
 // PostgreSQL's numeric_in accepts (it refuses a signed NaN); Zero otherwise.
 ExactNumber::Sign special_value(std::string_view s) noexcept {
-  while (!s.empty() && is_blank(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && is_blank(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_c_space(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && is_c_space(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   if (same_letters(s, "nan")) return ExactNumber::NaN;
   const bool minus = !s.empty() && s.front() == '-';
   if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
@@ -49,7 +49,7 @@ char digit(const ExactNumber& v, std::size_t i) noexcept {
 ExactNumber parse_exact_number(std::string_view s, char point) noexcept {
   ExactNumber v;
   std::size_t i = 0;
-  while (i < s.size() && is_blank(static_cast<unsigned char>(s[i]))) ++i;
+  while (i < s.size() && is_c_space(static_cast<unsigned char>(s[i]))) ++i;
   const bool minus = i < s.size() && s[i] == '-';
   if (i < s.size() && (s[i] == '-' || s[i] == '+')) ++i;
   const std::size_t int_begin = i;
@@ -75,7 +75,7 @@ ExactNumber parse_exact_number(std::string_view s, char point) noexcept {
     }
   }
   std::size_t rest = i;
-  while (rest < s.size() && is_blank(static_cast<unsigned char>(s[rest]))) ++rest;
+  while (rest < s.size() && is_c_space(static_cast<unsigned char>(s[rest]))) ++rest;
   v.whole = any_digit && rest == s.size();
   if (!any_digit) {
     v.sign = special_value(s);

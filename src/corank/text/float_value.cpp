@@ -31,8 +31,8 @@ std::uint64_t order_bits(double v) noexcept {
 }  // namespace
 
 std::optional<double> parse_float8(std::string_view s) noexcept {
-  while (!s.empty() && is_blank(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && is_blank(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  while (!s.empty() && is_c_space(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && is_c_space(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
   const bool minus = !s.empty() && s.front() == '-';
   if (!s.empty() && (s.front() == '-' || s.front() == '+')) s.remove_prefix(1);
   // from_chars takes no sign of its own here (a second one is refused) and a

@@ -60,6 +60,9 @@ TEST(ExactNumber, HugeExponentsSaturate) {
 
 TEST(ExactNumber, WholeMeansOneNumberAndBlanks) {
   EXPECT_TRUE(parse_exact_number(" -1.5e3 ").whole);
+  EXPECT_TRUE(parse_exact_number("\r5\f\v").whole);  // numeric_in skips C's isspace, CR and FF too
+  EXPECT_EQ(parse_exact_number("\r5\r").head, parse_exact_number("5").head);
+  EXPECT_TRUE(parse_exact_number("\tNaN\r").whole);
   EXPECT_TRUE(parse_exact_number(".5").whole);
   EXPECT_TRUE(parse_exact_number("5.").whole);
   EXPECT_FALSE(parse_exact_number("").whole);

@@ -17,6 +17,7 @@ int cmp(std::string_view a, std::string_view b) { return compare_float8(parse_fl
 // The answers of PostgreSQL 15's SELECT 'TEXT'::float8.
 TEST(FloatValue, ReadsWhatFloat8Reads) {
   EXPECT_EQ(parse_float8(" 12 "), 12.0);
+  EXPECT_EQ(parse_float8("\f12\r\v"), 12.0);  // float8in skips C's isspace, CR and FF too
   EXPECT_EQ(parse_float8("5."), 5.0);
   EXPECT_EQ(parse_float8("-.5"), -0.5);
   EXPECT_EQ(parse_float8("+1e3"), 1000.0);
