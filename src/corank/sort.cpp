@@ -236,7 +236,15 @@ CheckReport check(const SortRequest& r) {
   const text::TextCheckResult c = text::check_text(path, *format, r.io);
   report.sorted = c.sorted;
   report.terminator = format->terminator();
-  if (!c.sorted) report.diagnostic = path + ":" + std::to_string(c.line) + ": disorder: " + c.record;
+  if (!c.sorted) {
+    // One line: a record of several (a CSV row with a quoted newline, a
+    // --multiline record) is shown by its first, as its line number names it.
+    std::string_view shown = c.record;
+    const bool more = report.terminator == '\n' && shown.find('\n') != std::string_view::npos;
+    if (more) shown = shown.substr(0, shown.find('\n'));
+    if (more && shown.ends_with('\r')) shown.remove_suffix(1);
+    report.diagnostic = path + ":" + std::to_string(c.line) + ": disorder: " + std::string(shown) + (more ? " ..." : "");
+  }
   report.disorder_record = c.sorted ? 0 : c.record_number;
   report.seconds = seconds_since(t0);
   return report;
