@@ -99,4 +99,19 @@ TEST_F(Lines, BadCommandLinesGetGnusMessages) {
   }
 }
 
+// Solaris's -y [digits], which GNU accepts and ignores: a separate argument
+// that is not all digits is an operand; -y last wants its argument.
+TEST_F(Lines, SolarisYIsIgnoredAsGnuIgnoresIt) {
+  write_file(path("in"), "b\na\n");
+  for (const std::string& args : {"-y " + path("in"), "-y 100 " + path("in"), "-y0 " + path("in"), "-y '' " + path("in")}) {
+    const Result g = gnu(args + " > " + path("want"));
+    const Result r = run(args + " > " + path("got"));
+    EXPECT_EQ(g.status, 0) << args;
+    EXPECT_EQ(r.status, 0) << args << ": " << r.err;
+    EXPECT_EQ(read_file(path("got")), read_file(path("want"))) << args;
+  }
+  EXPECT_EQ(gnu(path("in") + " -y > /dev/null").status, 2);
+  EXPECT_EQ(run(path("in") + " -y > /dev/null").status, 2);
+}
+
 }  // namespace

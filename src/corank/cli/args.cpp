@@ -135,6 +135,13 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
       case 'u': r.unique = true; break;
       case 'm': r.merge_only = true; break;
       case 'z': r.zero_terminated = true; break;
+      case 'y':
+        // Solaris's -y [digits], which GNU accepts and ignores: an argument
+        // after a blank that is not all digits is an operand after all.
+        if (optarg == args[static_cast<std::size_t>(optind - 1)] &&
+            !std::all_of(arg.begin(), arg.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+          --optind;
+        break;
       case 'v': r.verbose = true; break;
       case 'c': check = true; break;
       case 'C': check_quiet = true; break;

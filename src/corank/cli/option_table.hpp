@@ -21,7 +21,7 @@ enum OptionCode : int {
 
 // GNU sort's short options; the leading '-' hands operands over in order, which
 // the obsolete +POS keys need.
-inline constexpr char kShortOptions[] = "-bcCdfghik:mMno:rRsS:t:T:uVvz";
+inline constexpr char kShortOptions[] = "-bcCdfghik:mMno:rRsS:t:T:uVvy:z";
 
 // Every long option, ended by a row of zeros.
 extern const option kLongOptions[];
