@@ -249,14 +249,6 @@ TEST_F(Lines, MultilineRecordsMoveWhole) {
   EXPECT_EQ(read_file(path("out")), "2026-01-01 09:00:00 I ok\n2026-01-02 10:00:00 E boom\n\tat x(1)\n");
   ASSERT_EQ(run("--multiline -u -o " + path("out") + " " + path("dup")).status, 0);
   EXPECT_EQ(read_file(path("out")), "2026-01-01 09:00:00 I ok\n2026-01-02 10:00:00 E boom\n\tat x(1)\n");
-  // An indented line joins its record whatever timestamp it holds, unless the
-  // timestamp opens it after the indent.
-  write_file(path("indented"), "2026-01-02 10:00:00 E dup\n\tat x\n  Detail: Key (t)=(2026-01-01 09:00:00) exists\n"
-                               "\tat y\n2026-01-01 10:00:00 I ok\n   2026-01-01 08:00:00 indented entry\n");
-  ASSERT_EQ(run("--multiline -o " + path("out") + " " + path("indented")).status, 0);
-  EXPECT_EQ(read_file(path("out")), "   2026-01-01 08:00:00 indented entry\n2026-01-01 10:00:00 I ok\n"
-                                    "2026-01-02 10:00:00 E dup\n\tat x\n  Detail: Key (t)=(2026-01-01 09:00:00) exists\n"
-                                    "\tat y\n");
   // A last line without its newline joins its record.
   write_file(path("tail"), "2026-01-02 10:00:00 b\n\tat y\n2026-01-01 10:00:00 a\n\tat z");
   ASSERT_EQ(run("--multiline -o " + path("out") + " " + path("tail")).status, 0);

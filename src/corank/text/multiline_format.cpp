@@ -33,16 +33,9 @@ bool reads_number_or_date(const TimePattern* p) {
 // "license expired on 2026-11-20" in a stack trace): such a line starts a
 // record only where it begins with it (after a '['), or where it holds a JSON
 // object (its time member's value).
-// An indented line (a stack trace's "\tat ...", a message's continuation,
-// "  Detail: Key (created_at)=(2026-11-25 09:00:00)") continues the record
-// before it, whatever timestamp it holds, unless the timestamp opens it
-// after its indent (lines of a log written indented).
 bool MultilineFormat::starts_record(std::string_view line) const {
   TimeFound found;
   if (!rules_->find(line, found)) return false;
-  std::size_t indent = 0;
-  while (indent < line.size() && (line[indent] == ' ' || line[indent] == '\t')) ++indent;
-  if (indent > 0 && found.begin != indent && !(found.begin == indent + 1 && line[indent] == '[')) return false;
   if (!reads_number_or_date(found.pattern) || line.starts_with('{')) return true;
   return found.begin == 0 || (found.begin == 1 && line[0] == '[');
 }
