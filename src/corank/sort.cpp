@@ -115,28 +115,11 @@ bool likely_one_chunk(const SortRequest& r) {
 // records split and given their prefixes by its own rules (its own formats
 // searched for); else by their group's rules, in one sort where one group
 // holds them all, else group by group.
-// -m of inputs whose time rules differ (rotated yearless syslogs, each dated
-// by its own file): each input, sorted already, read under its own rules
-// (its formats, its year) as the merge compares it with the others'.
-SortStats merge_by_input_rules(const SortRequest& r, const std::vector<std::shared_ptr<const text::TimeRules>>& rules) {
-  const std::uint64_t salt = uses_random(r) ? random_salt(r) : 0;
-  std::vector<std::unique_ptr<text::TextFormat>> formats;
-  std::vector<text::TimeGroupFile> files;
-  for (std::size_t i = 0; i < r.inputs.size(); ++i) {
-    formats.push_back(make_text_format(r, salt, true, rules[i]));
-    files.push_back({r.inputs[i], formats.back().get(), formats.back()->line_comparator()});
-  }
-  note(r.verbose, r.io, "time: " + std::to_string(files.size()) + " inputs merged, each read by its own rules");
-  SortStats total;
-  total.mode = "merge";
-  const auto t0 = Clock::now();
-  total.records_in = text::merge_time_groups(files, r.output, r.unique, r.io, total, /*decompress=*/true);
-  total.seconds.merge = seconds_since(t0);
-  return total;
-}
-
 SortStats sort_by_input_rules(const SortRequest& r, const text::InputTimeRules& rules) {
-  if (r.merge_only) return merge_by_input_rules(r, rules.own);
+  // -m (rotated yearless syslogs, each dated by its own file): the inputs of
+  // each rules merged apart (as -m merges, in batches within the open-file
+  // limit), then those merged, each record read by its own group's rules.
+  if (r.merge_only) return sort_time_groups(r, rules.group);
   const std::uint64_t salt = uses_random(r) ? random_salt(r) : 0;
   std::vector<std::unique_ptr<text::TextFormat>> formats;  // one per rules, in the inputs' order
   std::vector<const text::TimeRules*> of;                  // their rules

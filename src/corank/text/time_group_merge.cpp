@@ -12,14 +12,13 @@
 
 namespace corank::text {
 
-std::uint64_t merge_time_groups(std::span<const TimeGroupFile> groups, const std::string& output, bool unique,
-                                const io::IoOptions& io, SortStats& stats, bool decompress) {
+void merge_time_groups(std::span<const TimeGroupFile> groups, const std::string& output, bool unique,
+                       const io::IoOptions& io, SortStats& stats) {
   const std::size_t k = groups.size();
   std::vector<std::unique_ptr<io::ByteSource>> sources;
   std::vector<std::unique_ptr<RecordReader>> readers;
   io::IoOptions plain = io;  // the groups' files hold their bytes as they are
-  if (!decompress) plain.input_codec = io::Codec::none;
-  std::uint64_t read = 0;
+  plain.input_codec = io::Codec::none;
   for (const TimeGroupFile& g : groups) {
     io::ByteSource* src = sources.emplace_back(io::open_source(g.path, plain)).get();
     readers.push_back(std::make_unique<RecordReader>([src](char* dst, std::size_t n) { return src->read(dst, n); },
@@ -32,7 +31,6 @@ std::uint64_t merge_time_groups(std::span<const TimeGroupFile> groups, const std
   std::vector<bool> live(k);
   auto advance = [&](std::size_t i) {
     live[i] = readers[i]->next(head[i]);
-    read += live[i];
     if (live[i]) prefix[i] = groups[i].format->prefix(head[i]);
   };
   for (std::size_t i = 0; i < k; ++i) advance(i);
@@ -59,7 +57,6 @@ std::uint64_t merge_time_groups(std::span<const TimeGroupFile> groups, const std
   stats.records_out += writer.records();
   stats.bytes_out += writer.bytes();
   out.commit();
-  return read;
 }
 
 }  // namespace corank::text

@@ -23,11 +23,9 @@ struct TimeGroupFile {
 };
 
 // Merges the groups' files into `output`, committed when done; adds the
-// records and bytes written to `stats`, and returns how many were read.
-// `decompress`: the files are the user's (-m of inputs whose rules differ),
-// read as corank reads inputs; else a group's sorted bytes, read as they are.
-// Throws io::IoError; then the output target is untouched.
-std::uint64_t merge_time_groups(std::span<const TimeGroupFile> groups, const std::string& output, bool unique,
-                                const io::IoOptions& io, SortStats& stats, bool decompress = false);
+// records and bytes written to `stats`. Throws io::IoError; then the output
+// target is untouched.
+void merge_time_groups(std::span<const TimeGroupFile> groups, const std::string& output, bool unique,
+                       const io::IoOptions& io, SortStats& stats);
 
 }  // namespace corank::text
