@@ -162,8 +162,12 @@ text::LineOrdering line_ordering(const SortRequest& r, std::uint64_t salt, const
   text::LineOrdering o = text::resolve_ordering(std::move(keys), global, tab, r.stable, r.unique,
                                                 r.zero_terminated ? '\0' : '\n');
   text::seed_random_keys(o.keys, salt);
-  if ((r.locale != "C" && r.locale != "POSIX") || !r.collation.empty())
-    o.locale = text::LineLocale::load(r.locale, collation(r));
+  if ((r.locale != "C" && r.locale != "POSIX") || !r.collation.empty()) {
+    // A --collation of byte order ("C", "C.UTF-8") is bytes, not LC_COLLATE.
+    auto named = collation(r);
+    if (!named && !r.collation.empty()) named = text::byte_order_collation();
+    o.locale = text::LineLocale::load(r.locale, std::move(named));
+  }
   return o;
 }
 

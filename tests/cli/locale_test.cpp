@@ -224,6 +224,32 @@ TEST_F(Locales, TheEnvironmentChoosesTheLocaleAsForGnu) {
   }
 }
 
+// --collation names an order in place of LC_COLLATE's: byte order ("C",
+// "POSIX", "C.UTF-8") is GNU sort's order under LC_ALL=C, and a glibc locale
+// (en_US.UTF-8 under LC_ALL=C) is GNU sort's order in that locale, its ties
+// by their bytes (GNU's -s keeps them in input order: the input has none).
+TEST_F(Locales, CollationNamesOverrideTheLocale) {
+  if (!installed("sv_SE.UTF-8") || !installed("en_US.UTF-8"))
+    GTEST_SKIP() << "sv_SE.UTF-8 and en_US.UTF-8 are not installed (tools/setup.sh generates them)";
+  TextGenerator gen(20261204);
+  write_file(path("in"), gen.text(400));
+  const auto gnu_in = [&](const std::string& env) {
+    Result g = run_shell(env + " sort " + path("in") + " > " + path("want"), dir_ / "gnu.err");
+    EXPECT_EQ(g.status, 0) << g.err;
+    return read_file(path("want"));
+  };
+  const auto corank_in = [&](const std::string& env, const std::string& name) {
+    Result r = run_shell(env + " " + corank_bin() + " --collation " + name + " " + path("in") + " > " + path("got"),
+                         dir_ / "corank.err");
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_file(path("got"));
+  };
+  const std::string bytes = gnu_in("LC_ALL=C");
+  for (const char* name : {"C", "POSIX", "C.UTF-8"})
+    EXPECT_TRUE(corank_in("LC_ALL=sv_SE.UTF-8", name) == bytes) << name;
+  EXPECT_TRUE(corank_in("LC_ALL=C", "en_US.UTF-8") == gnu_in("LC_ALL=en_US.UTF-8"));
+}
+
 TEST_F(Locales, CheckAndMergeFollowTheLocale) {
   if (!installed("sv_SE.UTF-8")) GTEST_SKIP() << "sv_SE.UTF-8 is not installed (tools/setup.sh generates it)";
   TextGenerator gen(20261204);

@@ -3,6 +3,7 @@
 #include <langinfo.h>
 #include <locale.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -46,6 +47,25 @@ private:
   GlibcCollation glibc_;  // destroyed before loc_ is freed
 };
 
+// memcmp order: prefixes are the first bytes, zeros after the text's end.
+class ByteOrder final : public Collation {
+public:
+  int compare(std::string_view a, std::string_view b) const override {
+    const int c = a.compare(b);
+    return (c > 0) - (c < 0);
+  }
+  void prefix(std::string_view text, unsigned char* out, std::size_t n) const override {
+    const std::size_t k = std::min(n, text.size());
+    std::memcpy(out, text.data(), k);
+    std::memset(out + k, 0, n - k);
+  }
+  void sort_key(std::string_view text, std::string& out) const override { out.assign(text); }
+  const std::string& name() const override { return name_; }
+
+private:
+  std::string name_ = "C";
+};
+
 std::uint32_t collation_rules(locale_t loc) {
   // A word item comes back in the first bytes of the pointer nl_langinfo_l returns.
   const char* p = nl_langinfo_l(_NL_COLLATE_NRULES, loc);
@@ -77,6 +97,11 @@ bool is_libc_locale_name(std::string_view name) noexcept {
   if (name == "POSIX") return true;
   const std::size_t dot = name.find('.');
   return dot != std::string_view::npos && dot > 0 && dot + 1 < name.size();
+}
+
+std::shared_ptr<const Collation> byte_order_collation() {
+  static const auto bytes = std::make_shared<const ByteOrder>();
+  return bytes;
 }
 
 std::shared_ptr<const Collation> collation_named(const std::string& name) {

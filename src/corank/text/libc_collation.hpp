@@ -24,4 +24,8 @@ bool is_libc_locale_name(std::string_view name) noexcept;
 // Throws UsageError naming NAME where there is no such collation.
 std::shared_ptr<const Collation> collation_named(const std::string& name);
 
+// Byte order as a collation object, where none would mean another order
+// (lines' --collation C under LC_ALL=en_US.UTF-8: not the locale's).
+std::shared_ptr<const Collation> byte_order_collation();
+
 }  // namespace corank::text

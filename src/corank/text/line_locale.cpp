@@ -54,7 +54,8 @@ std::shared_ptr<const LineLocale> LineLocale::load(const std::string& name,
   const std::string collate = category_name(LC_COLLATE, l->loc_);
   l->hard_collate_ = hard(collate);
   if (collation) {
-    l->icu_ = !is_libc_locale_name(collation->name());
+    l->icu_ = collation != byte_order_collation() && !is_libc_locale_name(collation->name());
+    l->bytes_ = collation == byte_order_collation();
     l->given_ = true;
     l->collation_name_ = collation->name();
     l->collation_ = std::move(collation);
@@ -150,7 +151,9 @@ std::string LineLocale::quote(std::string_view text) const {
 std::vector<std::string> LineLocale::debug_notes() const {
   std::vector<std::string> notes;
   if (failed_) notes.push_back("failed to set locale");
-  if (icu_)
+  if (bytes_)
+    notes.push_back("text ordering performed using simple byte comparison");
+  else if (icu_)
     notes.push_back("text ordering performed using ICU collation " + quote(collation_name_));
   else if (given_ || hard_collate_)
     notes.push_back("text ordering performed using " + quote(collation_name_) + " sorting rules");

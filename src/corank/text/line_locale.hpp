@@ -90,6 +90,7 @@ private:
   std::shared_ptr<const Collation> collation_;
   bool icu_ = false;
   bool given_ = false;  // --collation named the collation (ICU's or a libc locale's)
+  bool bytes_ = false;  // --collation named byte order ("C", "C.UTF-8")
   std::string collation_name_;
   bool hard_collate_ = false;
   LocaleNumbers numbers_;
