@@ -132,6 +132,19 @@ TEST_F(TimePitfalls, AFormatOfTheLastLinesAloneIsFound) {
     }
     EXPECT_TRUE(sorted_by("--time", text) == text) << first << " lines: the appended ones not read";
   }
+  // A block of another format inside the first 64 KiB of a larger file, past
+  // its first 200 lines, found by the windows spread over the whole file.
+  std::string text;
+  const auto add = [&](const char* form, int h, int i) {
+    char line[96];
+    std::snprintf(line, sizeof line, form, h, i / 60 % 60, i % 60, i);
+    text += line;
+  };
+  int i = 0;
+  for (; i < 300; ++i) add("2026-11-25 %02d:%02d:%02d,000 INFO app - req %d\n", 10 + i / 3600, i);
+  for (int j = 0; text.size() < 60000; ++j) add("Nov 25 %02d:%02d:%02d host app[1]: msg %d\n", 14 + j / 3600, j);
+  for (int k = 0; text.size() < 200000; ++k) add("2026-11-25 %02d:%02d:%02d,000 INFO app - req %d\n", 18 + k / 3600, k);
+  EXPECT_TRUE(sorted_by("--time", text) == text) << "the block inside the first 64 KiB not read";
 }
 
 // RFC 2822's zone names: 01:30 EST on 2026-11-01, the repeated hour in New

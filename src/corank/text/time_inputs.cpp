@@ -52,11 +52,11 @@ std::string first_bytes(const std::string& path, const io::IoOptions& io) {
   return bytes;
 }
 
-// Bytes of a file past its head (the first kFormatSampleBytes), where it is
-// stored as it reads (not compressed): up to kFormatSampleWindows windows
-// ending at evenly spaced places, the last at the file's end, so that the
-// parts of logs concatenated into one file are seen, the last part too.
-// Each window's partial first line is dropped by the caller.
+// Bytes of a file at evenly spaced places past its first kFormatSampleBytes,
+// where the file is stored as it reads (not compressed): the parts of logs
+// concatenated into one file. The last window is the file's end, so that a
+// part appended last is seen too. Each window's partial first line is
+// dropped by the caller.
 std::vector<std::string> windows(const std::string& path, std::uint64_t size, std::string_view head) {
   std::vector<std::string> out;
   if (size <= head.size()) return out;
@@ -64,15 +64,13 @@ std::vector<std::string> windows(const std::string& path, std::uint64_t size, st
   if (fd.get() < 0) return out;
   std::string raw(head.size(), '\0');
   if (::pread(fd.get(), raw.data(), raw.size(), 0) != static_cast<ssize_t>(raw.size()) || raw != head) return out;
-  const std::uint64_t from = head.size(), span = size - from;
-  const std::uint64_t n = std::clamp<std::uint64_t>(span / kFormatWindowBytes, 1, kFormatSampleWindows);
-  for (std::uint64_t k = 1; k <= n; ++k) {
-    const std::uint64_t end = from + span * k / n;
-    const std::uint64_t at = end - std::min<std::uint64_t>(end - from, kFormatWindowBytes);
-    std::string w(static_cast<std::size_t>(end - at), '\0');
-    const ssize_t got = ::pread(fd.get(), w.data(), w.size(), static_cast<off_t>(at));
-    if (got <= 0) break;
-    w.resize(static_cast<std::size_t>(got));
+  for (std::size_t k = 1; k <= kFormatSampleWindows + 1; ++k) {
+    const std::uint64_t at = k <= kFormatSampleWindows ? size / (kFormatSampleWindows + 1) * k
+                                                       : size - std::min<std::uint64_t>(size, kFormatWindowBytes);
+    std::string w(static_cast<std::size_t>(std::min<std::uint64_t>(kFormatWindowBytes, size - at)), '\0');
+    const ssize_t n = ::pread(fd.get(), w.data(), w.size(), static_cast<off_t>(at));
+    if (n <= 0) break;
+    w.resize(static_cast<std::size_t>(n));
     out.push_back(std::move(w));
   }
   return out;
@@ -196,12 +194,21 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
   const std::string head = first_bytes(path, io);
   std::vector<std::string_view> lines;
   // A file that its head holds whole is sampled whole: a format of its last
-  // lines alone is found as in a larger file's last window.
-  const bool whole = head.size() < kFormatSampleBytes;
+  // lines alone is found, as the last window finds it in a larger file.
+  const bool whole = head.size() < kFormatSampleBytes || static_cast<std::uint64_t>(st->st_size) == head.size();
   add_lines(head, eol, true, whole, whole ? SIZE_MAX : kFormatSampleLines, lines);
   const std::vector<std::string> more = windows(path, static_cast<std::uint64_t>(st->st_size), head);
-  for (std::size_t k = 0; k < more.size(); ++k)
-    add_lines(more[k], eol, false, k + 1 == more.size(), kFormatSampleLines, lines);
+  for (std::size_t k = 0; k < more.size(); ++k) {
+    if (k + 1 < more.size()) {
+      add_lines(more[k], eol, false, false, kFormatSampleLines, lines);
+      continue;
+    }
+    // The file's end: its last lines, however many its window holds.
+    std::vector<std::string_view> tail;
+    add_lines(more[k], eol, false, true, SIZE_MAX, tail);
+    const std::size_t from = tail.size() > kFormatSampleLines ? tail.size() - kFormatSampleLines : 0;
+    lines.insert(lines.end(), tail.begin() + static_cast<std::ptrdiff_t>(from), tail.end());
+  }
   if (lines.empty()) return out;
   const auto known = known_time_formats();
   out.formats = detect_formats(known, lines);

@@ -23,8 +23,8 @@
 namespace corank::text {
 
 // What decides a file's formats: its first lines (at most so many, within
-// its first bytes; all of a file those bytes hold), and lines from windows
-// spread over the rest of it, the last at its end, so that each part of logs
+// its first bytes; all of a file those bytes hold), lines from windows
+// spread over the rest of it, and its last lines, so that each part of logs
 // concatenated into one file is seen (one making up less than about a
 // sixteenth of the file, between windows, may not be).
 inline constexpr std::size_t kFormatSampleLines = 200;
