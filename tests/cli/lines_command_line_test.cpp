@@ -34,6 +34,10 @@ TEST_F(Lines, Files0From) {
   EXPECT_NE(run("--files0-from=" + path("dash")).err.find("no file name of '-' allowed"), std::string::npos);
   EXPECT_NE(run("--files0-from=" + path("dir")).err.find("cannot read file names from '" + path("dir") + "'"),
             std::string::npos);
+  // One that does not open is GNU's "open failed".
+  EXPECT_EQ(run("--files0-from=" + path("a") + "/x").err,
+            "corank: open failed: " + path("a") + "/x: Not a directory\n");
+  EXPECT_EQ(gnu("--files0-from=" + path("a") + "/x").err, "sort: open failed: " + path("a") + "/x: Not a directory\n");
 }
 
 TEST_F(Lines, UsageErrorsExitTwoWithOneLine) {

@@ -156,11 +156,9 @@ KEYDEF means what the format needs (highest priority first):
             exponents too), decimal, float (as PostgreSQL's float8), date
             (YYYY-MM-DD), time or text; collate=NAME orders a text key by an
             ICU collation or a glibc locale's (C: bytes); unparsable
-            decimals, floats, dates and
-            times sort first; NaN
-            and Infinity as PostgreSQL orders them (-Infinity < numbers <
-            Infinity < NaN), and the times -infinity and infinity first and
-            last. NULLs (the null string) go where nulls_first or
+            decimals, floats, dates and times sort first; NaN and Infinity
+            as PostgreSQL orders them (-Infinity < numbers < Infinity <
+            NaN), and the times -infinity and infinity first and last. NULLs (the null string) go where nulls_first or
             nulls_last says, else where --nulls says. A row with more or
             fewer fields than the header (or first row) is an error naming
             its file and line, or goes to --rejects

@@ -74,7 +74,9 @@ std::vector<std::string> files0_names(const std::string& from) {
     char buf[65536];
     for (std::size_t n; (n = src->read(buf, sizeof buf)) > 0;) all.append(buf, n);
   } catch (const io::IoError& e) {
-    if (e.error_code() == ENOENT) throw;  // "open failed: F: No such file or directory", as GNU's
+    // A list that opens but cannot be read (a directory) is GNU's "cannot
+    // read file names from"; one that does not open keeps "open failed".
+    if (!std::string_view(e.what()).starts_with("read failed")) throw;
     throw io::IoError("cannot read file names from", from == "-" ? "standard input" : from, e.error_code());
   }
   std::vector<std::string> names;

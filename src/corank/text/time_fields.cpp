@@ -97,8 +97,10 @@ bool read_utc_offset(std::string_view s, std::size_t& i, int& offset) noexcept {
       ++j;
       m = read_digits(s, j, 2, 2);
       // Seconds, as PostgreSQL and Python write a zone's local mean time
-      // ("-00:44:30": Monrovia until 1972).
-      if (m >= 0 && j < s.size() && s[j] == ':' && digit_at(s, j + 1) && digit_at(s, j + 2)) {
+      // ("-00:44:30": Monrovia until 1972): two digits below 60 that no
+      // third follows; anything else after the minutes is the text's.
+      if (m >= 0 && j < s.size() && s[j] == ':' && digit_at(s, j + 1) && digit_at(s, j + 2) && !digit_at(s, j + 3) &&
+          (s[j + 1] - '0') * 10 + (s[j + 2] - '0') < 60) {
         ++j;
         sec = read_digits(s, j, 2, 2);
       }

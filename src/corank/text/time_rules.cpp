@@ -170,8 +170,16 @@ std::optional<Instant> infinite(std::string_view s, std::size_t* begin, std::siz
 std::optional<Instant> key_instant(const TimeRules& rules, TimeExtent extent, std::string_view key, std::string_view after,
                                    std::size_t* begin, std::size_t* end) noexcept {
   const bool search = extent == TimeExtent::anywhere;
-  if (!search)
-    if (auto t = infinite(key, begin, end)) return t;
+  if (!search) {
+    std::size_t to = 0;
+    if (auto t = infinite(key, begin, &to)) {
+      if (end) *end = to;
+      // A whole value: blanks (and a closing bracket) may follow, no text.
+      while (extent == TimeExtent::whole && to < key.size() && (blank(key[to]) || key[to] == ']')) ++to;
+      if (extent != TimeExtent::whole || to == key.size()) return t;
+      return std::nullopt;
+    }
+  }
   TimeFound f;
   if (!(search ? rules.find(key, f) : rules.match_start(key, f))) return std::nullopt;
   if (!search && f.end == key.size() && !f.time.has_offset && !f.time.zone_abbr && !f.time.epoch) {

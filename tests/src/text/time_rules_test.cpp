@@ -174,6 +174,8 @@ TEST(TimeRules, OffsetsWithSeconds) {
   EXPECT_EQ(t("1965-03-01T09:15:30-00:44:30"), at(k19650301T100000Z));
   EXPECT_EQ(t("2026-01-01T00:00:00+01:19:32"), at(1767220828));
   EXPECT_EQ(t("2026-10-10T15:55:36+02:00 x"), at(k20261010T135536Z));
+  // Seconds of 60 and more are the text's: the offset is +01:00.
+  EXPECT_EQ(found("2024-01-01T10:00:00+01:00:60 x"), at(1704099600));
 }
 
 // --time-format's %z after a blank: required, it reads whatever offset is
@@ -199,6 +201,9 @@ TEST(TimeRules, AWholeValueIsTheTimestampAlone) {
   EXPECT_EQ(key_instant(r, TimeExtent::whole, "[10/Oct/2026:13:55:36 +0000] ", {}), at(k20261010T135536Z));
   EXPECT_EQ(key_instant(r, TimeExtent::whole, "10/Oct/2026:13:55:36 +0000]", {}), std::nullopt);
   EXPECT_EQ(key_instant(r, TimeExtent::whole, "infinity", {}), key_instant(r, TimeExtent::start, "infinity", {}));
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, " -infinity ", {}), key_instant(r, TimeExtent::start, "-infinity", {}));
+  EXPECT_EQ(key_instant(r, TimeExtent::whole, "infinity later", {}), std::nullopt);
+  EXPECT_NE(key_instant(r, TimeExtent::start, "infinity later", {}), std::nullopt);
   EXPECT_EQ(key_instant(r, TimeExtent::whole, "0044-03-15 12:00:00+00 BC", {}), std::nullopt);
   EXPECT_EQ(key_instant(r, TimeExtent::whole, "2026-10-10 13:55:36 INFO", {}), std::nullopt);
   EXPECT_EQ(key_instant(r, TimeExtent::whole, "2026-10-10 13:55:36+02:00:7", {}), std::nullopt);
