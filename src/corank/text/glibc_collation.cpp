@@ -1,5 +1,7 @@
 #include "corank/text/glibc_collation.hpp"
 
+#include <langinfo.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -17,6 +19,14 @@ const char* terminated(std::string_view s, std::string& buf) {
 }
 
 }  // namespace
+
+std::uint32_t glibc_collation_rules(locale_t loc) noexcept {
+  // A word item comes back in the first bytes of the pointer nl_langinfo_l returns.
+  const char* p = nl_langinfo_l(_NL_COLLATE_NRULES, loc);
+  std::uint32_t w;
+  std::memcpy(&w, &p, sizeof w);
+  return w;
+}
 
 GlibcCollation::GlibcCollation(locale_t loc, std::string name)
     : loc_(loc), name_(std::move(name)), level_one_(GlibcLevelOne::from(loc)) {}

@@ -6,6 +6,7 @@
 // levels (accents, case) decide.
 #include <locale.h>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -13,6 +14,10 @@
 #include "corank/text/glibc_level_one.hpp"
 
 namespace corank::text {
+
+// The number of collation rules of `loc`'s LC_COLLATE: 0 where strcoll_l is
+// strcmp (C, POSIX, C.UTF-8).
+std::uint32_t glibc_collation_rules(locale_t loc) noexcept;
 
 class GlibcCollation final : public Collation {
 public:

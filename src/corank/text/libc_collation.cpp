@@ -1,6 +1,5 @@
 #include "corank/text/libc_collation.hpp"
 
-#include <langinfo.h>
 #include <locale.h>
 
 #include <algorithm>
@@ -66,13 +65,6 @@ private:
   std::string name_ = "C";
 };
 
-std::uint32_t collation_rules(locale_t loc) {
-  // A word item comes back in the first bytes of the pointer nl_langinfo_l returns.
-  const char* p = nl_langinfo_l(_NL_COLLATE_NRULES, loc);
-  std::uint32_t w;
-  std::memcpy(&w, &p, sizeof w);
-  return w;
-}
 
 std::shared_ptr<const Collation> open_libc(const std::string& name) {
   static std::mutex mutex;
@@ -83,7 +75,7 @@ std::shared_ptr<const Collation> open_libc(const std::string& name) {
   if (!loc)
     throw UsageError("unknown collation '" + name + "': no such locale on this system (`locale -a` lists them)");
   std::shared_ptr<const Collation> c;
-  if (collation_rules(loc) == 0)
+  if (glibc_collation_rules(loc) == 0)
     freelocale(loc);  // no rules (C.UTF-8): strcoll is strcmp, the bytes' order
   else
     c = std::make_shared<LibcCollation>(loc, name);

@@ -21,14 +21,6 @@ bool hard(std::string_view name) { return name != "C" && name != "POSIX"; }
 
 std::string category_name(int category, locale_t loc) { return nl_langinfo_l(_NL_LOCALE_NAME(category), loc); }
 
-std::uint32_t collation_rules(locale_t loc) {
-  // A word item comes back in the first bytes of the pointer nl_langinfo_l returns.
-  const char* p = nl_langinfo_l(_NL_COLLATE_NRULES, loc);
-  std::uint32_t w;
-  std::memcpy(&w, &p, sizeof w);
-  return w;
-}
-
 // The C locale's month names in strcmp order, as GNU's static table.
 std::vector<MonthName> c_months() {
   static const char* const kNames[] = {"JAN", "FEB", "MAR", "APR", "MAY", "JUN",
@@ -63,7 +55,7 @@ std::shared_ptr<const LineLocale> LineLocale::load(const std::string& name,
     l->collation_name_ = collate;
     // No rules (C.UTF-8): strcoll_l is strcmp, whose order, piece by piece
     // between NULs, is the bytes'.
-    if (l->hard_collate_ && collation_rules(l->loc_) > 0)
+    if (l->hard_collate_ && glibc_collation_rules(l->loc_) > 0)
       l->collation_ = std::make_shared<GlibcCollation>(l->loc_, collate);
   }
   l->read_ctype();
