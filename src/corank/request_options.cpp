@@ -269,7 +269,7 @@ text::TextSortOptions text_options(const SortRequest& r) {
   return o;
 }
 
-text::InputTimeRules rules_by_input(const SortRequest& r) {
+std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r) {
   if (r.format != "lines" || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
   return text::time_rules_by_input(time_settings(r), r.inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n',
                                    r.io, r.verbose);

@@ -47,11 +47,10 @@ std::unique_ptr<text::TextFormat> text_format(const SortRequest& r,
 SortOptions binary_options(const SortRequest& r);
 text::TextSortOptions text_options(const SortRequest& r);
 
-// Lines of several files with time keys: each file's group's rules (its
-// modification time's year) and its own (its formats too), one per input
-// (time_inputs.hpp); empty where one set of rules serves every input alike
-// (the others: -m, whose inputs were sorted by one rules, and --debug, which
+// Lines of several files with time keys: each file's own rules (its formats,
+// its group's year reference), one per input (time_inputs.hpp); empty where
+// one set of rules serves every input alike (the others, and --debug, which
 // shows one format's marks).
-text::InputTimeRules rules_by_input(const SortRequest& r);
+std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r);
 
 }  // namespace corank::request

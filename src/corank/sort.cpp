@@ -110,21 +110,25 @@ bool likely_one_chunk(const SortRequest& r) {
   return bytes <= text::plan_text_sort(text_options(r)).chunk_bytes / 2;
 }
 
-// Inputs whose time rules differ (rules_by_input): sorted at once where the
-// rules matter only to prefixes and the input is one chunk, each input's
-// records split and given their prefixes by its own rules (its own formats
-// searched for); else by their group's rules, in one sort where one group
-// holds them all, else group by group.
-SortStats sort_by_input_rules(const SortRequest& r, const text::InputTimeRules& rules) {
+// Inputs whose time rules differ (rules_by_input: each input's own formats
+// and its group's year): sorted at once where the rules matter only to
+// prefixes and the input is one chunk, each input's records split and given
+// their prefixes by its own rules; else the inputs of each rules sorted apart
+// and merged, every record compared under its own input's rules. A sort of
+// them all under one rules that looks for every input's formats would read a
+// line of one file by another file's format (an epoch number in a text log's
+// line that has no timestamp of its own), so that spilling, -u or -m would
+// change the order.
+SortStats sort_by_input_rules(const SortRequest& r, const std::vector<std::shared_ptr<const text::TimeRules>>& own) {
   // -m (rotated yearless syslogs, each dated by its own file): the inputs of
   // each rules merged apart (as -m merges, in batches within the open-file
-  // limit), then those merged, each record read by its own group's rules.
-  if (r.merge_only) return sort_time_groups(r, rules.group);
+  // limit), then those merged.
+  if (r.merge_only) return sort_time_groups(r, own);
   const std::uint64_t salt = uses_random(r) ? random_salt(r) : 0;
   std::vector<std::unique_ptr<text::TextFormat>> formats;  // one per rules, in the inputs' order
   std::vector<const text::TimeRules*> of;                  // their rules
   text::TextSortOptions o = text_options(r);
-  for (const auto& x : rules.own) {
+  for (const auto& x : own) {
     const auto k = static_cast<std::size_t>(std::find(of.begin(), of.end(), x.get()) - of.begin());
     if (k == of.size()) formats.push_back(make_text_format(r, salt, true, x)), of.push_back(x.get());
     o.input_formats.push_back(formats[k].get());
@@ -137,13 +141,10 @@ SortStats sort_by_input_rules(const SortRequest& r, const text::InputTimeRules& 
                                 "by its input's");
       return stats;
     } catch (const text::NotOneChunk&) {
-      note(r.verbose, r.io, "time: the input is more than one chunk: each input read by its group's rules");
+      note(r.verbose, r.io, "time: the input is more than one chunk: the inputs of each rules sorted apart");
     }
   }
-  const auto& group = rules.group;
-  if (std::all_of(group.begin(), group.end(), [&](const auto& x) { return x == group.front(); }))
-    return text::sort_text(text_options(r), *text_format(r, group.front()));
-  return sort_time_groups(r, group);
+  return sort_time_groups(r, own);
 }
 
 }  // namespace
@@ -180,10 +181,9 @@ SortStats sort(const SortRequest& r) {
   try {
     if (!is_text_format(r.format)) return sort_files(binary_options(r));
     const Clock::time_point t0 = Clock::now();
-    const auto rules = rules_by_input(r);
-    const auto& own = rules.own;
+    const auto own = rules_by_input(r);
     if (std::any_of(own.begin(), own.end(), [&](const auto& x) { return x != own.front(); })) {
-      SortStats stats = sort_by_input_rules(r, rules);
+      SortStats stats = sort_by_input_rules(r, own);
       stats.seconds.total = seconds_since(t0);
       return stats;
     }

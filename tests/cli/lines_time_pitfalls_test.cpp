@@ -3,7 +3,8 @@
 // time that is not its UTC offset, JSON logs whose first time-like member is
 // not their time, stack trace lines that name an id or a date, CRLF and a
 // byte order mark around positional keys, a CRLF file's last multi-line
-// record, a leap second.
+// record, a leap second, a number in one file's line that another file's
+// format would read.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -165,6 +166,33 @@ TEST_F(TimePitfalls, LeapSecondBeforeMidnight) {
   EXPECT_EQ(sorted_by("--time",
                       "2017-01-01T00:00:00.100Z after\n2016-12-31T23:59:60.500Z leap\n2016-12-31T23:59:59.900Z before\n"),
             "2016-12-31T23:59:59.900Z before\n2016-12-31T23:59:60.500Z leap\n2017-01-01T00:00:00.100Z after\n");
+}
+
+// Each file is read by its own formats however the sort runs: a stack
+// trace's line in a text log that holds an epoch number stays with its entry
+// beside a log of epoch times, in one chunk and through spilled runs, with
+// -u, and merging (-m). Entry i of a.log is 11:15:00 + 2i s UTC, of b.log
+// one second later: the records alternate.
+TEST_F(TimePitfalls, ALineIsReadByItsOwnFilesFormatsOnly) {
+  std::string a, b, want;
+  for (int i = 0; i < 2000; ++i) {
+    const int s = 2 * i;
+    char entry[160], epoch[64];
+    std::snprintf(entry, sizeof entry,
+                  "2026-11-25 %02d:%02d:%02d INFO a%d\nKey (id)=(1795605301) already exists, attempt %d\n",
+                  11 + (15 * 60 + s) / 3600, (15 * 60 + s) / 60 % 60, s % 60, i, i);
+    std::snprintf(epoch, sizeof epoch, "%d b%d\n", 1795605300 + s + 1, i);
+    a += entry, b += epoch, want += std::string(entry) + epoch;
+  }
+  write_file(path("a.log"), a);
+  write_file(path("b.log"), b);
+  const std::string in = path("a.log") + " " + path("b.log");
+  for (const std::string opts : {"", "-S 64K", "-S 64K --parallel 1 --batch-size 2", "-u", "-m"}) {
+    const Result r = run("--multiline -v -T " + path("") + " " + opts + " -o " + path("out") + " " + in);
+    ASSERT_EQ(r.status, 0) << opts << ": " << r.err;
+    EXPECT_TRUE(read_file(path("out")) == want) << opts << ": " << r.err;
+    if (opts.starts_with("-S")) EXPECT_NE(r.err.find("groups of inputs"), std::string::npos) << r.err;
+  }
 }
 
 }  // namespace

@@ -50,14 +50,14 @@ int bench_timesearch(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   TimeSettings settings;
   settings.zone = zone;
-  const InputTimeRules rules = time_rules_by_input(settings, files, !all_formats, '\n', corank::io::IoOptions{}, false);
+  const auto rules = time_rules_by_input(settings, files, !all_formats, '\n', corank::io::IoOptions{}, false);
   double total = 0;
   std::uint64_t total_lines = 0;
   for (std::size_t f = 0; f < files.size(); ++f) {
     std::ifstream in(files[f], std::ios::binary);
     const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     const std::vector<std::string_view> lines = lines_of(data);
-    const TimeRules& r = *rules.own[f];
+    const TimeRules& r = *rules[f];
     double best = 0;
     std::uint64_t found = 0;
     for (unsigned rep = 0; rep < std::max(reps, 1u); ++rep) {

@@ -32,14 +32,20 @@ ColumnKeys::ColumnKeys(const std::vector<std::string>& specs, const KeyField& gl
   }
 }
 
+namespace {
+
+std::string columns(std::size_t n) { return std::to_string(n) + (n == 1 ? " column" : " columns"); }
+
+}  // namespace
+
 void ColumnKeys::name_columns(std::vector<std::string> header, const std::string& file) {
   for (auto& k : keys_) {
     if (!k.named && k.column >= header.size()) {
       // Every row holds the header's columns: a number past them names none.
       // A header's column of that name ("2024") is the one meant.
       if (std::find(header.begin(), header.end(), k.name) == header.end())
-        throw UsageError("invalid key: column " + k.name + " is past the " + std::to_string(header.size()) +
-                         " columns of the header of " + file);
+        throw UsageError("invalid key: column " + k.name + " is past the " + columns(header.size()) +
+                         " of the header of " + file);
       k.named = true;
     }
     if (!k.named) continue;
@@ -66,7 +72,7 @@ void ColumnKeys::check_header(const std::vector<std::string>& header, const std:
   if (i < header.size() && i < header_.size())
     why = "column " + std::to_string(i + 1) + " is '" + header[i] + "', not '" + header_[i] + "'";
   else
-    why = std::to_string(header.size()) + " columns, not " + std::to_string(header_.size());
+    why = columns(header.size()) + ", not " + std::to_string(header_.size());
   throw InputError(file + ":1: its header differs from that of " + header_file_ + ": " + why);
 }
 

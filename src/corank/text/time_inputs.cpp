@@ -264,8 +264,9 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
   return rules;
 }
 
-InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const std::string> inputs, bool sample,
-                                   char eol, const io::IoOptions& io, bool verbose) {
+std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
+                                                                  std::span<const std::string> inputs, bool sample,
+                                                                  char eol, const io::IoOptions& io, bool verbose) {
   const std::vector<std::string> stdin_only{"-"};
   if (inputs.empty()) inputs = stdin_only;
   const TimeRules base(settings);
@@ -326,13 +327,12 @@ InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const
     }
     note_reference(*rules[g], groups > 1 ? "group " + std::to_string(g + 1) + ": " : "", io, verbose);
   }
-  InputTimeRules out;
+  std::vector<std::shared_ptr<const TimeRules>> out;
   std::vector<std::pair<std::size_t, std::vector<bool>>> kinds;  // (group, formats) of each own rules made
   std::vector<std::shared_ptr<const TimeRules>> made;
   for (std::size_t i = 0; i < in.size(); ++i) {
-    out.group.push_back(rules[group[i]]);
     if (in[i].formats.empty() || !in[i].mtime) {  // nothing detected: what its group looks for
-      out.own.push_back(rules[group[i]]);
+      out.push_back(rules[group[i]]);
       continue;
     }
     const auto kind = std::make_pair(group[i], flags_of(in[i].formats));
@@ -343,7 +343,7 @@ InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const
       kinds.push_back(kind);
       made.push_back(std::move(own));
     }
-    out.own.push_back(made[k]);
+    out.push_back(made[k]);
   }
   return out;
 }

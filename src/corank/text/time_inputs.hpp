@@ -6,10 +6,9 @@
 //
 // A file that mixes formats keeps each that its sampled lines show
 // (detect_formats). Records are compared by their text alone once runs mix
-// files, so one sort has one rules: time_rules_for's, every format detected
-// in any input, the newest input's reference. Where the inputs' references
-// differ, time_rules_by_input groups them, and each group is sorted apart
-// (sort.cpp, time_group_merge.hpp). Standard input and pipes, which cannot be
+// files: time_rules_for's one rules look for every format detected in any
+// input, with the newest input's reference (-c, a check of one file, and
+// corank-mpi). A sort takes time_rules_by_input's: each input's own. Standard input and pipes, which cannot be
 // read twice, are not sampled (every format, and the current date, serve them).
 #include <memory>
 #include <span>
@@ -43,20 +42,16 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
 // file's own modification time: the inputs whose formats may lack a year
 // (syslog's; any, for a file not sampled) fall into one group per year
 // reference (the current date for standard input and pipes), the others join
-// the first group. `group`: each input's group's rules, which look for the
-// formats detected in any of its files; inputs of one group share one object,
-// a single object where one reference serves all, so that the sort is one
-// (time_group_merge.hpp merges groups). `own`: each input's own, its group's
-// but looking for its own detected formats alone, as lnav applies a file's
-// format to every line of it; inputs of one group with the same formats share
-// one object. A sort that reads each input by its own rules (one chunk,
-// sort.cpp) takes `own`.
-struct InputTimeRules {
-  std::vector<std::shared_ptr<const TimeRules>> group;
-  std::vector<std::shared_ptr<const TimeRules>> own;
-};
-InputTimeRules time_rules_by_input(const TimeSettings& settings, std::span<const std::string> inputs, bool sample,
-                                   char eol, const io::IoOptions& io, bool verbose);
+// the first group. Each input's rules are its group's (its year reference),
+// looking for the formats detected in that input alone, as lnav applies a
+// file's format to every line of it; an input in which nothing was detected
+// looks for those of its whole group. Inputs with the same group and formats
+// share one object, a single object where one serves all, so that the sort is
+// one (sort.cpp sorts the inputs of each rules apart where they differ, and
+// time_group_merge.hpp merges them).
+std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
+                                                                  std::span<const std::string> inputs, bool sample,
+                                                                  char eol, const io::IoOptions& io, bool verbose);
 
 // Explicit time keys (T at field positions: -k1,2T) whose timestamps the
 // first lines of an input file follow with a zone abbreviation (PostgreSQL's

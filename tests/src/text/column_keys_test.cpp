@@ -50,6 +50,8 @@ TEST(ColumnKeys, AKeyNamingAColumnTwiceIsAnError) {
 TEST(ColumnKeys, ANumberPastTheHeaderIsAnErrorOrTheColumnItNames) {
   EXPECT_EQ(message_of([&] { ColumnKeys({"5:n"}, KeyField{}, true).name_columns({"region", "2023", "2024"}, "p.csv"); }),
             "invalid key: column 5 is past the 3 columns of the header of p.csv");
+  EXPECT_EQ(message_of([&] { ColumnKeys({"2"}, KeyField{}, true).name_columns({"id"}, "one.csv"); }),
+            "invalid key: column 2 is past the 1 column of the header of one.csv");
   ColumnKeys year({"2024:n", "2"}, KeyField{}, true);
   year.name_columns({"region", "2023", "2024"}, "p.csv");
   EXPECT_EQ(year.keys()[0].column, 2u);
@@ -68,6 +70,8 @@ TEST(ColumnKeys, LaterHeadersMustNameTheSameColumns) {
   EXPECT_EQ(message_of([&] { k.check_header({"id", "name"}, "c.csv"); }),
             "c.csv:1: its header differs from that of a.csv: 2 columns, not 3");
   EXPECT_THROW(k.check_header({"id", "name", "score", "extra"}, "d.csv"), InputError);
+  EXPECT_EQ(message_of([&] { k.check_header({"id"}, "e.csv"); }),
+            "e.csv:1: its header differs from that of a.csv: 1 column, not 3");
 }
 
 // CSV headers compare by their unquoted names: quoting, a byte order mark and
