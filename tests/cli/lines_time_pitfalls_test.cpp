@@ -195,4 +195,34 @@ TEST_F(TimePitfalls, ALineIsReadByItsOwnFilesFormatsOnly) {
   }
 }
 
+// Standard input and a pipe are read once: their first lines, read ahead
+// and handed back to the sort, name a JSON log's time member (Docker's
+// "time", not the first time inside "log") and show a zone abbreviation
+// that the zone never uses.
+TEST_F(TimePitfalls, AStreamsFirstLinesNameItsJsonTimeMember) {
+  const auto line = [](const char* log, int second) {
+    return std::string(R"({"log":")") + log + R"(\n","stream":"stdout","time":"2026-10-11T21:00:0)" +
+           std::to_string(second) + R"(.000000001Z"})" + "\n";
+  };
+  const std::string first = line("2026-10-11 23:59:00 app first", 0);
+  const std::string second = line("2026-10-11 00:00:01 app second (clock reset)", 1);
+  const std::string third = line("no time third", 2);
+  const std::string fourth = line("2026-10-11 12:00:00 app fourth", 3);
+  write_file(path("in"), fourth + first + third + second);
+  const std::string bin = corank_bin() + " --time -v";
+  for (const std::string& cmd : {"cat " + path("in") + " | " + bin + " -o " + path("out"),
+                                 bin + " -o " + path("out") + " < " + path("in"),
+                                 bin + " -o " + path("out") + " - < " + path("in")}) {
+    const Result r = run_shell(cmd, path("err"));
+    ASSERT_EQ(r.status, 0) << cmd << ": " << r.err;
+    EXPECT_EQ(read_file(path("out")), first + second + third + fourth) << cmd;
+    EXPECT_NE(r.err.find("-: JSON lines, each read at its member \"time\""), std::string::npos) << r.err;
+  }
+  write_file(path("sorted"), first + second + third + fourth);
+  EXPECT_EQ(run_shell("cat " + path("sorted") + " | " + corank_bin() + " -c --time", path("err")).status, 0);
+  const Result z = run_shell("printf '2026-10-11 22:14:15 CET a\\n' | " + corank_bin() + " --time", path("err"));
+  ASSERT_EQ(z.status, 0) << z.err;
+  EXPECT_NE(z.err.find("-: timestamps followed by CET"), std::string::npos) << z.err;
+}
+
 }  // namespace

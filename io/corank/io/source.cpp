@@ -11,6 +11,7 @@
 #include "corank/io/direct_fd.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/peeked_input.hpp"
 #include "corank/io/read_ahead_source.hpp"
 #include "corank/io/write_behind_sink.hpp"
 
@@ -88,7 +89,9 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
                                         std::optional<std::uint64_t> snapshot, MagicBytes magic) {
   std::unique_ptr<ByteSource> raw;
   bool regular = false;
-  if (path == "-") {
+  if (auto peeked = take_peeked_input(path)) {  // its first bytes read ahead (peeked_input.hpp)
+    raw = head_first(std::move(peeked->head), std::make_unique<FdSource>(std::move(peeked->owned), peeked->fd, path));
+  } else if (path == "-") {
     raw = std::make_unique<FdSource>(FileDesc{}, STDIN_FILENO, "-");
   } else {
     FileDesc fd = FileDesc::open(path, O_RDONLY);

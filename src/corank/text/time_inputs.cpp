@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "corank/io/diagnostics.hpp"
+#include "corank/io/codec.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/io/peeked_input.hpp"
 #include "corank/io/source.hpp"
 #include "corank/notes.hpp"
 #include "corank/text/field_finder.hpp"
@@ -123,10 +125,38 @@ std::vector<bool> flags_of(const std::vector<int>& formats) {
   return flags;
 }
 
+// An input that cannot be read twice (standard input, a pipe): its first
+// bytes, given back to the sort (io::peek_input), name a JSON log's time
+// member and show the zone abbreviations after its times. Every known format
+// stays looked for: its later lines may be of others (`cat *.log | corank
+// --time`). A compressed stream's text is not seen here.
+InputTimes stream_times(const std::string& path, char eol, const io::IoOptions& io, bool verbose) {
+  InputTimes out;
+  if (io.input_codec && *io.input_codec != io::Codec::none) return out;
+  const std::string_view head = io::peek_input(path, kFormatSampleBytes);
+  if (io::codec_from_magic(reinterpret_cast<const unsigned char*>(head.data()), head.size()) != io::Codec::none)
+    return out;
+  std::vector<std::string_view> lines;
+  add_lines(head, eol, true, head.size() < kFormatSampleBytes, kFormatSampleLines, lines);
+  if (auto json = json_time_member(lines)) {
+    out.json_member = json->name;
+    note(verbose, io, "time: " + path + ": JSON lines, each read at its member \"" + out.json_member + "\"");
+  }
+  std::vector<const TimePattern*> all;
+  for (const TimeFormat& f : known_time_formats()) all.push_back(&f.pattern);
+  const TimeSearch search(all);
+  TimeHit hit;
+  auto& z = out.zone_abbrs;
+  for (std::string_view line : lines)
+    if (search.find_first(line, hit) && hit.time.zone_abbr && std::find(z.begin(), z.end(), hit.time.zone_abbr) == z.end())
+      z.push_back(hit.time.zone_abbr);
+  return out;
+}
+
 InputTimes input_times(const std::string& path, bool sample, char eol, const io::IoOptions& io, bool verbose) {
   InputTimes out;
   const auto st = regular_file(path);
-  if (!st) return out;
+  if (!st) return sample ? stream_times(path, eol, io, verbose) : out;
   out.mtime = st->st_mtim.tv_sec;
   if (!sample) return out;
   const FileSample sampled(path, static_cast<std::uint64_t>(st->st_size), eol, io);

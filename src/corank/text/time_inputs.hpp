@@ -7,9 +7,12 @@
 // A file that mixes formats keeps each that its sampled lines show
 // (detect_formats). Records are compared by their text alone once runs mix
 // files: time_rules_for's one rules look for every format detected in any
-// input, with the newest input's reference (-c, a check of one file, and
-// corank-mpi). A sort takes time_rules_by_input's: each input's own. Standard input and pipes, which cannot be
-// read twice, are not sampled (every format, and the current date, serve them).
+// input, with the newest input's reference (a sort of one input, -c,
+// corank-mpi); a sort of several takes time_rules_by_input's, each input's
+// own. Standard input and pipes, which cannot be read twice, are looked at
+// only in their first bytes, read ahead and given back to the sort
+// (io/peeked_input.hpp): those name a JSON log's time member and show zone
+// abbreviations; every format, and the current date, serve their lines.
 #include <memory>
 #include <span>
 #include <string>

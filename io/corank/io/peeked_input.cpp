@@ -1,0 +1,105 @@
+#include "corank/io/peeked_input.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <utility>
+#include <list>
+
+#include "corank/io/direct_fd.hpp"
+
+namespace corank::io {
+
+namespace {
+
+struct Peeked {
+  std::string path;
+  PeekedInput input;
+  bool replay = true;  // false: read where it lies (a regular file), nothing to give back
+};
+
+std::mutex& peeked_mutex() {
+  static std::mutex m;
+  return m;
+}
+// Few entries (the inputs that are pipes), each found by its name; a list,
+// so that the views peek_input returns stay where they are.
+std::list<Peeked>& peeked() {
+  static std::list<Peeked> v;
+  return v;
+}
+
+class HeadFirstSource final : public ByteSource {
+public:
+  HeadFirstSource(std::string head, std::unique_ptr<ByteSource> rest)
+      : ByteSource(rest->name()), head_(std::move(head)), rest_(std::move(rest)) {}
+  std::size_t read(void* dst, std::size_t n) override {
+    const std::size_t from_head = std::min(n, head_.size() - at_);
+    std::memcpy(dst, head_.data() + at_, from_head);
+    at_ += from_head;
+    if (from_head == n) return n;
+    return from_head + rest_->read(static_cast<char*>(dst) + from_head, n - from_head);
+  }
+  std::optional<std::uint64_t> size() const override {
+    const auto rest = rest_->size();
+    if (!rest) return std::nullopt;
+    return head_.size() + *rest;
+  }
+
+private:
+  std::string head_;
+  std::size_t at_ = 0;
+  std::unique_ptr<ByteSource> rest_;
+};
+
+}  // namespace
+
+std::string_view peek_input(const std::string& path, std::size_t bytes) {
+  const std::lock_guard lock(peeked_mutex());
+  for (const Peeked& p : peeked())
+    if (p.path == path) return p.input.head;
+  Peeked p{path, {}, true};
+  PeekedInput& in = p.input;
+  try {
+    if (path == "-") {
+      in.fd = STDIN_FILENO;
+    } else {
+      in.owned = FileDesc::open(path, O_RDONLY | O_CLOEXEC);
+      in.fd = in.owned.get();
+    }
+    in.head.resize(bytes);
+    // Standard input that is a regular file (`< file`) is read from where
+    // it stands, which the sort's reads start from, and not moved.
+    const off_t at = is_regular_file(in.fd) ? ::lseek(in.fd, 0, SEEK_CUR) : -1;
+    p.replay = at < 0;
+    in.head.resize(p.replay ? read_full(in.fd, in.head.data(), bytes, path)
+                            : pread_full(in.fd, in.head.data(), bytes, static_cast<std::uint64_t>(at), path));
+    if (!p.replay) in.owned.reset();
+  } catch (const std::exception&) {
+    // Not opened, or not read: nothing peeked, and the sort's own open or
+    // read reports why.
+    return {};
+  }
+  peeked().push_back(std::move(p));
+  return peeked().back().input.head;
+}
+
+std::optional<PeekedInput> take_peeked_input(const std::string& path) {
+  const std::lock_guard lock(peeked_mutex());
+  auto& all = peeked();
+  const auto p = std::find_if(all.begin(), all.end(), [&](const Peeked& x) { return x.path == path && x.replay; });
+  if (p == all.end()) return std::nullopt;
+  PeekedInput in = std::move(p->input);
+  all.erase(p);
+  return in;
+}
+
+std::unique_ptr<ByteSource> head_first(std::string head, std::unique_ptr<ByteSource> rest) {
+  return std::make_unique<HeadFirstSource>(std::move(head), std::move(rest));
+}
+
+}  // namespace corank::io

@@ -1,0 +1,86 @@
+// An input that cannot be read twice, its first bytes read ahead
+// (peeked_input.hpp): its source yields them and then the rest, once; a named
+// pipe stays open between the peek and the read; a regular file is read
+// where it lies and its source starts at its start.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <string>
+#include <thread>
+
+#include "corank/io/peeked_input.hpp"
+#include "corank/io/source.hpp"
+#include "io_test_util.hpp"
+
+namespace corank::io::test {
+namespace {
+
+std::string read_all(ByteSource& src) {
+  std::string out, buf(7, '\0');  // reads that straddle the head's end
+  for (std::size_t n; (n = src.read(buf.data(), buf.size())) > 0;) out.append(buf, 0, n);
+  return out;
+}
+
+TEST(PeekedInput, APipesFirstBytesAreGivenBackOnce) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const std::string data = pattern(100000, 7);
+  std::thread writer([&] {
+    for (std::size_t at = 0; at < data.size();) {
+      const ssize_t n = ::write(fds[1], data.data() + at, data.size() - at);
+      if (n <= 0) break;
+      at += static_cast<std::size_t>(n);
+    }
+    ::close(fds[1]);
+  });
+  const std::string path = "/proc/self/fd/" + std::to_string(fds[0]);
+  EXPECT_EQ(peek_input(path, 1000), data.substr(0, 1000));
+  EXPECT_EQ(peek_input(path, 5000), data.substr(0, 1000));  // what the first peek read
+  auto src = open_source(path, IoOptions{}, std::nullopt, MagicBytes::ignore);
+  EXPECT_TRUE(read_all(*src) == data);
+  writer.join();
+  EXPECT_FALSE(take_peeked_input(path).has_value());  // taken by the source
+  ::close(fds[0]);
+}
+
+TEST(PeekedInput, ANamedPipeStaysOpenFromThePeekToTheRead) {
+  ScratchDir dir;
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    const int fd = ::open(fifo.c_str(), O_WRONLY);
+    if (fd < 0) return;
+    (void)!::write(fd, "line one\nline two\n", 18);
+    ::close(fd);
+  });
+  EXPECT_EQ(peek_input(fifo, 4), "line");
+  writer.join();  // the writer is gone: a pipe opened again now would be empty
+  auto src = open_source(fifo, IoOptions{}, std::nullopt, MagicBytes::ignore);
+  EXPECT_EQ(read_all(*src), "line one\nline two\n");
+}
+
+TEST(PeekedInput, ARegularFileIsReadWhereItLies) {
+  ScratchDir dir;
+  const std::string file = dir.file("f");
+  spit(file, "0123456789");
+  EXPECT_EQ(peek_input(file, 4), "0123");
+  EXPECT_FALSE(take_peeked_input(file).has_value());
+  auto src = open_source(file, IoOptions{});
+  EXPECT_EQ(src->size(), 10u);
+  EXPECT_EQ(read_all(*src), "0123456789");
+}
+
+TEST(PeekedInput, ThePipesSourceIsReadAfterItsHeadEvenWhenEmpty) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  ::close(fds[1]);
+  const std::string path = "/proc/self/fd/" + std::to_string(fds[0]);
+  EXPECT_EQ(peek_input(path, 100), "");
+  auto src = open_source(path, IoOptions{}, std::nullopt, MagicBytes::ignore);
+  EXPECT_EQ(read_all(*src), "");
+  ::close(fds[0]);
+}
+
+}  // namespace
+}  // namespace corank::io::test
