@@ -4,7 +4,7 @@
 // not their time, stack trace lines that name an id or a date, CRLF and a
 // byte order mark around positional keys, a CRLF file's last multi-line
 // record, a leap second, a number in one file's line that another file's
-// format would read.
+// format would read, a stream's JSON time member, terminal colours.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -223,6 +223,23 @@ TEST_F(TimePitfalls, AStreamsFirstLinesNameItsJsonTimeMember) {
   const Result z = run_shell("printf '2026-10-11 22:14:15 CET a\\n' | " + corank_bin() + " --time", path("err"));
   ASSERT_EQ(z.status, 0) << z.err;
   EXPECT_NE(z.err.find("-: timestamps followed by CET"), std::string::npos) << z.err;
+}
+
+// A timestamp right after a terminal's colour (ESC [ 32 m) begins a word:
+// coloured logs sort by their times, and their stack traces stay with their
+// entries. 22:14:14 before 22:14:15 before 22:14:16; 11:15:01 before
+// 11:15:02; epoch 1795605301 before 1795605302.
+TEST_F(TimePitfalls, TimestampsAfterATerminalsColoursAreFound) {
+  const std::string a = "\x1b[32m2026-10-11 22:14:15.003\x1b[0m INFO a\n";
+  const std::string b = "\x1b[31m2026-10-11 22:14:14.003\x1b[0m ERROR b\n\tat x.y(Z.java:1)\n";
+  const std::string c = "\x1b[32m2026-10-11 22:14:16.003\x1b[0m INFO c\n";
+  EXPECT_EQ(sorted_by("--multiline", a + b + c), b + a + c);
+  EXPECT_EQ(sorted_by("--time", "\x1b[0mNov 25 11:15:02 h b\n\x1b[0mNov 25 11:15:01 h a\n"),
+            "\x1b[0mNov 25 11:15:01 h a\n\x1b[0mNov 25 11:15:02 h b\n");
+  EXPECT_EQ(sorted_by("--time", "\x1b[1;31m1795605302\x1b[0m b\n\x1b[1;31m1795605301\x1b[0m a\n"),
+            "\x1b[1;31m1795605301\x1b[0m a\n\x1b[1;31m1795605302\x1b[0m b\n");
+  EXPECT_EQ(sorted_by("--time --time-format '%Y-%m-%d %T%f'", a + c + "\x1b[31m2026-10-11 22:14:14.003\x1b[0m b\n"),
+            "\x1b[31m2026-10-11 22:14:14.003\x1b[0m b\n" + a + c);
 }
 
 }  // namespace

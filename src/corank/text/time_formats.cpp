@@ -54,8 +54,25 @@ TimeSearch::TimeSearch(std::vector<const TimePattern*> patterns) : patterns_(std
   }
   for (unsigned c = 0; c < 256; ++c)
     bytes_[c] = static_cast<std::uint8_t>((lead_[0][c] & 1) | (lead_[1][c] & 1) << 1 |
-                                          time_fields::is_word(static_cast<char>(c)) << 2);
+                                          time_fields::is_word(static_cast<char>(c)) << 2 | (c == 0x1b) << 3);
 }
+
+namespace {
+
+// The last byte of the escape sequence that line[i], ESC, begins: a CSI's
+// final byte (ESC [, parameter and intermediate bytes, one in @ to ~), or
+// ESC itself where no CSI follows.
+std::size_t escape_end(std::string_view line, std::size_t i) noexcept {
+  if (i + 1 >= line.size() || line[i + 1] != '[') return i;
+  for (std::size_t k = i + 2; k < line.size(); ++k) {
+    const auto c = static_cast<unsigned char>(line[k]);
+    if (c >= 0x40 && c <= 0x7e) return k;
+    if (c < 0x20 || c > 0x3f) return i;  // not a CSI: ESC alone
+  }
+  return i;
+}
+
+}  // namespace
 
 inline bool TimeSearch::may_begin_at(std::string_view line, std::size_t i, int kind) const noexcept {
   const std::array<std::uint8_t, 256>& lead = lead_[kind];
@@ -93,6 +110,11 @@ bool TimeSearch::find_first(std::string_view line, TimeHit& hit) const noexcept 
       const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
       const bool at_start = !(before & kWord);
       before = b;
+      if (b & kEscape) {
+        i = escape_end(line, i);
+        before = 0;
+        continue;
+      }
       if (!at_start) continue;
       if ((b & kOtherStart) && match_at(line, i, 0, hit)) return true;
       if ((b & kEpochStart) && epoch_from == line.size()) epoch_from = i;
@@ -104,6 +126,11 @@ bool TimeSearch::find_first(std::string_view line, TimeHit& hit) const noexcept 
     const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
     const bool at_start = !(before & kWord);
     before = b;
+    if (b & kEscape) {
+      i = escape_end(line, i);
+      before = 0;
+      continue;
+    }
     if (at_start && (b & kEpochStart) && match_at(line, i, 1, hit)) return true;
   }
   return false;

@@ -44,7 +44,9 @@ public:
   std::span<const TimePattern* const> patterns() const noexcept { return patterns_; }
   // The first match in the line: the earliest position, and at one position
   // the first pattern in the list; an epoch number only where no other
-  // pattern matches.
+  // pattern matches. A match begins at a word's start, after a byte that is
+  // no letter or digit or after a terminal's escape sequence (ECMA-48's CSI:
+  // ESC [, parameters, a final byte), which the line's colours are.
   bool find_first(std::string_view line, TimeHit& hit) const noexcept;
 
 private:
@@ -62,9 +64,12 @@ private:
   // whose next bytes no pattern of the kind could begin with is passed over
   // without trying each.
   std::array<std::uint8_t, 256> lead_[2]{};
-  // Per byte: whether a pattern of each kind can begin with it, and whether
-  // it is a letter or digit (a match begins at a word's start).
-  static constexpr std::uint8_t kOtherStart = 1, kEpochStart = 2, kWord = 4;
+  // Per byte: whether a pattern of each kind can begin with it, whether it
+  // is a letter or digit (a match begins at a word's start), and whether it
+  // is ESC, which begins a terminal's escape sequence (a colour's
+  // "\x1b[32m"): the sequence is passed over, and the byte after it begins
+  // a word, as a coloured log's timestamp does.
+  static constexpr std::uint8_t kOtherStart = 1, kEpochStart = 2, kWord = 4, kEscape = 8;
   std::array<std::uint8_t, 256> bytes_{};
 };
 
