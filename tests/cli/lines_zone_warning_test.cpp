@@ -37,14 +37,39 @@ TEST_F(Lines, ZoneAbbreviationsOfAnotherZoneAreNamed) {
   r = run("--time --time-zone America/New_York -o " + path("out") + " " + path("app.log"));
   EXPECT_EQ(r.err, "");
   // One file (its rules found apart from the others'), and standard input,
-  // whose lines are not sampled: nothing to name there.
+  // whose first lines are read ahead and handed back to the sort.
   r = run("--time -o " + path("out") + " " + path("pg2.log"));
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "corank: " + path("pg2.log") + ": timestamps followed by CEST, which --time-zone's zone UTC never "
                    "uses: read as UTC times; give --time-zone the zone they were written in\n"
                    "corank: " + path("pg2.log") + ": timestamps followed by CET, which --time-zone's zone UTC never "
                    "uses: read as UTC times; give --time-zone the zone they were written in\n");
-  r = run("--time -o " + path("out") + " < " + path("pg2.log"));
+  r = run_shell("cat " + path("pg2.log") + " | " + corank_bin() + " --time -o " + path("out"), path("err"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "corank: -: timestamps followed by CEST, which --time-zone's zone UTC never uses: read as UTC "
+                   "times; give --time-zone the zone they were written in\n"
+                   "corank: -: timestamps followed by CET, which --time-zone's zone UTC never uses: read as UTC "
+                   "times; give --time-zone the zone they were written in\n");
+}
+
+// The tz database's numeric abbreviations, which PostgreSQL's default log
+// prefix writes for Asia/Singapore (+08): the zone that uses them reads
+// them, 22:14:15 +08 being 14:14:15 UTC, before 14:30 UTC; another is
+// named. A decimal reading after the time is no abbreviation.
+TEST_F(Lines, NumericZoneAbbreviationsAreZonesToo) {
+  const std::string sg = "2026-10-11 22:14:15.123 +08 [123] LOG:  sg\n";
+  const std::string utc = "2026-10-11 14:30:00.000 UTC [9] LOG:  utc\n";
+  write_file(path("pg.log"), utc + sg);
+  Result r = run("--time --time-zone Asia/Singapore -o " + path("out") + " " + path("pg.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_file(path("out")), sg + utc);
+  r = run("--time -o " + path("out") + " " + path("pg.log"));
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(r.err, "corank: " + path("pg.log") + ": timestamps followed by +08, which --time-zone's zone UTC never "
+                   "uses: read as UTC times; give --time-zone the zone they were written in\n");
+  write_file(path("t.log"), "2026-01-10 08:00:00 -12.5 C\n2026-01-10 09:00:00 +14.0 C\n");
+  r = run("--time -o " + path("out") + " " + path("t.log"));
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
 }

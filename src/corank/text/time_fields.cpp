@@ -5,6 +5,20 @@ namespace corank::text {
 namespace time_fields {
 
 std::uint64_t read_zone_abbr(std::string_view s, std::size_t& i) noexcept {
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    // The tz database's numeric abbreviations (Asia/Singapore's +08), which
+    // PostgreSQL's log prefix and `date` write: a word of their own, no
+    // decimal (-12.5) and no time (+08:00 is an offset, read as one).
+    std::size_t j = i + 1;
+    while (digit_at(s, j) && j - i <= 5) ++j;
+    const std::size_t digits = j - i - 1;
+    if ((digits != 2 && digits != 4) ||
+        (j < s.size() && (is_word(s[j]) || s[j] == '.' || s[j] == ',' || s[j] == ':')))
+      return 0;
+    const std::uint64_t packed = pack_zone_abbr(s.substr(i, j - i));
+    i = j;
+    return packed;
+  }
   std::size_t j = i;
   while (j < s.size() && j - i < 7 && s[j] >= 'A' && s[j] <= 'Z') ++j;
   if (j - i < 2 || j - i > 6 || (j < s.size() && is_word(s[j]))) return 0;

@@ -101,7 +101,8 @@ inline void read_fraction(std::string_view s, std::size_t& i, std::uint32_t& nan
   nanos = 0;
   for (; digit_at(s, i); ++i, scale /= 10) nanos += static_cast<std::uint32_t>(s[i] - '0') * scale;
 }
-// A zone abbreviation (%Z): 2 to 6 capital letters, a word of their own, as
+// A zone abbreviation (%Z): 2 to 6 capital letters, or a sign and 2 or 4
+// digits (the tz database's +08, +0545), a word of their own, as
 // LocalTime::zone_abbr packs them; 0 (i unmoved) when there are none.
 std::uint64_t read_zone_abbr(std::string_view s, std::size_t& i) noexcept;
 // [-]digits[.digits] as %s reads them (time_pattern.hpp).
