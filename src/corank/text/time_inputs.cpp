@@ -125,6 +125,14 @@ std::vector<bool> flags_of(const std::vector<int>& formats) {
   return flags;
 }
 
+// The zone abbreviations after the lines' first times, each once.
+void add_zone_abbrs(const TimeSearch& search, std::span<const std::string_view> lines, std::vector<std::uint64_t>& z) {
+  TimeHit hit;
+  for (std::string_view line : lines)
+    if (search.find_first(line, hit) && hit.time.zone_abbr && std::find(z.begin(), z.end(), hit.time.zone_abbr) == z.end())
+      z.push_back(hit.time.zone_abbr);
+}
+
 // An input that cannot be read twice (standard input, a pipe): its first
 // bytes, given back to the sort (io::peek_input), name a JSON log's time
 // member and show the zone abbreviations after its times. Every known format
@@ -142,14 +150,8 @@ InputTimes stream_times(const std::string& path, char eol, const io::IoOptions& 
     out.json_member = json->name;
     note(verbose, io, "time: " + path + ": JSON lines, each read at its member \"" + out.json_member + "\"");
   }
-  std::vector<const TimePattern*> all;
-  for (const TimeFormat& f : known_time_formats()) all.push_back(&f.pattern);
-  const TimeSearch search(all);
-  TimeHit hit;
-  auto& z = out.zone_abbrs;
-  for (std::string_view line : lines)
-    if (search.find_first(line, hit) && hit.time.zone_abbr && std::find(z.begin(), z.end(), hit.time.zone_abbr) == z.end())
-      z.push_back(hit.time.zone_abbr);
+  std::vector<bool> every(known_time_formats().size(), true);
+  add_zone_abbrs(TimeSearch(patterns_of(every)), lines, out.zone_abbrs);
   return out;
 }
 
@@ -175,13 +177,7 @@ InputTimes input_times(const std::string& path, bool sample, char eol, const io:
                               " of its lines (--time-format names another)");
     return out;
   }
-  const TimeSearch search(patterns_of(flags_of(out.formats)));
-  TimeHit hit;
-  for (std::string_view line : lines) {
-    auto& z = out.zone_abbrs;
-    if (search.find_first(line, hit) && hit.time.zone_abbr && std::find(z.begin(), z.end(), hit.time.zone_abbr) == z.end())
-      z.push_back(hit.time.zone_abbr);
-  }
+  add_zone_abbrs(TimeSearch(patterns_of(flags_of(out.formats))), lines, out.zone_abbrs);
   std::string names;
   for (int f : out.formats) names += (names.empty() ? "" : ", ") + std::string(known[static_cast<std::size_t>(f)].name);
   note(verbose, io,
