@@ -23,9 +23,11 @@ namespace corank::request {
 
 namespace {
 
-// Whether a line key finds its time anywhere (parse_keydef's positionless T).
+// Whether a line key finds its time anywhere (parse_keydef's positionless T,
+// resolve_ordering's global T without keys).
 bool has_time_search_key(const SortRequest& r) {
   if (r.format != "lines") return false;
+  if (r.keys.empty() && r.ordering.find('T') != std::string::npos) return true;  // --sort=time, the whole line
   return r.multiline || std::any_of(r.keys.begin(), r.keys.end(), [](const std::string& k) {
     return !k.empty() && k[0] != '+' && !(k[0] >= '0' && k[0] <= '9') && k.find('T') != std::string::npos;
   });

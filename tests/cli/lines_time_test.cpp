@@ -75,6 +75,7 @@ TEST_F(Lines, TimeKeysOrderLogLinesByInstant) {
 
 // --sort=time is the global T; --time-year dates syslog lines, which name no
 // year: Feb 29 exists in 2024 only, so in 2025 it is unparsable and first.
+// Without -k it finds the timestamp anywhere in the line.
 TEST_F(Lines, SortTimeAndTheSyslogYear) {
   write_file(path("in"), "Mar  1 00:00:00 host c\nFeb 29 12:00:00 host b\nJan 31 23:59:59 host a\n");
   Result r = run("--sort=time --time-year 2024 -o " + path("out") + " " + path("in"));
@@ -83,6 +84,17 @@ TEST_F(Lines, SortTimeAndTheSyslogYear) {
   r = run("-k1,3T --time-year=2025 -o " + path("out") + " " + path("in"));
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(read_file(path("out")), "Feb 29 12:00:00 host b\nJan 31 23:59:59 host a\nMar  1 00:00:00 host c\n");
+  // With no -k, the whole line's timestamp wherever it is, as --time: after
+  // an access log's client address. 11:00 UTC, 11:30 UTC, 12:00 UTC.
+  write_file(path("access"), "10.0.0.2 - - [25/Nov/2026:12:00:00 +0000] \"GET /b\" 200 1\n"
+                             "10.0.0.1 - - [25/Nov/2026:12:30:00 +0100] \"GET /a\" 200 1\n"
+                             "10.0.0.3 - - [25/Nov/2026:06:00:00 -0500] \"GET /c\" 200 1\n");
+  r = run("--sort=time -o " + path("out") + " " + path("access"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(read_file(path("out")), "10.0.0.3 - - [25/Nov/2026:06:00:00 -0500] \"GET /c\" 200 1\n"
+                                    "10.0.0.1 - - [25/Nov/2026:12:30:00 +0100] \"GET /a\" 200 1\n"
+                                    "10.0.0.2 - - [25/Nov/2026:12:00:00 +0000] \"GET /b\" 200 1\n");
   for (const char* bad : {"--time-year 0", "--time-year 10000", "--time-year x", "--sort=tim -n"}) {
     SCOPED_TRACE(bad);
     r = run(std::string(bad) + " " + path("in"));

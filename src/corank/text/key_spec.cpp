@@ -187,7 +187,12 @@ LineOrdering resolve_ordering(std::vector<KeyField> keys, const KeyField& global
       k.time_search = false;
     }
   }
-  if (keys.empty() && !global.is_default()) keys.push_back(global);  // positions: the whole line
+  if (keys.empty() && !global.is_default()) {
+    // The whole line, without positions: with T (--sort=time), its
+    // timestamp wherever it is, as -k T and --time find it.
+    keys.push_back(global);
+    keys.back().time_search = global.time;
+  }
   for (auto& k : keys) k.time_rules = global.time_rules;  // a setting, not a letter
   for (const auto& k : keys) check_compatible(k);
   o.keys = std::move(keys);

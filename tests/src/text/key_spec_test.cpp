@@ -105,6 +105,15 @@ TEST(KeySpec, PositionlessTimeKey) {
   const KeyField r = parse_keydef("Tr");
   EXPECT_TRUE(r.time_search && r.reverse);
   EXPECT_FALSE(parse_keydef("1T").time_search);
+  // The global T (--sort=time): with no key, the whole line searched; a key
+  // with positions that inherits it reads at its start.
+  KeyField global;
+  global.time = true;
+  const LineOrdering alone = resolve_ordering({}, global, kNoTab, false, false, '\n');
+  ASSERT_EQ(alone.keys.size(), 1u);
+  EXPECT_TRUE(alone.keys[0].time && alone.keys[0].time_search);
+  const LineOrdering inherited = resolve_ordering({parse_keydef("2")}, global, kNoTab, false, false, '\n');
+  EXPECT_TRUE(inherited.keys[0].time && !inherited.keys[0].time_search);
   for (const char* bad : {"r", "b", "nT", "T,2", "Tx"}) {
     SCOPED_TRACE(bad);
     EXPECT_THROW(resolve_ordering({parse_keydef(bad)}, KeyField{}, kNoTab, false, false, '\n'), UsageError);
