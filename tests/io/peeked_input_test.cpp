@@ -69,6 +69,8 @@ TEST(PeekedInput, ARegularFileIsReadWhereItLies) {
   auto src = open_source(file, IoOptions{});
   EXPECT_EQ(src->size(), 10u);
   EXPECT_EQ(read_all(*src), "0123456789");
+  spit(file, "abcdef");  // read again, as it is now
+  EXPECT_EQ(peek_input(file, 4), "abcd");
 }
 
 TEST(PeekedInput, ThePipesSourceIsReadAfterItsHeadEvenWhenEmpty) {

@@ -60,8 +60,11 @@ private:
 
 std::string_view peek_input(const std::string& path, std::size_t bytes) {
   const std::lock_guard lock(peeked_mutex());
-  for (const Peeked& p : peeked())
-    if (p.path == path) return p.input.head;
+  auto& all = peeked();
+  for (const Peeked& p : all)
+    if (p.path == path && p.replay) return p.input.head;
+  // A regular file's bytes are read again: they may have moved on since.
+  all.remove_if([&](const Peeked& p) { return p.path == path; });
   Peeked p{path, {}, true};
   PeekedInput& in = p.input;
   try {
@@ -84,8 +87,8 @@ std::string_view peek_input(const std::string& path, std::size_t bytes) {
     // read reports why.
     return {};
   }
-  peeked().push_back(std::move(p));
-  return peeked().back().input.head;
+  all.push_back(std::move(p));
+  return all.back().input.head;
 }
 
 std::optional<PeekedInput> take_peeked_input(const std::string& path) {

@@ -18,7 +18,8 @@ namespace corank::io {
 
 // Up to `bytes` of the first bytes of `path` ("-": standard input), fewer at
 // its end, read on the first call for `path` and kept; later calls return
-// what that one read, until open_source takes them. Empty where it cannot be
+// what that one read, until open_source takes them (a regular file's are
+// read again at each call, and its view lasts until the next). Empty where it cannot be
 // opened or read: the sort's own open reports that. To be called before the
 // input is opened as a source. (A regular file is read where it lies, from
 // standard input's offset, and nothing is given back: its reader reads it
