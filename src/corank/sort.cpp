@@ -80,7 +80,7 @@ SortStats sort_time_groups(const SortRequest& r, const std::vector<std::shared_p
   const auto t_merge = Clock::now();
   text::merge_time_groups(files, r.output, r.unique, r.io, total);
   total.seconds.merge += seconds_since(t_merge);
-  total.mode = "external";
+  total.mode = r.merge_only ? "merge" : "external";
   return total;
 }
 

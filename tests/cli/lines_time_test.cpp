@@ -331,9 +331,10 @@ TEST_F(Lines, YearlessLinesDatedByTheirOwnFile) {
   ASSERT_EQ(std::system(("touch -d '2026-12-31 12:00:00' " + path("b2")).c_str()), 0);
   for (const std::string opts : {"-m -k1,3T", "-m --time", "-m --time -u"}) {
     SCOPED_TRACE(opts);
-    const Result r = run(opts + " -o " + path("out") + " " + path("b2") + " " + path("a2"));
+    const Result r = run(opts + " --stats " + path("stats") + " -o " + path("out") + " " + path("b2") + " " + path("a2"));
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(read_file(path("out")), want);
+    EXPECT_NE(read_file(path("stats")).find("\"mode\": \"merge\""), std::string::npos) << read_file(path("stats"));
   }
   ASSERT_EQ(std::system(("gzip -k " + path("b2")).c_str()), 0);
   ASSERT_EQ(std::system(("touch -d '2026-12-31 12:00:00' " + path("b2.gz")).c_str()), 0);
