@@ -46,6 +46,26 @@ std::span<const TimeFormat> known_time_formats() {
   return formats;
 }
 
+std::optional<int> rfc2822_zone_offset(const TimePattern* pattern, std::uint64_t abbr) noexcept {
+  struct Zone {
+    std::uint64_t abbr;
+    int hours;
+  };
+  static constexpr Zone kZones[] = {{pack_zone_abbr("EST"), -5}, {pack_zone_abbr("EDT"), -4},
+                                    {pack_zone_abbr("CST"), -6}, {pack_zone_abbr("CDT"), -5},
+                                    {pack_zone_abbr("MST"), -7}, {pack_zone_abbr("MDT"), -6},
+                                    {pack_zone_abbr("PST"), -8}, {pack_zone_abbr("PDT"), -7}};
+  static const TimePattern* const rfc2822 = [] {
+    for (const TimeFormat& f : known_time_formats())
+      if (f.name == "rfc2822") return &f.pattern;
+    return static_cast<const TimePattern*>(nullptr);
+  }();
+  if (!pattern || pattern != rfc2822) return std::nullopt;
+  for (const Zone& z : kZones)
+    if (z.abbr == abbr) return z.hours * 3600;
+  return std::nullopt;
+}
+
 TimeSearch::TimeSearch(std::vector<const TimePattern*> patterns) : patterns_(std::move(patterns)) {
   for (const TimePattern* p : patterns_) {
     const int kind = p->reads_epoch();

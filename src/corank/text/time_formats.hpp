@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -24,6 +25,12 @@ struct TimeFormat {
 
 // The table, compiled once.
 std::span<const TimeFormat> known_time_formats();
+
+// The offset, in seconds east of UTC, that RFC 2822 (section 4.3) fixes for
+// a zone name its dates may carry (EST -0500, EDT -0400, CST, CDT, MST, MDT,
+// PST, PDT; UT and GMT are offsets already), where `pattern` is the known
+// RFC 2822 format's; nullopt otherwise.
+std::optional<int> rfc2822_zone_offset(const TimePattern* pattern, std::uint64_t abbr) noexcept;
 
 // Where a format matches in a line: at the start of a word (after a byte
 // that is not a letter or digit), ending before one.

@@ -125,12 +125,15 @@ std::vector<bool> flags_of(const std::vector<int>& formats) {
   return flags;
 }
 
-// The zone abbreviations after the lines' first times, each once.
+// The zone abbreviations after the lines' first times, each once; not RFC
+// 2822's own zone names, which are offsets there.
 void add_zone_abbrs(const TimeSearch& search, std::span<const std::string_view> lines, std::vector<std::uint64_t>& z) {
   TimeHit hit;
-  for (std::string_view line : lines)
-    if (search.find_first(line, hit) && hit.time.zone_abbr && std::find(z.begin(), z.end(), hit.time.zone_abbr) == z.end())
-      z.push_back(hit.time.zone_abbr);
+  for (std::string_view line : lines) {
+    if (!search.find_first(line, hit) || !hit.time.zone_abbr || rfc2822_zone_offset(hit.pattern, hit.time.zone_abbr))
+      continue;
+    if (std::find(z.begin(), z.end(), hit.time.zone_abbr) == z.end()) z.push_back(hit.time.zone_abbr);
+  }
 }
 
 // An input that cannot be read twice (standard input, a pipe): its first

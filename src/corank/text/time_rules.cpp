@@ -52,9 +52,16 @@ void TimeRules::set_search_formats(std::vector<const TimePattern*> patterns) {
 
 // A zone abbreviation that the zone does not name (a log level after an ISO
 // time, ERROR; CET under UTC) is no part of the timestamp: the match ends
-// before it, and the time reads as one without it.
+// before it, and the time reads as one without it. RFC 2822's own zone
+// names (EST) are the offsets it fixes for them.
 void TimeRules::settle_abbreviation(std::string_view text, TimeFound& found) const noexcept {
   if (!found.time.zone_abbr || zone_.names(found.time.zone_abbr)) return;
+  if (const auto offset = rfc2822_zone_offset(found.pattern, found.time.zone_abbr)) {
+    found.time.zone_abbr = 0;
+    found.time.has_offset = true;
+    found.time.offset = *offset;
+    return;
+  }
   found.time.zone_abbr = 0;
   std::size_t end = found.time.zone_abbr_at;
   while (end > found.begin && is_blank(static_cast<unsigned char>(text[end - 1]))) --end;
