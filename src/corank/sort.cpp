@@ -37,25 +37,27 @@ using namespace request;
 
 namespace {
 
-// Sorts the inputs of each rules into a file of its own, without a name once
-// sorted (read through /proc/self/fd), then merges those files, each record
-// under its own rules (text/time_group_merge.hpp).
+// Sorts each run of consecutive inputs with one rules into a file of its
+// own, without a name once sorted (read through /proc/self/fd), then merges
+// those files, each record under its own rules (text/time_group_merge.hpp).
+// The groups follow the inputs' order, which the merge keeps among equal
+// keys: -s and -u see the inputs' order, as a sort of them all at once.
 SortStats sort_time_groups(const SortRequest& r, const std::vector<std::shared_ptr<const text::TimeRules>>& rules) {
-  std::vector<const text::TimeRules*> order;
-  for (const auto& x : rules)
-    if (std::find(order.begin(), order.end(), x.get()) == order.end()) order.push_back(x.get());
+  std::vector<std::pair<std::size_t, std::size_t>> groups;  // [first, last) input of each
+  for (std::size_t i = 0; i < rules.size(); ++i)
+    if (i == 0 || rules[i] != rules[i - 1]) groups.emplace_back(i, i + 1);
+    else groups.back().second = i + 1;
   const std::uint64_t salt = uses_random(r) ? random_salt(r) : 0;
   const std::string dir = !r.temp_dirs.empty() ? r.temp_dirs.front() : std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp";
   std::vector<std::unique_ptr<text::TextFormat>> formats;
   std::vector<io::FileDesc> sorted;
   std::vector<text::TimeGroupFile> files;
   SortStats total;
-  for (const text::TimeRules* g : order) {
+  for (const auto& [first, last] : groups) {
     SortRequest rg = r;
-    rg.inputs.clear();
-    std::shared_ptr<const text::TimeRules> group_rules;
-    for (std::size_t i = 0; i < r.inputs.size(); ++i)
-      if (rules[i].get() == g) rg.inputs.push_back(r.inputs[i]), group_rules = rules[i];
+    rg.inputs.assign(r.inputs.begin() + static_cast<std::ptrdiff_t>(first),
+                     r.inputs.begin() + static_cast<std::ptrdiff_t>(last));
+    const std::shared_ptr<const text::TimeRules>& group_rules = rules[first];
     rg.output = dir + "/.corank-time-group-" + std::to_string(::getpid()) + "-" + std::to_string(files.size());
     rg.io.sync_output = false;  // read back at once, never kept
     rg.io.output_codec = io::Codec::none;
@@ -76,7 +78,7 @@ SortStats sort_time_groups(const SortRequest& r, const std::vector<std::shared_p
       for (std::size_t k = 0; k < s.key_values.size(); ++k)
         total.key_values[k].unread += s.key_values[k].unread, total.key_values[k].nulls += s.key_values[k].nulls;
   }
-  note(r.verbose, r.io, "time: " + std::to_string(order.size()) + " groups of inputs with rules of their own, merged");
+  note(r.verbose, r.io, "time: " + std::to_string(groups.size()) + " groups of inputs with rules of their own, merged");
   const auto t_merge = Clock::now();
   text::merge_time_groups(files, r.output, r.unique, r.io, total);
   total.seconds.merge += seconds_since(t_merge);

@@ -249,6 +249,29 @@ TEST_F(TimePitfalls, TimestampsAfterATerminalsColoursAreFound) {
             "\x1b[1;31m1795605301\x1b[0m a\n\x1b[1;31m1795605302\x1b[0m b\n");
   EXPECT_EQ(sorted_by("--time --time-format '%Y-%m-%d %T%f'", a + c + "\x1b[31m2026-10-11 22:14:14.003\x1b[0m b\n"),
             "\x1b[31m2026-10-11 22:14:14.003\x1b[0m b\n" + a + c);
+  // A stray ESC before a bracketed time begins no sequence that swallows it.
+  EXPECT_EQ(sorted_by("--time", "\x1b[2026-01-01 12:00:02] b\n\x1b[2026-01-01 12:00:01] a\n"),
+            "\x1b[2026-01-01 12:00:01] a\n\x1b[2026-01-01 12:00:02] b\n");
+}
+
+// Records of one instant in files of different formats keep the inputs'
+// order under -s, and -u keeps the first input's, however the sort runs: a
+// (ISO), b (its epoch, 2026-11-25T11:15:01Z), c (ISO) at one instant.
+TEST_F(TimePitfalls, TiesAcrossFilesOfOtherFormatsKeepTheInputsOrder) {
+  write_file(path("a"), "2026-11-25T11:15:01Z a\n");
+  write_file(path("b"), "1795605301 b\n");
+  write_file(path("c"), "2026-11-25T11:15:01Z c\n");
+  const std::string in = " -o " + path("out") + " " + path("a") + " " + path("b") + " " + path("c");
+  for (const std::string opts : {"-s", "-s -m", "-s -S 64K"}) {
+    const Result r = run("--time " + opts + in);
+    ASSERT_EQ(r.status, 0) << opts << ": " << r.err;
+    EXPECT_EQ(read_file(path("out")), "2026-11-25T11:15:01Z a\n1795605301 b\n2026-11-25T11:15:01Z c\n") << opts;
+  }
+  for (const std::string opts : {"-u", "-u -m"}) {
+    const Result r = run("--time " + opts + " -o " + path("out") + " " + path("b") + " " + path("a") + " " + path("c"));
+    ASSERT_EQ(r.status, 0) << opts << ": " << r.err;
+    EXPECT_EQ(read_file(path("out")), "1795605301 b\n") << opts;
+  }
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // An input that cannot be read twice, its first bytes read ahead
-// (peeked_input.hpp): its source yields them and then the rest, once; a named
-// pipe stays open between the peek and the read; a regular file is read
-// where it lies and its source starts at its start.
+// (peeked_input.hpp): its source yields them and then the rest, once (and
+// nothing more where the peek reached its end); a named pipe stays open
+// between the peek and the read; one pipe under two names is peeked once; a
+// regular file is read where it lies and its source starts at its start.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,6 +59,46 @@ TEST(PeekedInput, ANamedPipeStaysOpenFromThePeekToTheRead) {
   writer.join();  // the writer is gone: a pipe opened again now would be empty
   auto src = open_source(fifo, IoOptions{}, std::nullopt, MagicBytes::ignore);
   EXPECT_EQ(read_all(*src), "line one\nline two\n");
+}
+
+// Where the peek reached the input's end (a terminal's end-of-file, typed
+// once), the source reads nothing more: a later writer's bytes stay unread.
+TEST(PeekedInput, AnInputWhoseEndThePeekReachedIsNotReadAgain) {
+  ScratchDir dir;
+  const std::string fifo = dir.file("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    const int fd = ::open(fifo.c_str(), O_WRONLY);
+    if (fd < 0) return;
+    (void)!::write(fd, "abc", 3);
+    ::close(fd);
+  });
+  EXPECT_EQ(peek_input(fifo, 100), "abc");
+  writer.join();
+  const int late = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // the peek's descriptor still reads it
+  ASSERT_GE(late, 0);
+  ASSERT_EQ(::write(late, "XYZ", 3), 3);
+  ::close(late);
+  auto src = open_source(fifo, IoOptions{}, std::nullopt, MagicBytes::ignore);
+  EXPECT_EQ(read_all(*src), "abc");
+}
+
+// One pipe under two names is one input, peeked once: the second name finds
+// the first one's bytes, and the pipe's next bytes are left to its reader.
+TEST(PeekedInput, OnePipeUnderTwoNamesIsPeekedOnce) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  const int other = ::dup(fds[0]);
+  ASSERT_EQ(::write(fds[1], "0123456789", 10), 10);
+  ::close(fds[1]);
+  const std::string a = "/proc/self/fd/" + std::to_string(fds[0]), b = "/proc/self/fd/" + std::to_string(other);
+  EXPECT_EQ(peek_input(a, 4), "0123");
+  EXPECT_EQ(peek_input(b, 4), "0123");
+  auto src = open_source(b, IoOptions{}, std::nullopt, MagicBytes::ignore);
+  EXPECT_EQ(read_all(*src), "0123456789");
+  EXPECT_FALSE(take_peeked_input(a).has_value());
+  ::close(fds[0]);
+  ::close(other);
 }
 
 TEST(PeekedInput, ARegularFileIsReadWhereItLies) {

@@ -1,14 +1,15 @@
 #include "corank/io/peeked_input.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <list>
 #include <mutex>
 #include <utility>
-#include <list>
 
 #include "corank/io/direct_fd.hpp"
 
@@ -16,8 +17,21 @@ namespace corank::io {
 
 namespace {
 
+// A file's identity: one pipe under two names ("-" and /dev/stdin) is one.
+struct Identity {
+  dev_t dev = 0;
+  ino_t ino = 0;
+  bool operator==(const Identity&) const = default;
+};
+
+std::optional<Identity> identity_of(const std::string& path) {
+  struct stat st {};
+  if ((path == "-" ? ::fstat(STDIN_FILENO, &st) : ::stat(path.c_str(), &st)) != 0) return std::nullopt;
+  return Identity{st.st_dev, st.st_ino};
+}
+
 struct Peeked {
-  std::string path;
+  Identity id;
   PeekedInput input;
   bool replay = true;  // false: read where it lies (a regular file), nothing to give back
 };
@@ -26,8 +40,8 @@ std::mutex& peeked_mutex() {
   static std::mutex m;
   return m;
 }
-// Few entries (the inputs that are pipes), each found by its name; a list,
-// so that the views peek_input returns stay where they are.
+// Few entries (the inputs that are pipes); a list, so that the views
+// peek_input returns stay where they are.
 std::list<Peeked>& peeked() {
   static std::list<Peeked> v;
   return v;
@@ -35,17 +49,17 @@ std::list<Peeked>& peeked() {
 
 class HeadFirstSource final : public ByteSource {
 public:
-  HeadFirstSource(std::string head, std::unique_ptr<ByteSource> rest)
-      : ByteSource(rest->name()), head_(std::move(head)), rest_(std::move(rest)) {}
+  HeadFirstSource(std::string head, std::unique_ptr<ByteSource> rest, std::string name)
+      : ByteSource(std::move(name)), head_(std::move(head)), rest_(std::move(rest)) {}
   std::size_t read(void* dst, std::size_t n) override {
     const std::size_t from_head = std::min(n, head_.size() - at_);
     std::memcpy(dst, head_.data() + at_, from_head);
     at_ += from_head;
-    if (from_head == n) return n;
+    if (from_head == n || !rest_) return from_head;
     return from_head + rest_->read(static_cast<char*>(dst) + from_head, n - from_head);
   }
   std::optional<std::uint64_t> size() const override {
-    const auto rest = rest_->size();
+    const auto rest = rest_ ? rest_->size() : std::optional<std::uint64_t>(0);
     if (!rest) return std::nullopt;
     return head_.size() + *rest;
   }
@@ -60,12 +74,14 @@ private:
 
 std::string_view peek_input(const std::string& path, std::size_t bytes) {
   const std::lock_guard lock(peeked_mutex());
+  const auto id = identity_of(path);
+  if (!id) return {};  // the sort's own open reports why
   auto& all = peeked();
   for (const Peeked& p : all)
-    if (p.path == path && p.replay) return p.input.head;
+    if (p.id == *id && p.replay) return p.input.head;
   // A regular file's bytes are read again: they may have moved on since.
-  all.remove_if([&](const Peeked& p) { return p.path == path; });
-  Peeked p{path, {}, true};
+  all.remove_if([&](const Peeked& p) { return p.id == *id; });
+  Peeked p{*id, {}, true};
   PeekedInput& in = p.input;
   try {
     if (path == "-") {
@@ -81,6 +97,8 @@ std::string_view peek_input(const std::string& path, std::size_t bytes) {
     p.replay = at < 0;
     in.head.resize(p.replay ? read_full(in.fd, in.head.data(), bytes, path)
                             : pread_full(in.fd, in.head.data(), bytes, static_cast<std::uint64_t>(at), path));
+    // Its end reached (a terminal's end-of-file typed once): not read again.
+    in.ended = in.head.size() < bytes;
     if (!p.replay) in.owned.reset();
   } catch (const std::exception&) {
     // Not opened, or not read: nothing peeked, and the sort's own open or
@@ -94,15 +112,18 @@ std::string_view peek_input(const std::string& path, std::size_t bytes) {
 std::optional<PeekedInput> take_peeked_input(const std::string& path) {
   const std::lock_guard lock(peeked_mutex());
   auto& all = peeked();
-  const auto p = std::find_if(all.begin(), all.end(), [&](const Peeked& x) { return x.path == path && x.replay; });
+  if (all.empty()) return std::nullopt;
+  const auto id = identity_of(path);
+  if (!id) return std::nullopt;
+  const auto p = std::find_if(all.begin(), all.end(), [&](const Peeked& x) { return x.id == *id && x.replay; });
   if (p == all.end()) return std::nullopt;
   PeekedInput in = std::move(p->input);
   all.erase(p);
   return in;
 }
 
-std::unique_ptr<ByteSource> head_first(std::string head, std::unique_ptr<ByteSource> rest) {
-  return std::make_unique<HeadFirstSource>(std::move(head), std::move(rest));
+std::unique_ptr<ByteSource> head_first(std::string head, std::unique_ptr<ByteSource> rest, std::string name) {
+  return std::make_unique<HeadFirstSource>(std::move(head), std::move(rest), std::move(name));
 }
 
 }  // namespace corank::io

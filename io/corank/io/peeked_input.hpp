@@ -32,12 +32,15 @@ struct PeekedInput {
   std::string head;
   FileDesc owned;
   int fd = -1;
+  bool ended = false;  // the head is all of it: nothing more is read
 };
-// The peeked input of `path`, once: later calls (a second "-") find none,
-// and the views peek_input returned for it end.
+// The peeked input of `path`, once: later calls (a second "-", or the same
+// pipe under another name) find none, and the views peek_input returned for
+// it end. Inputs are told apart by their files, not their names: "-" and
+// /dev/stdin name one pipe, peeked once.
 std::optional<PeekedInput> take_peeked_input(const std::string& path);
 
-// `head`'s bytes, then `rest`'s.
-std::unique_ptr<ByteSource> head_first(std::string head, std::unique_ptr<ByteSource> rest);
+// `head`'s bytes, then `rest`'s (none where it is null), named `name`.
+std::unique_ptr<ByteSource> head_first(std::string head, std::unique_ptr<ByteSource> rest, std::string name);
 
 }  // namespace corank::io

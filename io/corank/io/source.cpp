@@ -90,7 +90,9 @@ std::unique_ptr<ByteSource> open_source(const std::string& path, const IoOptions
   std::unique_ptr<ByteSource> raw;
   bool regular = false;
   if (auto peeked = take_peeked_input(path)) {  // its first bytes read ahead (peeked_input.hpp)
-    raw = head_first(std::move(peeked->head), std::make_unique<FdSource>(std::move(peeked->owned), peeked->fd, path));
+    raw = head_first(std::move(peeked->head),
+                     peeked->ended ? nullptr : std::make_unique<FdSource>(std::move(peeked->owned), peeked->fd, path),
+                     path);
   } else if (path == "-") {
     raw = std::make_unique<FdSource>(FileDesc{}, STDIN_FILENO, "-");
   } else {

@@ -80,16 +80,18 @@ TimeSearch::TimeSearch(std::vector<const TimePattern*> patterns) : patterns_(std
 namespace {
 
 // The last byte of the escape sequence that line[i], ESC, begins: a CSI's
-// final byte (ESC [, parameter and intermediate bytes, one in @ to ~), or
-// ESC itself where no CSI follows.
+// final byte (ECMA-48: ESC [, parameter bytes 0-9 : ; < = > ?, then
+// intermediate bytes ! to /, then one final byte @ to ~), or ESC itself
+// where no CSI follows (a stray ESC before "[2026-01-01 12:00:00").
 std::size_t escape_end(std::string_view line, std::size_t i) noexcept {
   if (i + 1 >= line.size() || line[i + 1] != '[') return i;
-  for (std::size_t k = i + 2; k < line.size(); ++k) {
-    const auto c = static_cast<unsigned char>(line[k]);
-    if (c >= 0x40 && c <= 0x7e) return k;
-    if (c < 0x20 || c > 0x3f) return i;  // not a CSI: ESC alone
-  }
-  return i;
+  const auto in = [&](std::size_t k, unsigned lo, unsigned hi) {
+    return k < line.size() && static_cast<unsigned char>(line[k]) >= lo && static_cast<unsigned char>(line[k]) <= hi;
+  };
+  std::size_t k = i + 2;
+  while (in(k, 0x30, 0x3f)) ++k;
+  while (in(k, 0x20, 0x2f)) ++k;
+  return in(k, 0x40, 0x7e) ? k : i;
 }
 
 }  // namespace
