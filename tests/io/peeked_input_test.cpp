@@ -23,6 +23,17 @@ std::string read_all(ByteSource& src) {
   return out;
 }
 
+// A writer of `data` into the named pipe `fifo`, which it opens (once a
+// reader has) and closes when done.
+std::thread fifo_writer(const std::string& fifo, std::string data) {
+  return std::thread([fifo, data = std::move(data)] {
+    const int fd = ::open(fifo.c_str(), O_WRONLY);
+    if (fd < 0) return;
+    (void)!::write(fd, data.data(), data.size());
+    ::close(fd);
+  });
+}
+
 TEST(PeekedInput, APipesFirstBytesAreGivenBackOnce) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);
@@ -49,12 +60,7 @@ TEST(PeekedInput, ANamedPipeStaysOpenFromThePeekToTheRead) {
   ScratchDir dir;
   const std::string fifo = dir.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::thread writer([&] {
-    const int fd = ::open(fifo.c_str(), O_WRONLY);
-    if (fd < 0) return;
-    (void)!::write(fd, "line one\nline two\n", 18);
-    ::close(fd);
-  });
+  std::thread writer = fifo_writer(fifo, "line one\nline two\n");
   EXPECT_EQ(peek_input(fifo, 4), "line");
   writer.join();  // the writer is gone: a pipe opened again now would be empty
   auto src = open_source(fifo, IoOptions{}, std::nullopt, MagicBytes::ignore);
@@ -67,12 +73,7 @@ TEST(PeekedInput, AnInputWhoseEndThePeekReachedIsNotReadAgain) {
   ScratchDir dir;
   const std::string fifo = dir.file("fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
-  std::thread writer([&] {
-    const int fd = ::open(fifo.c_str(), O_WRONLY);
-    if (fd < 0) return;
-    (void)!::write(fd, "abc", 3);
-    ::close(fd);
-  });
+  std::thread writer = fifo_writer(fifo, "abc");
   EXPECT_EQ(peek_input(fifo, 100), "abc");
   writer.join();
   const int late = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // the peek's descriptor still reads it
