@@ -1,11 +1,8 @@
 #include "corank/device_pipeline.hpp"
 
 #include <algorithm>
-#include <chrono>
-#include <cstdio>
 #include <cstring>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <span>
 #include <stdexcept>
@@ -18,6 +15,7 @@
 #include "corank/key_entry.hpp"
 #include "corank/output_writer.hpp"
 #include "corank/planner.hpp"
+#include "corank/prepared_device.hpp"
 #include "corank/sort_driver.hpp"
 #include "corank/sorted_run.hpp"
 #include "corank/sorted_stream.hpp"
@@ -56,7 +54,7 @@ public:
     if (streaming_ || streamed_ > 0) note(job_.options.verbose, job_.options.io, adaptive_summary(job_.stats));
     job_.stats.seconds.read = read_s_;
     job_.stats.seconds.write = write_s_;
-    job_.stats.records_in = job_.input.records_read();
+    job_.stats.records_in = job_.input.records_read() + prepared_;
     job_.stats.mode = job_.stats.spilled_runs ? "external" : "in-memory";
   }
 
@@ -75,6 +73,7 @@ public:
       job_.progress.phase("sort", total ? *total * R_ : 0);
       started_ = true;
     }
+    if (job_.prepared) return prepared_chunk();
     std::uint64_t held = 0;  // records of piece_ or the window that begin the chunk
     const std::byte* ahead = nullptr;
     if (window_.active()) {
@@ -109,6 +108,17 @@ public:
     }
     if (!streaming_ || window_.active()) order_.stop();
     return last;
+  }
+
+  // The input on the device already (prepared_device.hpp): one chunk, the last.
+  std::optional<bool> prepared_chunk() {
+    prepared_ = job_.prepared->records();
+    if (prepared_ == 0) return std::nullopt;
+    job_.prepared->arrange();
+    job_.progress.advance(prepared_ * R_);
+    first_chunk_ = false;
+    kept_ = job_.device.sort(prepared_, {}, keep());
+    return true;
   }
 
   void write_chunk() {
@@ -329,15 +339,7 @@ private:
     const std::uint64_t got = job_.input.read(dst, max, job_.pool);
     order_.watch(dst, first, got, job_.pool);
     if (first_chunk_) window_.sample(dst, first, got);
-    if (job_.input_checksum) {
-      std::mutex m;
-      job_.pool.for_ranges(got, 1 << 16, 1, [&](std::uint64_t b, std::uint64_t e) {
-        RecordChecksum part;
-        part.add(dst + b * R_, e - b, R_);
-        std::lock_guard lock(m);
-        *job_.input_checksum += part;
-      });
-    }
+    if (job_.input_checksum) *job_.input_checksum += checksum_records(dst, got, R_, job_.pool.size());
     read_s_ += seconds_since(t0);
     job_.progress.advance(got * R_);
     return got;
@@ -410,6 +412,7 @@ private:
   OutputWriter* out_ = nullptr;  // set for the length of run()
   bool started_ = false;
   std::uint64_t kept_ = 0;   // records of the sorted chunk on the device
+  std::uint64_t prepared_ = 0;  // records on the device before the sort (prepared_device.hpp)
   std::uint64_t base_ = 0;   // records in the runs so far
   std::uint64_t total_ = 0;  // records in the runs to merge
   std::uint64_t memory_in_use_ = 0;

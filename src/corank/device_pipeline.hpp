@@ -64,6 +64,8 @@ struct DeviceSortJob {
   SortStats& stats;
   std::uint64_t host_budget;       // bytes of host memory for runs (-S less the staging)
   RecordChecksum* input_checksum;  // non-null: sum every record read (--verify)
+  // Non-null: the input's records are on the device already (prepared_device.hpp), one chunk.
+  PreparedDevice* prepared = nullptr;
 };
 
 // Sorts job.input into job.output on job.device and fills job.stats (runs,

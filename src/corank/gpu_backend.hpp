@@ -42,6 +42,14 @@ public:
   virtual std::uint64_t staging_bytes() const = 0;
   // Uploads up to max records to input positions [at, ...); returns how many.
   virtual std::uint64_t upload(std::uint64_t at, std::uint64_t max, const Fill& fill) = 0;
+  // Input records [at, at + count).
+  struct Piece {
+    std::uint64_t at = 0, count = 0;
+  };
+  // Moves input records so that the pieces, in the order given, lie back to
+  // back from position 0; the output's records are lost. For records
+  // uploaded in another order than the one equal keys keep.
+  virtual void arrange(std::span<const Piece> pieces) = 0;
   // Sorts input records [0, n): in no order (segment_ends empty), or sorted
   // segments ending at segment_ends (ascending, the last n) to merge, the
   // earlier segment first among equal keys. Returns the output's record count.

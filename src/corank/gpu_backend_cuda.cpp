@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "corank/gpu/cuda_error.cuh"
 #include "corank/gpu/key_extract.cuh"
@@ -76,6 +77,12 @@ public:
         return static_cast<std::size_t>(fill(dst, offset / R_, bytes / R_) * R_);
       });
     });
+  }
+
+  void arrange(std::span<const Piece> pieces) override {
+    std::vector<gpu::RecordSorter::Piece> p(pieces.size());
+    for (std::size_t i = 0; i < p.size(); ++i) p[i] = {pieces[i].at, pieces[i].count};
+    guarded([&] { sorter_->arrange(p.data(), p.size()); });
   }
 
   std::uint64_t sort(std::uint64_t n, std::span<const std::uint64_t> segment_ends, KeepEqual keep) override {

@@ -82,6 +82,11 @@ std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const CommonSortOptions& opt
   }
 }
 
+std::size_t staging_slot_bytes(std::uint64_t budget, std::uint32_t R) {
+  const std::uint64_t slot = std::clamp<std::uint64_t>(budget / 16, std::uint64_t{64} << 10, std::uint64_t{16} << 20);
+  return static_cast<std::size_t>(std::max<std::uint64_t>(slot / R * R, R));
+}
+
 void gpu_fail_over(const CommonSortOptions& options, const char* what, const GpuError& e) {
   if (options.gpu == GpuMode::On) throw GpuError(std::string("GPU ") + what + " failed: " + e.what());
   if (options.io.diagnostics)

@@ -38,6 +38,13 @@ struct RecordDeviceRequest {
 std::unique_ptr<RecordDevice> open_record_device(const CommonSortOptions& options, const RecordFormat& format,
                                                  const RecordDeviceRequest& request, double* setup_seconds);
 
+// Staging for a record device: four slots of a sixteenth of the -S budget
+// each, at most 16 MiB (16 threads reading 1 MiB each fill one; small slots
+// are quick to page-lock and stay in the host's caches until the DMA has
+// read them: see BENCHMARKS.md, "Staging slots of 16 MiB"), at least one
+// record of R bytes.
+std::size_t staging_slot_bytes(std::uint64_t budget, std::uint32_t R);
+
 // The device for text prefixes, or nullptr; total_bytes nullopt for a pipe.
 std::unique_ptr<GpuPrefixSort> open_gpu_prefix_sort(const CommonSortOptions& options,
                                                     std::optional<std::uint64_t> total_bytes);

@@ -253,6 +253,7 @@ SortOptions binary_options(const SortRequest& r) {
   o.input_buffers = r.input_buffers;
   o.input_selection = r.input_selection;
   o.prepared_keys = r.prepared_keys;
+  o.prepared_device = r.prepared_device;
   o.format = parse_format(r.format, r.keys);
   o.reverse = r.reverse;
   o.unique = r.unique;

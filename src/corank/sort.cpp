@@ -168,6 +168,7 @@ void validate(const SortRequest& r) {
   if (r.prepared_keys && !r.input_selection) throw UsageError("prepared keys apply to an input selection");
   if (is_text_format(r.format)) {
     if (!r.input_buffers.empty()) throw UsageError("input buffers apply to binary formats");
+    if (r.prepared_device) throw UsageError("a prepared device applies to binary formats");
     (void)make_text_format(r, 0, false);  // parses every key
     if (r.verify) throw UsageError("--verify applies to binary formats");
     return;

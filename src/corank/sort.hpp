@@ -36,6 +36,10 @@ struct SortRequest {
   // sort on the CPU in memory takes instead of making its own
   // (prepared_keys.hpp). Must outlive the sort.
   PreparedKeys* prepared_keys = nullptr;
+  // Fixed-size records uploaded already to the device the sort would open
+  // (prepared_device.hpp): a sort on the GPU whose input is exactly those
+  // records sorts them where they lie. Must outlive the sort.
+  PreparedDevice* prepared_device = nullptr;
   std::string output = "-";         // "-": standard output; may name an input
   // lines, csv, tsv, pgtext, jsonl (text); gensort, fixed:R, u32 u64 i32 i64 f32 f64 (binary).
   std::string format = "lines";

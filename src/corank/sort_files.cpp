@@ -18,6 +18,7 @@
 #include "corank/io/positional_input.hpp"
 #include "corank/io/worker_pool.hpp"
 #include "corank/planner.hpp"
+#include "corank/prepared_device.hpp"
 #include "corank/record_source.hpp"
 #include "corank/output_writer.hpp"
 #include "corank/verify_output.hpp"
@@ -54,15 +55,6 @@ RecordDeviceRequest describe_inputs(const SortOptions& options, std::uint32_t R)
   }
   if (io::PositionalInput::suits(options.inputs, options.io)) r.total_records = bytes / R;
   return r;
-}
-
-// Staging for the device: four slots of a sixteenth of -S each, at most
-// 16 MiB (16 threads reading 1 MiB each fill one; small slots are quick to
-// page-lock and stay in the host's caches until the DMA has read them: see
-// BENCHMARKS.md, "Staging slots of 16 MiB"), at least one record.
-std::size_t staging_slot_bytes(std::uint64_t budget, std::uint32_t R) {
-  const std::uint64_t slot = std::clamp<std::uint64_t>(budget / 16, std::uint64_t{64} << 10, std::uint64_t{16} << 20);
-  return static_cast<std::size_t>(std::max<std::uint64_t>(slot / R * R, R));
 }
 
 // The inputs as records for the device pipeline and the words sort.
@@ -111,7 +103,12 @@ SortStats sort_files(const SortOptions& options) {
   RecordDeviceRequest request = describe_inputs(options, R);
   request.slot_bytes = staging_slot_bytes(stats.memory_budget, R);
   double setup = 0;
-  if (auto device = open_record_device(options, format, request, &setup)) {
+  // Records the caller put on the device already, where they are this input.
+  PreparedDevice* prepared = options.prepared_device;
+  if (prepared && (options.verify || !request.total_records || !prepared->holds(*request.total_records))) prepared = nullptr;
+  std::unique_ptr<RecordDevice> opened;
+  if (!prepared) opened = open_record_device(options, format, request, &setup);
+  if (RecordDevice* device = prepared ? &prepared->device() : opened.get()) {
     try {
       // Inputs are opened before the output is created, so an unreadable input fails first.
       const MemoryPlan memory = plan_memory(options.io, stats.memory_budget, 1);  // the output's write-behind
@@ -120,11 +117,11 @@ SortStats sort_files(const SortOptions& options) {
       io::WorkerPool pool(stats.threads);
       Progress progress(options.progress);
       RecordChecksum input_sum;
-      stats.gpu_seconds.setup = setup;
+      stats.gpu_seconds.setup = prepared ? prepared->setup_seconds() : setup;
       const std::uint64_t staging = device->staging_bytes();
       DeviceSortJob job{options, format, norm, *device, source, output, pool, progress, stats,
                         memory.arrays > staging ? memory.arrays - staging : 0,
-                        options.verify ? &input_sum : nullptr};
+                        options.verify ? &input_sum : nullptr, prepared};
       sort_on_device(job);
       progress.finish();
       finish(output, options, format, norm, input_sum, stats);

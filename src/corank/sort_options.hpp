@@ -13,6 +13,7 @@ namespace corank {
 
 class RecordSelection;  // record_selection.hpp
 class PreparedKeys;     // prepared_keys.hpp
+class PreparedDevice;   // prepared_device.hpp
 
 enum class GpuMode { Auto, On, Off };
 
@@ -38,6 +39,7 @@ struct SortOptions : CommonSortOptions {
   std::vector<std::span<const std::byte>> input_buffers;
   const RecordSelection* input_selection = nullptr;  // SortRequest::input_selection
   PreparedKeys* prepared_keys = nullptr;             // SortRequest::prepared_keys
+  PreparedDevice* prepared_device = nullptr;         // SortRequest::prepared_device
   RecordFormat format;
   bool reverse = false;  // reverse the result of every key comparison
   bool unique = false;   // keep only the first record of each run of equal keys

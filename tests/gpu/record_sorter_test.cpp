@@ -1,8 +1,8 @@
 // The GPU record device against the CPU: key extraction against
 // KeyNormalizer for every key type; whole-record sorts, merges of sorted
-// segments and -u against std::stable_sort, through staging slots smaller
-// than the data; words-only records turned back byte for byte; the transfer
-// ring's pieces and times. Plain C++20 (it uses src/ headers); skips with a
+// segments, pieces arranged in another order, and -u against
+// std::stable_sort, through staging slots smaller than the data; words-only
+// records turned back byte for byte; the transfer ring's pieces and times. Plain C++20 (it uses src/ headers); skips with a
 // reason without a GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -162,6 +162,38 @@ TEST(GpuRecordSorter, WholeRecordsEqualAStableSort) {
         EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::first) == test::reference_sort(format, in, true));
       }
     EXPECT_GT(d->times().sort, 0.0);
+  }
+}
+
+// Pieces uploaded in one order and arranged in another (records sent up as
+// they arrive, put in input order): the sort gives the stable order of the
+// arranged records, an empty piece among them, and the device sorts again
+// after it (its input and output areas traded places).
+TEST(GpuRecordSorter, ArrangedPiecesSortInTheirNewOrder) {
+  CORANK_SKIP_WITHOUT_GPU();
+  for (const char* f : {"u64", "gensort"}) {
+    SCOPED_TRACE(f);
+    const RecordFormat format = parse_format(f, {});
+    const std::uint32_t R = format.record_size;
+    auto d = open_device(format, 64 << 20, 700 * R);
+    const auto in = make_records(R, 9000, 17, "duplicates");
+    // Uploaded as [0, 4000) [4000, 4000) [4000, 5500) [5500, 9000); arranged 3, 1, 0, 2.
+    const std::vector<RecordDevice::Piece> pieces{{5500, 3500}, {4000, 0}, {0, 4000}, {4000, 1500}};
+    EXPECT_EQ(d->upload(0, 9000, [&](std::byte* dst, std::uint64_t first, std::uint64_t max) {
+      const std::uint64_t c = std::min<std::uint64_t>(max, 9000 - first);
+      std::memcpy(dst, in.data() + first * R, c * R);
+      return c;
+    }), 9000u);
+    d->arrange(pieces);
+    std::vector<std::byte> arranged;
+    for (const auto& p : pieces) arranged.insert(arranged.end(), in.begin() + p.at * R, in.begin() + (p.at + p.count) * R);
+    std::vector<std::byte> out(9000 * R);
+    ASSERT_EQ(d->sort(9000, {}, KeepEqual::all), 9000u);
+    d->download(9000, [&](const std::byte* src, std::uint64_t first, std::uint64_t count) {
+      std::memcpy(out.data() + first * R, src, count * R);
+    });
+    EXPECT_TRUE(out == test::reference_sort(format, arranged, false));
+    EXPECT_TRUE(device_sort(*d, R, in, {}, KeepEqual::first) == test::reference_sort(format, in, true));
   }
 }
 

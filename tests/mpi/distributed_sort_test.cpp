@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "corank/gpu_backend.hpp"
 #include "corank/mpi/part_files.hpp"
 #include "fake_communicator.hpp"
 #include "test_files.hpp"
@@ -83,7 +84,8 @@ std::size_t ranks_with(const std::string& stats, const std::string& field) {
 // corank::sort's output of `r`, and corank-mpi's with 1 to 4 ranks equal to it;
 // nothing left in -T or beside the output. With 2 ranks or more, every rank
 // went `way`. `keyed`: how many ranks' sorts, over the runs of 2 to 4 ranks,
-// took the keys their exchange made as the records arrived (arriving_keys.hpp).
+// took the keys their exchange made as the records arrived (arriving_keys.hpp),
+// or the records their exchange sent to the GPU (arriving_records.hpp).
 void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = false, Way way = Way::Exchange,
                         std::size_t* keyed = nullptr) {
   r.output = dir / "single";
@@ -110,7 +112,7 @@ void expect_like_single(const TestDir& dir, SortRequest r, bool part_files = fal
       EXPECT_EQ(ranks_with(stats, "node_inputs"), way == Way::NodeInputs ? all : 0u) << ranks << " ranks";
       EXPECT_EQ(ranks_with(stats, "one_sort"), one_sort ? all : 0u) << ranks << " ranks";
       EXPECT_EQ(ranks_with(stats, "whole_input"), one_sort ? 1u : 0u) << ranks << " ranks";
-      if (keyed) *keyed += ranks_with(stats, "keys_from_exchange");
+      if (keyed) *keyed += ranks_with(stats, "keys_from_exchange") + ranks_with(stats, "device_from_exchange");
     }
     std::string got;
     if (part_files)
@@ -263,6 +265,36 @@ TEST(MpiDistributedSort, FixedSizeRecordsKeyedAsTheyArrive) {
   r.keys = {"0:8:u64", "8:8:u64:desc"};  // two words a key
   expect_like_single(dir, r, false, Way::Exchange, &keyed);
   EXPECT_EQ(keyed, every);
+}
+
+// With the GPU, fixed-size records kept in memory go up to each rank's
+// device as they arrive, and each rank's sort takes them there: equal keys
+// keep their input order, -r, -u, part files, keys of two words. Where the
+// pieces go to files instead (-S 1M), the sorts read them.
+TEST(MpiDistributedSort, FixedSizeRecordsSentToTheGpuAsTheyArrive) {
+  if (const std::string why = gpu_backend::unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
+  TestDir dir;
+  write_keyed_records(dir, 100000, 4000, 3, 14);
+  SortRequest r = keyed_request(dir, {dir / "a.rec", dir / "b.rec"});
+  r.gpu = GpuMode::On;
+  r.memory_budget = std::uint64_t{256} << 20;
+  const std::size_t every = 2 + 3 + 4;  // ranks, over the runs of 2, 3 and 4
+  for (int variant = 0; variant < 4; ++variant) {
+    r.reverse = variant >= 1;
+    r.unique = variant == 3;
+    std::size_t fed = 0;
+    expect_like_single(dir, r, variant == 2, Way::Exchange, &fed);
+    EXPECT_EQ(fed, every) << "variant " << variant;
+  }
+  r.reverse = r.unique = false;
+  r.memory_budget = std::uint64_t{1} << 20;
+  std::size_t fed = 0;
+  expect_like_single(dir, r, false, Way::Exchange, &fed);
+  EXPECT_EQ(fed, 0u);
+  r.memory_budget = std::uint64_t{256} << 20;
+  r.keys = {"0:8:u64", "8:8:u64:desc"};  // two words a key
+  expect_like_single(dir, r, false, Way::Exchange, &fed);
+  EXPECT_EQ(fed, every);
 }
 
 // Each rank's part taken where the inputs lie: several files (one empty),

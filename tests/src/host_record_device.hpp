@@ -37,6 +37,18 @@ public:
     return done;
   }
 
+  void arrange(std::span<const Piece> pieces) override {
+    std::uint64_t to = 0;
+    for (const Piece& p : pieces) {
+      EXPECT_LE(p.at + p.count, C_);
+      EXPECT_LE(to + p.count, C_);
+      std::memcpy(out_.data() + to * R_, in_.data() + p.at * R_, p.count * R_);
+      to += p.count;
+    }
+    in_.swap(out_);
+    ++arranged_;
+  }
+
   std::uint64_t sort(std::uint64_t n, std::span<const std::uint64_t> ends, KeepEqual keep) override {
     EXPECT_LE(n, C_);
     if (n == 0) return 0;
@@ -80,7 +92,7 @@ public:
   GpuTimes times() const override { return {}; }
   std::string describe() const override { return "host"; }
 
-  std::uint64_t uploads_ = 0, merges_ = 0, max_segments_ = 0;
+  std::uint64_t uploads_ = 0, merges_ = 0, max_segments_ = 0, arranged_ = 0;
 
 private:
   unsigned W() const { return norm_.words(); }

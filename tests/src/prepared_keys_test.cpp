@@ -21,36 +21,15 @@
 #include "corank/record_selection.hpp"
 #include "corank/request_options.hpp"
 #include "corank/sort.hpp"
+#include "keep_ranges.hpp"
 #include "library_test_util.hpp"
 
 namespace corank {
 namespace {
 
+using test::KeepRanges;
+
 constexpr std::uint32_t R = 16;  // a u64 key below 400 (ties), then the record's number
-
-// Keeps records [first, first + n) of each range, as a sender's region of
-// received pieces holds its records (mpi/arriving_keys.hpp).
-class KeepRanges final : public RecordSelection {
-public:
-  explicit KeepRanges(std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges) : ranges_(std::move(ranges)) {}
-  std::uint64_t records() const override {
-    std::uint64_t n = 0;
-    for (const auto& r : ranges_) n += r.second;
-    return n;
-  }
-  std::uint64_t mark(const std::byte*, std::uint64_t n, std::uint64_t first, std::uint8_t* keep) const override {
-    std::uint64_t kept = 0;
-    for (std::uint64_t i = 0; i < n; ++i) {
-      keep[i] = 0;
-      for (const auto& [b, k] : ranges_) keep[i] |= first + i >= b && first + i < b + k;
-      kept += keep[i];
-    }
-    return kept;
-  }
-
-private:
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
-};
 
 struct Fixture {
   std::filesystem::path dir = std::filesystem::temp_directory_path() / ("corank-prepared-" + std::to_string(::getpid()));

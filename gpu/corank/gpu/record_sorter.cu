@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "corank/gpu/cuda_error.cuh"
@@ -310,6 +311,32 @@ void RecordSorter::presort(std::uint64_t at, std::uint64_t n) {
   m.ring->end_mark(&m.times.sort_ms, side);
   m.presorted.record(side);
   m.presort_pending = true;
+}
+
+void RecordSorter::arrange(const Piece* pieces, std::size_t k) {
+  Impl& m = *impl_;
+  std::uint64_t to = 0;
+  for (std::size_t i = 0; i < k; ++i)
+    if (pieces[i].at > m.capacity || pieces[i].count > m.capacity - pieces[i].at || pieces[i].count > m.capacity - to)
+      throw CudaError(cudaErrorInvalidValue, "RecordSorter::arrange (past the capacity)");
+    else
+      to += pieces[i].count;
+  if (m.presort_pending) {
+    check_cuda(cudaStreamWaitEvent(m.stream(), m.presorted.get(), 0), "cudaStreamWaitEvent (presorted)");
+    m.presort_pending = false;
+  }
+  m.ring->begin_mark();
+  to = 0;
+  for (std::size_t i = 0; i < k; ++i) {
+    if (pieces[i].count == 0) continue;
+    check_cuda(cudaMemcpyAsync(m.d_out.data() + to * m.R(), m.d_in.data() + pieces[i].at * m.R(),
+                               pieces[i].count * m.R(), cudaMemcpyDeviceToDevice, m.stream()),
+               "cudaMemcpyAsync (arranged records)");
+    to += pieces[i].count;
+  }
+  // Both areas hold capacity records: the output area becomes the input.
+  std::swap(m.d_in, m.d_out);
+  m.ring->end_mark(&m.times.sort_ms);
 }
 
 std::uint64_t RecordSorter::sort(std::uint64_t n, const std::uint64_t* segment_ends, std::size_t k, Unique unique) {

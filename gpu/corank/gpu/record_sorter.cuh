@@ -91,6 +91,15 @@ class RecordSorter {
   // runs cross PCIe, and sort() with the runs' ends as segments merges them.
   // The next sort() waits for every presort.
   void presort(std::uint64_t at, std::uint64_t n);
+  // A run of input records, [at, at + count).
+  struct Piece {
+    std::uint64_t at = 0, count = 0;
+  };
+  // Moves input records so that the k pieces, in the order given, lie back
+  // to back from input position 0 (by way of the output area, whose records
+  // it replaces): records uploaded as they arrived, put in the order that
+  // equal keys must keep before sort() orders them.
+  void arrange(const Piece* pieces, std::size_t k);
   // Sorts input records [0, n). No segments (k == 0): the input is in no
   // order; otherwise it is k sorted segments ending at segment_ends[0, k)
   // (ascending, the last one n). Returns the number of output records.

@@ -160,6 +160,7 @@ void run(Communicator& c, const DistributedRequest& request) {
   }
   times.sort = lap(t);
   report_of_rank.keys_from_exchange = exchanged.keys_taken();
+  report_of_rank.device_from_exchange = exchanged.device_taken();
 
   if (!in_place) place = mpi::place(c, piece.bytes);
   // The pieces are checked as sorted, before any is moved.

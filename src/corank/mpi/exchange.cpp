@@ -67,17 +67,24 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
   try {
     out.received = receiver(job, n, threads);
     out.keys = ArrivingKeys::make_if_useful(job, *out.received);
+    if (!out.keys) out.device_records = ArrivingRecords::make_if_useful(job, *out.received);
   } catch (...) {
     err = what_of(std::current_exception());
   }
   agree(c, err);
   ReceivedPieces& received = *out.received;
   ArrivingKeys* keys = out.keys.get();
+  ArrivingRecords* uploads = out.device_records.get();
   // Before the pieces may leave memory (append: only where they no longer
-  // fit), the keys made of them go.
+  // fit), the keys made of them, or the device holding them, go.
   const auto append = [&](unsigned s, const char* data, std::uint64_t k) {
     if (keys) keys->abandon();
+    if (uploads) uploads->abandon();
     received.append(s, data, k);
+  };
+  const auto landed = [&] {
+    if (keys) keys->landed();
+    if (uploads) uploads->landed();
   };
 
   ShareReader reader(*job.inputs, job.share.begin, job.share.end, job.record_size, job.term, job.chunk_bytes,
@@ -121,7 +128,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
           if (kept) {
             received.appended(self, binning.size(self));
             sent[self] = binning.size(self);
-            if (keys) keys->landed();
+            landed();
           }
           times.bin += seconds_since(t);
           out.read_bytes += binning.bytes();
@@ -172,9 +179,9 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
                          reinterpret_cast<char*>(received.base()), unit_counts.data(), unit_displs.data(),
                          job.record_size);
       for (unsigned s = 0; s < n; ++s) received.appended(s, static_cast<std::uint64_t>(recv_counts[s]));
-      if (keys && err.empty()) {
+      if (err.empty()) {
         try {
-          keys->landed();
+          landed();
         } catch (...) {
           err = what_of(std::current_exception());
         }
@@ -211,6 +218,11 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
     else keys->abandon();
     times.keys = keys->seconds();
   }
+  if (uploads) {
+    if (err.empty()) uploads->finish();
+    else uploads->abandon();
+    times.uploads = uploads->seconds();
+  }
   progress.finish();
   agree(c, err);
   return out;
@@ -218,6 +230,7 @@ Exchanged exchange(Communicator& c, Job& job, ExchangeTimes& times) {
 
 PieceInput Exchanged::piece() {
   if (keys && !keys->abandoned() && received->in_memory()) return keys->piece();
+  if (device_records && !device_records->abandoned() && received->in_memory()) return device_records->piece();
   return piece_input(*received);
 }
 

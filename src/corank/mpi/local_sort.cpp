@@ -24,6 +24,7 @@ SortRequest request_for(const Job& job, const PieceInput& in) {
     if (r.input_buffers.empty()) r.input_buffers.emplace_back();
     r.input_selection = in.selection;
     r.prepared_keys = in.prepared;
+    r.prepared_device = in.device;
   } else {
     r.inputs = in.files;
   }
