@@ -71,71 +71,49 @@ ArrivingKeys::ArrivingKeys(const Job& job, ReceivedPieces& received, std::unique
     : received_(received),
       R_(job.record_size),
       threads_(std::max(job.local.threads, 1u)),
-      batch_bytes_(std::min(job.round_quota, kBatchBytes)),
-      made_(received.senders(), 0),
       keys_(std::move(keys)),
-      selection_(received, job.record_size) {}
+      selection_(received, job.record_size),
+      batches_(received, std::min(job.round_quota, kBatchBytes),
+               [this](unsigned s, std::uint64_t begin, std::uint64_t end) { make(s, begin, end); }) {}
 
 ArrivingKeys::~ArrivingKeys() { abandon(); }
 
-void ArrivingKeys::make(unsigned s, std::uint64_t end) {
-  const std::uint64_t first = (received_.start(s) + made_[s]) / R_, n = (end - made_[s]) / R_;
-  made_[s] = end;
-  ++batches_;
-  pending_.push_back(background_.run([this, first, n] {
-    const auto t = std::chrono::steady_clock::now();
-    if (!pool_) pool_ = idle_pool(threads_);
-    const unsigned parts = threads_for(n, threads_);
-    pool_->run(parts, [&](unsigned i) { keys_->make(first + n * i / parts, n * (i + 1) / parts - n * i / parts); });
-    keys_->filled(first, n);
-    seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-  }));
+void ArrivingKeys::make(unsigned s, std::uint64_t begin, std::uint64_t end) {
+  const std::uint64_t first = (received_.start(s) + begin) / R_, n = (end - begin) / R_;
+  const auto t = std::chrono::steady_clock::now();
+  if (!pool_) pool_ = idle_pool(threads_);
+  const unsigned parts = threads_for(n, threads_);
+  pool_->run(parts, [&](unsigned i) { keys_->make(first + n * i / parts, n * (i + 1) / parts - n * i / parts); });
+  keys_->filled(first, n);
+  seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
 
 void ArrivingKeys::landed() {
-  if (abandoned_) return;
-  for (unsigned s = 0; s < received_.senders(); ++s)
-    if (received_.bytes(s) - made_[s] >= batch_bytes_) make(s, received_.bytes(s));
+  if (!abandoned_) batches_.landed();
 }
 
 void ArrivingKeys::abandon() noexcept {
-  background_.drain();
-  for (auto& f : pending_) try {
-      f.get();
-    } catch (...) {
-      // dropped with the keys
-    }
-  pending_.clear();
+  (void)batches_.wait();
   keys_.reset();
   abandoned_ = true;
 }
 
 void ArrivingKeys::finish() noexcept {
-  if (abandoned_) return;
-  try {
-    for (unsigned s = 0; s < received_.senders(); ++s)
-      if (received_.bytes(s) > made_[s]) make(s, received_.bytes(s));
-  } catch (...) {
-    return abandon();
-  }
-  background_.drain();
-  bool failed = false;
-  for (auto& f : pending_) try {
-      f.get();
-    } catch (...) {
-      failed = true;
-    }
-  pending_.clear();
-  if (failed) abandon();
+  if (!abandoned_ && !batches_.finish()) abandon();
+}
+
+PieceInput selected_piece(ReceivedPieces& received, const ReceivedSelection& selection) {
+  PieceInput in;
+  in.buffers = {received.regions()};
+  in.selection = &selection;
+  in.bytes = received.total();
+  in.release = [&received] { received.release(); };
+  return in;
 }
 
 PieceInput ArrivingKeys::piece() {
-  PieceInput in;
-  in.buffers = {received_.regions()};
-  in.selection = &selection_;
+  PieceInput in = selected_piece(received_, selection_);
   in.prepared = keys_.get();
-  in.bytes = received_.total();
-  in.release = [this] { received_.release(); };
   return in;
 }
 

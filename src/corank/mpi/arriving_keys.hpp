@@ -16,12 +16,10 @@
 // same records in the same order. Where the pieces leave memory for files,
 // the keys are abandoned before the memory goes, and the sort reads the files.
 #include <cstdint>
-#include <future>
 #include <memory>
-#include <vector>
 
-#include "corank/io/task_thread.hpp"
 #include "corank/io/thread_pool.hpp"
+#include "corank/mpi/arriving_batches.hpp"
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/local_sort.hpp"
 #include "corank/mpi/received_pieces.hpp"
@@ -42,6 +40,10 @@ private:
   const ReceivedPieces& received_;
   std::uint32_t R_;
 };
+
+// The regions of the received pieces in memory as the sort's input, each
+// sender's records selected; its release frees them.
+PieceInput selected_piece(ReceivedPieces& received, const ReceivedSelection& selection);
 
 class ArrivingKeys {
 public:
@@ -72,26 +74,22 @@ public:
   bool taken() const noexcept { return keys_ && keys_->taken(); }
   // Wall seconds the background spent making keys, in how many batches.
   double seconds() const noexcept { return seconds_; }
-  std::size_t batches() const noexcept { return batches_; }
+  std::size_t batches() const noexcept { return batches_.batches(); }
 
 private:
   ArrivingKeys(const Job& job, ReceivedPieces& received, std::unique_ptr<PreparedKeys> keys);
-  // Sends sender s's records [made_[s], end) to the background.
-  void make(unsigned s, std::uint64_t end);
+  // Makes the keys of sender s's record bytes [begin, end), in the background.
+  void make(unsigned s, std::uint64_t begin, std::uint64_t end);
 
   ReceivedPieces& received_;
   std::uint32_t R_;
   unsigned threads_;
-  std::uint64_t batch_bytes_;        // the least handed to the background at once
-  std::vector<std::uint64_t> made_;  // of sender s's bytes, those sent to have their keys made
   std::unique_ptr<PreparedKeys> keys_;
   ReceivedSelection selection_;
-  std::vector<std::future<void>> pending_;
   double seconds_ = 0;  // written by the background, read after it drained
-  std::size_t batches_ = 0;
   bool abandoned_ = false;
   std::unique_ptr<io::ThreadPool> pool_;  // the background's threads, at idle priority: started by it
-  io::TaskThread background_;  // last: ends first, its tasks drained
+  ArrivingBatches batches_;               // last: ends first, its tasks drained
 };
 
 }  // namespace corank::mpi

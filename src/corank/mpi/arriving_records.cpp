@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <stdexcept>
 
 #include "corank/request_options.hpp"
 
@@ -35,33 +36,27 @@ ArrivingRecords::ArrivingRecords(const Job& job, ReceivedPieces& received, std::
     : received_(received),
       R_(job.record_size),
       threads_(std::clamp(job.local.threads, 1u, kCopyThreads)),
-      batch_bytes_(std::max(job.round_quota, kBatchBytes)),
-      sent_(received.senders(), 0),
       device_(std::move(device)),
-      selection_(received, job.record_size) {}
+      selection_(received, job.record_size),
+      batches_(received, std::max(job.round_quota, kBatchBytes),
+               [this](unsigned s, std::uint64_t begin, std::uint64_t end) { send(s, begin, end); }) {}
 
 ArrivingRecords::~ArrivingRecords() { abandon(); }
 
-void ArrivingRecords::send(unsigned s, std::uint64_t end) {
-  const std::byte* src = received_.base() + received_.start(s) + sent_[s];
-  const std::uint64_t n = (end - sent_[s]) / R_;
-  sent_[s] = end;
-  pending_.push_back(background_.run([this, s, src, n] {
-    if (!pool_) pool_ = std::make_unique<io::ThreadPool>(threads_ - 1);
-    const auto copy = [this](std::byte* dst, const std::byte* from, std::size_t bytes) {
-      pool_->run(threads_, [&](unsigned i) {
-        const std::size_t b = bytes * i / threads_, e = bytes * (i + 1) / threads_;
-        std::memcpy(dst + b, from + b, e - b);
-      });
-    };
-    if (!device_->add(s, src, n, copy)) throw std::length_error("the received part outgrew the device's room");
-  }));
+void ArrivingRecords::send(unsigned s, std::uint64_t begin, std::uint64_t end) {
+  if (!pool_) pool_ = std::make_unique<io::ThreadPool>(threads_ - 1);
+  const auto copy = [this](std::byte* dst, const std::byte* from, std::size_t bytes) {
+    pool_->run(threads_, [&](unsigned i) {
+      const std::size_t b = bytes * i / threads_, e = bytes * (i + 1) / threads_;
+      std::memcpy(dst + b, from + b, e - b);
+    });
+  };
+  if (!device_->add(s, received_.base() + received_.start(s) + begin, (end - begin) / R_, copy))
+    throw std::length_error("the received part outgrew the device's room");
 }
 
 void ArrivingRecords::landed() {
-  if (abandoned_) return;
-  for (unsigned s = 0; s < received_.senders(); ++s)
-    if (received_.bytes(s) - sent_[s] >= batch_bytes_) send(s, received_.bytes(s));
+  if (!abandoned_) batches_.landed();
 }
 
 void ArrivingRecords::drop_device() noexcept {
@@ -73,42 +68,18 @@ void ArrivingRecords::drop_device() noexcept {
 }
 
 void ArrivingRecords::abandon() noexcept {
-  background_.drain();
-  for (auto& f : pending_) try {
-      f.get();
-    } catch (...) {
-      // the device goes
-    }
-  pending_.clear();
+  (void)batches_.wait();
   drop_device();
   abandoned_ = true;
 }
 
 void ArrivingRecords::finish() noexcept {
-  if (abandoned_) return;
-  try {
-    for (unsigned s = 0; s < received_.senders(); ++s)
-      if (received_.bytes(s) > sent_[s]) send(s, received_.bytes(s));
-  } catch (...) {
-    return abandon();
-  }
-  background_.drain();
-  bool failed = false;
-  for (auto& f : pending_) try {
-      f.get();
-    } catch (...) {
-      failed = true;
-    }
-  pending_.clear();
-  if (failed) abandon();
+  if (!abandoned_ && !batches_.finish()) abandon();
 }
 
 PieceInput ArrivingRecords::piece() {
-  PieceInput in;
-  in.buffers = {received_.regions()};
-  in.selection = &selection_;
+  PieceInput in = selected_piece(received_, selection_);
   in.device = device_.get();
-  in.bytes = received_.total();
   in.release = [this] {
     received_.release();
     drop_device();  // its memory, on a device other ranks may share

@@ -13,12 +13,10 @@
 // the pieces as before (ReceivedSelection), on a device of its own or on
 // the CPU.
 #include <cstdint>
-#include <future>
 #include <memory>
-#include <vector>
 
-#include "corank/io/task_thread.hpp"
 #include "corank/io/thread_pool.hpp"
+#include "corank/mpi/arriving_batches.hpp"
 #include "corank/mpi/arriving_keys.hpp"
 #include "corank/mpi/job.hpp"
 #include "corank/mpi/local_sort.hpp"
@@ -61,24 +59,21 @@ public:
 
 private:
   ArrivingRecords(const Job& job, ReceivedPieces& received, std::unique_ptr<PreparedDevice> device);
-  // Sends sender s's records [sent_[s], end) to the background.
-  void send(unsigned s, std::uint64_t end);
+  // Uploads sender s's record bytes [begin, end), in the background.
+  void send(unsigned s, std::uint64_t begin, std::uint64_t end);
   // Lets the device go, keeping what the stats report of it.
   void drop_device() noexcept;
 
   ReceivedPieces& received_;
   std::uint32_t R_;
   unsigned threads_;
-  std::uint64_t batch_bytes_;        // the least handed to the background at once
-  std::vector<std::uint64_t> sent_;  // of sender s's bytes, those handed to the background
   std::unique_ptr<PreparedDevice> device_;
   ReceivedSelection selection_;
-  std::vector<std::future<void>> pending_;
-  double seconds_ = 0;     // of a device let go
+  double seconds_ = 0;  // of a device let go
   std::size_t pieces_ = 0;
   bool abandoned_ = false, taken_ = false;
-  std::unique_ptr<io::ThreadPool> pool_;  // the staging's copies
-  io::TaskThread background_;             // last: ends first, its tasks drained
+  std::unique_ptr<io::ThreadPool> pool_;  // the staging's copies: started by the background
+  ArrivingBatches batches_;               // last: ends first, its tasks drained
 };
 
 }  // namespace corank::mpi
