@@ -5,15 +5,32 @@
 // one task thread in batches of at least a given size, so that a task's
 // wake-up is a small part of it, and the wait for them all tells whether
 // every batch succeeded.
+#include <sched.h>
+
 #include <cstdint>
 #include <functional>
 #include <future>
+#include <memory>
 #include <vector>
 
 #include "corank/io/task_thread.hpp"
+#include "corank/io/thread_pool.hpp"
 #include "corank/mpi/received_pieces.hpp"
 
 namespace corank::mpi {
+
+// The background's own threads, started on its task thread: at the lowest
+// priority (SCHED_IDLE, which the pool's threads inherit from the thread
+// that starts them), they take the cores the exchange leaves idle (while
+// its MPI rounds copy, or wait on a network) and yield them to its reading
+// and binning, which are bound by the same memory. Once the exchange waits
+// for them, every core is idle. Where the policy is refused, they run at
+// the normal one.
+inline std::unique_ptr<io::ThreadPool> idle_pool(unsigned threads) {
+  const sched_param none{};
+  ::sched_setscheduler(0, SCHED_IDLE, &none);
+  return std::make_unique<io::ThreadPool>(threads - 1);
+}
 
 class ArrivingBatches {
 public:

@@ -1,7 +1,5 @@
 #include "corank/mpi/arriving_keys.hpp"
 
-#include <sched.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -17,18 +15,6 @@ namespace {
 // (Job::round_quota), or this much where that is more: a task's wake-up and
 // its threads' start are then a small part of it.
 constexpr std::uint64_t kBatchBytes = std::uint64_t{16} << 20;
-
-// The background's own threads, at the lowest priority (SCHED_IDLE, which
-// the pool's threads inherit from the thread that starts them): the keys
-// take the cores the exchange leaves idle (while its MPI rounds copy, or
-// wait on a network) and yield them to its reading and binning, which are
-// bound by the same memory. Once the exchange waits for them, every core is
-// idle. Where the policy is refused, they run at the normal one.
-std::unique_ptr<io::ThreadPool> idle_pool(unsigned threads) {
-  const sched_param none{};
-  ::sched_setscheduler(0, SCHED_IDLE, &none);
-  return std::make_unique<io::ThreadPool>(threads - 1);
-}
 
 }  // namespace
 

@@ -44,7 +44,7 @@ ArrivingRecords::ArrivingRecords(const Job& job, ReceivedPieces& received, std::
 ArrivingRecords::~ArrivingRecords() { abandon(); }
 
 void ArrivingRecords::send(unsigned s, std::uint64_t begin, std::uint64_t end) {
-  if (!pool_) pool_ = std::make_unique<io::ThreadPool>(threads_ - 1);
+  if (!pool_) pool_ = idle_pool(threads_);
   const auto copy = [this](std::byte* dst, const std::byte* from, std::size_t bytes) {
     pool_->run(threads_, [&](unsigned i) {
       const std::size_t b = bytes * i / threads_, e = bytes * (i + 1) / threads_;

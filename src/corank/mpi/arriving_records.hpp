@@ -72,7 +72,7 @@ private:
   double seconds_ = 0;  // of a device let go
   std::size_t pieces_ = 0;
   bool abandoned_ = false, taken_ = false;
-  std::unique_ptr<io::ThreadPool> pool_;  // the staging's copies: started by the background
+  std::unique_ptr<io::ThreadPool> pool_;  // the staging's copies, at idle priority: started by the background
   ArrivingBatches batches_;               // last: ends first, its tasks drained
 };
 
