@@ -94,6 +94,28 @@ std::size_t escape_end(std::string_view line, std::size_t i) noexcept {
   return in(k, 0x40, 0x7e) ? k : i;
 }
 
+// Calls visit(i, bits) at each position of line from `from` on that begins
+// a word (bits: the byte's entry of `bytes`; `word` and `escape` its bits
+// for a letter or digit and for ESC), the terminal's escape sequences
+// passed over, until a visit returns true: whether one did.
+template <class Visit>
+bool each_word_start(std::string_view line, std::size_t from, const std::array<std::uint8_t, 256>& bytes,
+                     std::uint8_t word, std::uint8_t escape, Visit&& visit) noexcept {
+  std::uint8_t before = 0;  // the entry of the byte before
+  for (std::size_t i = from; i < line.size(); ++i) {
+    const std::uint8_t b = bytes[static_cast<unsigned char>(line[i])];
+    const bool at_start = !(before & word);
+    before = b;
+    if (b & escape) {
+      i = escape_end(line, i);
+      before = 0;
+      continue;
+    }
+    if (at_start && visit(i, b)) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 inline bool TimeSearch::may_begin_at(std::string_view line, std::size_t i, int kind) const noexcept {
@@ -125,37 +147,19 @@ bool TimeSearch::match_at(std::string_view line, std::size_t i, int kind, TimeHi
 // start that could begin one.
 bool TimeSearch::find_first(std::string_view line, TimeHit& hit) const noexcept {
   std::size_t epoch_from = 0;
-  std::uint8_t before = 0;  // bytes_ of the byte before
   if (!kinds_[0].empty()) {
     epoch_from = line.size();
-    for (std::size_t i = 0; i < line.size(); ++i) {
-      const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
-      const bool at_start = !(before & kWord);
-      before = b;
-      if (b & kEscape) {
-        i = escape_end(line, i);
-        before = 0;
-        continue;
-      }
-      if (!at_start) continue;
+    const bool found = each_word_start(line, 0, bytes_, kWord, kEscape, [&](std::size_t i, std::uint8_t b) {
       if ((b & kOtherStart) && match_at(line, i, 0, hit)) return true;
       if ((b & kEpochStart) && epoch_from == line.size()) epoch_from = i;
-    }
+      return false;
+    });
+    if (found) return true;
   }
   if (kinds_[1].empty()) return false;
-  before = 0;
-  for (std::size_t i = epoch_from; i < line.size(); ++i) {
-    const std::uint8_t b = bytes_[static_cast<unsigned char>(line[i])];
-    const bool at_start = !(before & kWord);
-    before = b;
-    if (b & kEscape) {
-      i = escape_end(line, i);
-      before = 0;
-      continue;
-    }
-    if (at_start && (b & kEpochStart) && match_at(line, i, 1, hit)) return true;
-  }
-  return false;
+  return each_word_start(line, epoch_from, bytes_, kWord, kEscape, [&](std::size_t i, std::uint8_t b) {
+    return (b & kEpochStart) && match_at(line, i, 1, hit);
+  });
 }
 
 std::vector<int> detect_formats(std::span<const TimeFormat> formats, std::span<const std::string_view> lines,
