@@ -1,10 +1,11 @@
 // Log lines whose times a first reading gets wrong, each against its true
 // order written out by hand (the instants in each comment): a number after a
-// time that is not its UTC offset, JSON logs whose first time-like member is
-// not their time, stack trace lines that name an id or a date, CRLF and a
-// byte order mark around positional keys, a CRLF file's last multi-line
-// record, a leap second, a number in one file's line that another file's
-// format would read, a stream's JSON time member, terminal colours.
+// time that is not its UTC offset, an attached offset out of range, JSON
+// logs whose first time-like member is not their time, stack trace lines
+// that name an id or a date, CRLF and a byte order mark around positional
+// keys, a CRLF file's last multi-line record, a leap second, a number in one
+// file's line that another file's format would read, a stream's JSON time
+// member, terminal colours.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -28,6 +29,23 @@ protected:
     return read_file(path("out"));
   }
 };
+
+// An offset attached to a time but out of range ("+99:99", "+2400", which
+// Python's datetime.fromisoformat refuses) leaves the time unread, counted
+// and sorted first, rather than read as if it had no offset; 09:00 UTC
+// before 10:30+01:00 (09:30 UTC), and the two unread lines by their bytes.
+TEST_F(TimePitfalls, AnAttachedOffsetOutOfRangeIsNoTime) {
+  write_file(path("in"), "2026-01-01T10:00:00+99:99 a\n2026-01-01T09:00:00Z b\n2026-01-01T08:00:00+2400 c\n"
+                         "2026-01-01T10:30:00+01:00 d\n");
+  for (const char* key : {"--time", "-k1,1T"}) {
+    const Result r = run(std::string(key) + " -o " + path("out") + " " + path("in"));
+    ASSERT_EQ(r.status, 0) << key << ": " << r.err;
+    EXPECT_NE(r.err.find("2 of 4 lines had no time"), std::string::npos) << key << ": " << r.err;
+    EXPECT_EQ(read_file(path("out")), "2026-01-01T08:00:00+2400 c\n2026-01-01T10:00:00+99:99 a\n"
+                                      "2026-01-01T09:00:00Z b\n2026-01-01T10:30:00+01:00 d\n")
+        << key;
+  }
+}
 
 // A signed number after a blank is an offset only with its minutes and a
 // word's end after it; "-05" attached to the time is one even where a colon

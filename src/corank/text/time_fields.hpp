@@ -85,6 +85,17 @@ inline int read_name(std::string_view s, std::size_t& i, const NameTable<N>& tab
 // "z/OS") is the text's.
 bool offset_ends(std::string_view s, std::size_t from, std::size_t i, bool spaced) noexcept;
 
+// Whether s holds at `from` what can only be a UTC offset, whole ("+hh:mm"
+// or "+hhmm", no digit after it), whatever its values: where one is out of
+// range ("+99:99", "+2400") the time it is attached to is not read, rather
+// than read without it (Python's datetime.fromisoformat refuses it too).
+inline bool offset_shaped(std::string_view s, std::size_t from) noexcept {
+  if (from >= s.size() || (s[from] != '+' && s[from] != '-') || !digit_at(s, from + 1) || !digit_at(s, from + 2))
+    return false;
+  const std::size_t m = from + 3 + (from + 3 < s.size() && s[from + 3] == ':');
+  return digit_at(s, m) && digit_at(s, m + 1) && !digit_at(s, m + 2);
+}
+
 // A month's name, whole or abbreviated (1-12), any case; 0 when none.
 inline int read_month_name(std::string_view s, std::size_t& i) noexcept {
   return detail::read_name(s, i, detail::kMonthNames);

@@ -410,9 +410,10 @@ bool TimePattern::match_from(std::string_view s, std::size_t pos, LocalTime& out
       case Op::Fraction: read_fraction(s, i, st.t.nanos); break;
       case Op::Offset: {
         int offset = 0;
-        ok = read_utc_offset(s, i, offset) && !(step.arg && i < s.size() && is_word(s[i])) &&
-             offset_ends(s, from, i, step.byte);
+        const bool read = read_utc_offset(s, i, offset);
+        ok = read && !(step.arg && i < s.size() && is_word(s[i])) && offset_ends(s, from, i, step.byte);
         if (ok) st.t.offset = offset, st.t.has_offset = true;
+        else if (!read && !step.byte && offset_shaped(s, from)) return false;  // attached, out of range
         break;
       }
       case Op::Epoch: ok = read_epoch(s, i, st.t, anchored_epoch); break;
