@@ -1,8 +1,12 @@
 #pragma once
 // A selection of records for tests: records [first, first + n) of each
 // range, as a sender's region of received pieces holds its records
-// (mpi/arriving_keys.hpp's ReceivedSelection).
+// (mpi/arriving_keys.hpp's ReceivedSelection); and records to select from
+// whose equal keys show their order.
 #include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -31,5 +35,19 @@ public:
 private:
   std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges_;
 };
+
+// n 16-byte records: a u64 key below `keys` (ties), then the record's number.
+inline std::string numbered_records(std::uint64_t n, std::uint64_t keys, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::string out;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    char rec[16];
+    const std::uint64_t key = rng() % keys;
+    std::memcpy(rec, &key, 8);
+    std::memcpy(rec + 8, &i, 8);
+    out.append(rec, 16);
+  }
+  return out;
+}
 
 }  // namespace corank::test

@@ -15,7 +15,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,14 +41,7 @@ struct Fixture {
 
   Fixture() {
     std::filesystem::create_directories(dir);
-    std::mt19937_64 rng(5);
-    for (std::uint64_t i = 0; i < 80000; ++i) {
-      char rec[R];
-      const std::uint64_t key = rng() % 300;
-      std::memcpy(rec, &key, 8);
-      std::memcpy(rec + 8, &i, 8);
-      buffer.append(rec, R);
-    }
+    buffer = test::numbered_records(80000, 300, 5);
     for (const auto& [b, n] : ranges) kept.append(buffer, b * R, n * R);
     std::ofstream(dir / "kept.rec", std::ios::binary) << kept;
   }

@@ -10,10 +10,8 @@
 
 #include <unistd.h>
 
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -40,14 +38,7 @@ struct Fixture {
 
   Fixture() {
     std::filesystem::create_directories(dir);
-    std::mt19937_64 rng(11);
-    for (std::uint64_t i = 0; i < 110000; ++i) {
-      char rec[R];
-      const std::uint64_t key = rng() % 400;
-      std::memcpy(rec, &key, 8);
-      std::memcpy(rec + 8, &i, 8);
-      buffer.append(rec, R);
-    }
+    buffer = test::numbered_records(110000, 400, 11);
     for (const auto& [b, n] : ranges) kept.append(buffer, b * R, n * R);
     std::ofstream(dir / "kept.rec", std::ios::binary) << kept;
   }
