@@ -47,7 +47,6 @@ bool PreparedDevice::add(unsigned group, const std::byte* src, std::uint64_t n, 
   if (got != n) throw GpuError("uploaded " + std::to_string(got) + " records of " + std::to_string(n));
   pieces_[group].push_back({uploaded_, n});
   uploaded_ += n;
-  ++count_;
   upload_s_ += seconds_since(t0);
   return true;
 }

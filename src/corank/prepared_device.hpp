@@ -58,9 +58,8 @@ public:
   // Throws GpuError.
   void arrange();
   bool taken() const noexcept { return taken_; }
-  // Wall seconds spent in add(), and how many pieces it uploaded.
+  // Wall seconds spent in add().
   double upload_seconds() const noexcept { return upload_s_; }
-  std::size_t pieces() const noexcept { return count_; }
 
 private:
   std::unique_ptr<RecordDevice> device_;
@@ -68,7 +67,6 @@ private:
   double setup_;
   std::vector<std::vector<RecordDevice::Piece>> pieces_;  // each group's, in the order they came
   std::uint64_t uploaded_ = 0;
-  std::size_t count_ = 0;
   double upload_s_ = 0;
   bool overflowed_ = false, taken_ = false;
 };

@@ -105,7 +105,8 @@ SortStats sort_files(const SortOptions& options) {
   double setup = 0;
   // Records the caller put on the device already, where they are this input.
   PreparedDevice* prepared = options.prepared_device;
-  if (prepared && (options.verify || !request.total_records || !prepared->holds(*request.total_records))) prepared = nullptr;
+  if (prepared && (options.verify || !request.total_records || !prepared->holds(*request.total_records)))
+    prepared = nullptr;
   std::unique_ptr<RecordDevice> opened;
   if (!prepared) opened = open_record_device(options, format, request, &setup);
   if (RecordDevice* device = prepared ? &prepared->device() : opened.get()) {

@@ -2,8 +2,8 @@
 // KeyNormalizer for every key type; whole-record sorts, merges of sorted
 // segments, pieces arranged in another order, and -u against
 // std::stable_sort, through staging slots smaller than the data; words-only
-// records turned back byte for byte; the transfer ring's pieces and times. Plain C++20 (it uses src/ headers); skips with a
-// reason without a GPU.
+// records turned back byte for byte; the transfer ring's pieces and times.
+// Plain C++20 (it uses src/ headers); skips with a reason without a GPU.
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -186,7 +186,8 @@ TEST(GpuRecordSorter, ArrangedPiecesSortInTheirNewOrder) {
     }), 9000u);
     d->arrange(pieces);
     std::vector<std::byte> arranged;
-    for (const auto& p : pieces) arranged.insert(arranged.end(), in.begin() + p.at * R, in.begin() + (p.at + p.count) * R);
+    for (const auto& p : pieces)
+      arranged.insert(arranged.end(), in.begin() + p.at * R, in.begin() + (p.at + p.count) * R);
     std::vector<std::byte> out(9000 * R);
     ASSERT_EQ(d->sort(9000, {}, KeepEqual::all), 9000u);
     d->download(9000, [&](const std::byte* src, std::uint64_t first, std::uint64_t count) {

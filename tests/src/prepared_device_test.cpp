@@ -92,7 +92,8 @@ Prepared prepare(const Fixture& f, const SortRequest& want, std::uint64_t capaci
       const auto [b, n] = f.ranges[g];
       while (g != skip && done[g] < n) {
         const std::uint64_t k = std::min(piece, n - done[g]);
-        p.all_added = p.prepared->add(static_cast<unsigned>(g), f.records() + (b + done[g]) * R, k, copy) && p.all_added;
+        const std::byte* src = f.records() + (b + done[g]) * R;
+        p.all_added = p.prepared->add(static_cast<unsigned>(g), src, k, copy) && p.all_added;
         done[g] += k;
         if (take_turns) break;
       }

@@ -62,7 +62,6 @@ void ArrivingRecords::landed() {
 void ArrivingRecords::drop_device() noexcept {
   if (!device_) return;
   seconds_ = device_->upload_seconds();
-  pieces_ = device_->pieces();
   taken_ = device_->taken();
   device_.reset();
 }

@@ -53,9 +53,8 @@ public:
   PieceInput piece();
   // Whether the sort took the device (it did not read the records again).
   bool taken() const noexcept { return taken_ || (device_ && device_->taken()); }
-  // Wall seconds the background spent sending records up, in how many pieces.
+  // Wall seconds the background spent sending records up.
   double seconds() const noexcept { return device_ ? device_->upload_seconds() : seconds_; }
-  std::size_t pieces() const noexcept { return device_ ? device_->pieces() : pieces_; }
 
 private:
   ArrivingRecords(const Job& job, ReceivedPieces& received, std::unique_ptr<PreparedDevice> device);
@@ -70,9 +69,9 @@ private:
   std::unique_ptr<PreparedDevice> device_;
   ReceivedSelection selection_;
   double seconds_ = 0;  // of a device let go
-  std::size_t pieces_ = 0;
   bool abandoned_ = false, taken_ = false;
-  std::unique_ptr<io::ThreadPool> pool_;  // the staging's copies, at idle priority: started by the background
+  // The staging's copies, at idle priority: started by the background.
+  std::unique_ptr<io::ThreadPool> pool_;
   ArrivingBatches batches_;               // last: ends first, its tasks drained
 };
 

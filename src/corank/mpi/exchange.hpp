@@ -8,9 +8,10 @@
 // pieces, taken in rank order, hold its part in input order. What stays on
 // the rank skips the rounds. Where the records stay in memory, they feed the
 // sort's run formation as they land: their keys are made for a sort on the
-// CPU (arriving_keys.hpp), or they go up to the GPU (arriving_records.hpp). A rank that fails (a bad record, a full -T)
-// goes on taking part in the rounds with nothing to send until all agree to
-// stop, at the end of the round: then every rank throws RankFailed.
+// CPU (arriving_keys.hpp), or they go up to the GPU (arriving_records.hpp).
+// A rank that fails (a bad record, a full -T) goes on taking part in the
+// rounds with nothing to send until all agree to stop, at the end of the
+// round: then every rank throws RankFailed.
 #include <cstdint>
 #include <memory>
 

@@ -30,7 +30,7 @@ struct PieceInput {
   std::vector<std::string> files;                   // files, each headed by the CSV header where there is one
   const RecordSelection* selection = nullptr;       // buffers: only the records it keeps (node_inputs.hpp)
   PreparedKeys* prepared = nullptr;                 // with a selection: its records' keys (arriving_keys.hpp)
-  PreparedDevice* device = nullptr;                 // with a selection: its records on the device (arriving_records.hpp)
+  PreparedDevice* device = nullptr;                 // with a selection: its records on the GPU (arriving_records.hpp)
   std::uint64_t bytes = 0;                          // their record bytes, the header not counted
   std::function<void()> release;                    // frees them once the sort has read them
 };

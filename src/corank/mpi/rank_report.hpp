@@ -24,7 +24,8 @@ struct RankReport {
   bool one_sort = false;            // the node's ranks left the sort to rank 0, which sorted every record (one_sort.hpp)
   bool in_place = false;            // sorted straight into the shared output, not into a file then moved
   bool keys_from_exchange = false;  // its sort took the keys made as the records arrived (arriving_keys.hpp)
-  bool device_from_exchange = false;  // its sort took the records sent to its GPU as they arrived (arriving_records.hpp)
+  // Its sort took the records sent to its GPU as they arrived (arriving_records.hpp).
+  bool device_from_exchange = false;
   std::uint64_t bytes_out = 0, output_offset = 0;
   SortStats stats;  // its own sort's
   RankTimes times;
