@@ -316,12 +316,11 @@ void RecordSorter::presort(std::uint64_t at, std::uint64_t n) {
 void RecordSorter::arrange(const Piece* pieces, std::size_t k) {
   Impl& m = *impl_;
   std::uint64_t to = 0;
-  for (std::size_t i = 0; i < k; ++i) {
-    const Piece& p = pieces[i];
-    if (p.at > m.capacity || p.count > m.capacity - p.at || p.count > m.capacity - to)
+  for (std::size_t i = 0; i < k; ++i)
+    if (pieces[i].at > m.capacity || pieces[i].count > m.capacity - pieces[i].at || pieces[i].count > m.capacity - to)
       throw CudaError(cudaErrorInvalidValue, "RecordSorter::arrange (past the capacity)");
-    to += p.count;
-  }
+    else
+      to += pieces[i].count;
   if (m.presort_pending) {
     check_cuda(cudaStreamWaitEvent(m.stream(), m.presorted.get(), 0), "cudaStreamWaitEvent (presorted)");
     m.presort_pending = false;
