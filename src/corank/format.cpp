@@ -1,12 +1,12 @@
 #include "corank/format.hpp"
 
-#include <unistd.h>
-
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
 #include <numeric>
+
+#include "corank/machine_share.hpp"
 
 namespace corank {
 
@@ -158,9 +158,8 @@ std::uint64_t parse_size(std::string_view text, bool bare_is_kib) {
     case 'P': return mul(50);
     case 'E': return mul(60);
     case 'Z': case 'Y': throw UsageError("size too large: '" + std::string(text) + "'");  // past 64 bits
-    case '%': {  // of the physical memory; more than 100% is a size as any other (GNU's)
-      const auto phys = static_cast<long double>(::sysconf(_SC_PHYS_PAGES)) *
-                        static_cast<long double>(::sysconf(_SC_PAGESIZE));
+    case '%': {  // of the memory the process may use (GNU's: of RAM); more than 100% is a size as any other
+      const auto phys = static_cast<long double>(machine_share().memory);
       const long double bytes = phys * static_cast<long double>(v) / 100;
       if (bytes >= 18446744073709551616.0L) throw UsageError("size too large: '" + std::string(text) + "'");
       return static_cast<std::uint64_t>(bytes);

@@ -10,6 +10,7 @@
 #include <cstdio>
 
 #include "corank/errors.hpp"
+#include "corank/machine_share.hpp"
 
 namespace corank {
 
@@ -17,17 +18,16 @@ namespace {
 constexpr std::uint64_t kMinRecords = 16;
 }
 
-std::uint64_t default_memory_budget() {
-  return static_cast<std::uint64_t>(::sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) /
-         2;
-}
+std::uint64_t default_memory_budget() { return machine_share().memory / 2; }
 
 std::uint64_t within_machine_memory(std::uint64_t budget) {
   struct sysinfo si {};
   if (::sysinfo(&si) != 0) return budget;
   const std::uint64_t unit = si.mem_unit ? si.mem_unit : 1;
   const std::uint64_t machine = (static_cast<std::uint64_t>(si.totalram) + si.totalswap) * unit;
-  return machine ? std::min(budget, machine) : budget;
+  if (machine) budget = std::min(budget, machine);
+  const std::uint64_t group = machine_share().cgroup.memory;  // a larger -S would be killed at the limit
+  return group ? std::min(budget, group) : budget;
 }
 
 SortPlan make_plan(std::optional<std::uint64_t> total_records, std::uint32_t record_size, std::uint32_t entry_bytes,

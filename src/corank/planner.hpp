@@ -100,13 +100,15 @@ RunsHeld runs_held(std::uint64_t reserve, std::uint64_t plain_reserve, bool thro
 // before every sort (many systems set a soft limit of 1024).
 void raise_open_file_limit() noexcept;
 
-// Half of physical memory: the default for -S.
+// Half of the memory this process may use (physical memory, within its
+// control group's limit: machine_share.hpp): the default for -S.
 std::uint64_t default_memory_budget();
 // A -S within the machine: at most its physical memory and swap together.
 // The kernel refuses any one allocation larger than both (its default
 // overcommit heuristic), so that a sort planned for more (a third of -S 100G
 // as a pipe's chunk on a 24 GiB machine) would fail where GNU sort, which
-// halves a buffer the system refuses, sorts.
+// halves a buffer the system refuses, sorts. And at most the control group's
+// memory limit, beyond which the kernel kills the process.
 std::uint64_t within_machine_memory(std::uint64_t budget);
 
 // -S counts everything the sort holds, not only its planned arrays: the I/O

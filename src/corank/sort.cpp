@@ -18,6 +18,7 @@
 #include "corank/format.hpp"
 #include "corank/io/error.hpp"
 #include "corank/io/file_desc.hpp"
+#include "corank/machine_share.hpp"
 #include "corank/stopwatch.hpp"
 #include "corank/notes.hpp"
 #include "corank/process_limits.hpp"
@@ -181,6 +182,9 @@ SortStats sort(const SortRequest& r) {
   validate(r);
   raise_open_file_limit();  // each spilled run holds a descriptor (planner.hpp)
   bound_malloc_arenas();
+  if (r.threads == 0 || r.memory_budget == 0)
+    if (const std::string share = describe_machine_share(machine_share()); !share.empty())
+      note(r.verbose, r.io, "this process may use " + share + ": the defaults of --parallel and -S follow");
   try {
     if (!is_text_format(r.format)) return sort_files(binary_options(r));
     const Clock::time_point t0 = Clock::now();

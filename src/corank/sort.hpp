@@ -113,9 +113,9 @@ struct SortRequest {
   std::string rejects;
   bool debug = false;       // --debug: underline each output line's keys (lines)
   bool verify = false;      // re-read the output before committing it (binary formats)
-  std::uint64_t memory_budget = 0;  // host bytes; 0: half of physical memory
+  std::uint64_t memory_budget = 0;  // host bytes; 0: half of what the process may use (machine_share.hpp)
   std::vector<std::string> temp_dirs;
-  unsigned threads = 0;     // 0: every hardware thread
+  unsigned threads = 0;     // 0: the cores the process may use (affinity, CPU quota)
   unsigned batch_size = 0;  // GNU's --batch-size: most runs merged at once; 0: planned from the budget
   GpuMode gpu = GpuMode::Auto;
   std::uint64_t gpu_memory = 0;

@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cstdio>
 #include <optional>
-#include <thread>
 
 #include "corank/device_pipeline.hpp"
 #include "corank/external_sort.hpp"
@@ -17,6 +16,7 @@
 #include "corank/io/output_file.hpp"
 #include "corank/io/positional_input.hpp"
 #include "corank/io/worker_pool.hpp"
+#include "corank/machine_share.hpp"
 #include "corank/planner.hpp"
 #include "corank/prepared_device.hpp"
 #include "corank/record_source.hpp"
@@ -97,7 +97,7 @@ SortStats sort_files(const SortOptions& options) {
   SortStats fresh;
   fresh.memory_budget = options.memory_budget ? options.memory_budget : default_memory_budget();
   fresh.threads = threads_within(fresh.memory_budget,
-                                 options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency()));
+                                 options.threads ? options.threads : machine_share().cpus);
   SortStats stats = fresh;
 
   RecordDeviceRequest request = describe_inputs(options, R);

@@ -64,7 +64,7 @@ TEST(MpiNodeShare, GatheredOverTheNodesRanks) {
   for (const NodeShare& s : got) {
     EXPECT_EQ(s.node_ranks, 3u);
     EXPECT_EQ(s.sharing, 3u);  // threads of one process: one mask
-    EXPECT_EQ(s.memory, physical_memory() / 2 / 3);
+    EXPECT_EQ(s.memory, node_memory() / 2 / 3);
     EXPECT_GE(s.node_cores, s.cores);
   }
 }

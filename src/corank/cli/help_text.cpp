@@ -81,12 +81,15 @@ Other options:
                                 FILE may be an input
   -s, --stable                stabilize sort by disabling last-resort
                                 comparison (binary formats are always stable)
-  -S, --buffer-size=SIZE      use SIZE for the main memory buffer (default 50%)
+  -S, --buffer-size=SIZE      use SIZE for the main memory buffer (default 50%;
+                                a % is of RAM, or of the control group's
+                                memory limit where that is less)
   -t, --field-separator=SEP   use SEP instead of non-blank to blank transition
   -T, --temporary-directory=DIR  use DIR for temporaries, not $TMPDIR or /tmp;
                                 multiple options specify multiple directories
       --parallel=N            change the number of sorts run concurrently to N
-                                (default: every core)
+                                (default: every core of the affinity mask,
+                                within the control group's CPU quota)
   -u, --unique                output only the first of an equal run
   -z, --zero-terminated       line delimiter is NUL, not newline
       --help        display this help and exit

@@ -1,5 +1,7 @@
 #include "corank/mpi/node_share.hpp"
 
+#include "corank/machine_share.hpp"
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -9,10 +11,7 @@
 
 namespace corank::mpi {
 
-std::uint64_t physical_memory() {
-  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 4ULL << 30;
-}
+std::uint64_t node_memory() { return machine_share().memory; }
 
 NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, unsigned node_cores,
                      std::uint64_t physical) {
@@ -44,7 +43,14 @@ NodeShare node_share(Communicator& c) {
   const std::vector<std::string> all = c.gather_on_node(std::string(reinterpret_cast<const char*>(&mine), sizeof mine));
   std::vector<cpu_set_t> node(all.size());
   for (std::size_t i = 0; i < all.size(); ++i) std::memcpy(&node[i], all[i].data(), std::min(all[i].size(), sizeof mine));
-  return share_node(mine, node, std::thread::hardware_concurrency(), physical_memory());
+  NodeShare s = share_node(mine, node, std::thread::hardware_concurrency(), node_memory());
+  // A control group's CPU quota is shared by every rank in the group, as
+  // its cores are.
+  if (machine_share().cpus < s.cores) {
+    s.cores = machine_share().cpus;
+    s.threads = std::max(s.cores / s.sharing, 1u);
+  }
+  return s;
 }
 
 }  // namespace corank::mpi

@@ -6,7 +6,7 @@
 // apply to each rank as they are. The node's ranks are found by
 // MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) (Communicator::gather_on_node);
 // a rank's cores are its affinity mask, so a rank that mpirun bound to one
-// core sorts on one thread.
+// core sorts on one thread, and at most its control group's CPU quota.
 #include <sched.h>
 
 #include <cstdint>
@@ -34,7 +34,8 @@ NodeShare share_node(const cpu_set_t& mine, const std::vector<cpu_set_t>& node, 
 // Collective: this rank's share of its node.
 NodeShare node_share(Communicator& c);
 
-// The node's physical memory (4 GiB where the system does not say).
-std::uint64_t physical_memory();
+// The node's physical memory, within this process's control group's limit
+// (machine_share.hpp).
+std::uint64_t node_memory();
 
 }  // namespace corank::mpi
