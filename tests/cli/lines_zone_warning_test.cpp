@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "lines_test_util.hpp"
 
@@ -99,6 +101,41 @@ TEST_F(Lines, ExplicitTimeKeysNameAnotherZonesAbbreviation) {
   r = run("-k1,2T -o " + path("out") + " " + path("app.log"));
   EXPECT_EQ(r.status, 0);
   EXPECT_EQ(r.err, "");
+}
+
+// An abbreviation of the zone that is not the one in force at that time
+// stands for its own offset: a server whose clock was kept at +01:00 all
+// year writes CET in July too, and a line written as CEST in November is two
+// hours ahead of UTC. The reference is GNU date: a line with an abbreviation
+// through its table of abbreviations (`TZ=UTC0 date -d`: CET +1, CEST +2,
+// EST -5, EDT -4; under TZ=Europe/Berlin itself it refuses 12:00 CET in July
+// as an invalid date), one without through `TZ=ZONE date -d`; the expected
+// order is by that instant, then by the line's bytes.
+TEST_F(Lines, AnAbbreviationOutOfSeasonKeepsItsOffset) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"Europe/Berlin",
+       "2026-07-01 12:00:00 CET a\n2026-07-01 10:30:00 UTC b\n2026-07-01 12:45:00 CEST c\n"
+       "2026-07-01 11:15:00 d\n2026-11-25 01:00:00 CEST e\n2026-11-24 23:30:00 CET f\n"
+       "2026-03-29 02:30:00 CET g\n2026-03-29 01:45:00 h\n2026-10-25 02:30:00 CEST i\n2026-10-25 02:30:00 CET j\n"},
+      {"America/New_York",
+       "2026-07-04 09:00:00 EST k\n2026-07-04 09:30:00 EDT l\n2026-07-04 09:45:00 m\n"
+       "2026-12-01 09:00:00 EDT n\n2026-12-01 08:30:00 o\n"}};
+  for (const auto& [zone, text] : cases) {
+    SCOPED_TRACE(zone);
+    write_file(path("in"), text);
+    // The reference: each line's first two words (and its abbreviation, if
+    // any) through GNU date, sorted by that instant, then the line.
+    const Result ref = run_shell(
+        "while IFS= read -r l; do set -- $l; w=\"$1 $2\"; z=" + zone + "; "
+        "case $3 in [A-Z]*) w=\"$w $3\"; z=UTC0;; esac; "
+        "printf '%s\\t%s\\n' \"$(TZ=$z date -d \"$w\" +%s)\" \"$l\"; done < " + path("in") +
+            " | LC_ALL=C sort -t \"$(printf '\\t')\" -k1,1n -k2 | cut -f2- > " + path("want"),
+        path("err"));
+    ASSERT_EQ(ref.status, 0) << ref.err;
+    const Result r = run("--time --time-zone " + zone + " -o " + path("out") + " " + path("in"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("out")), read_file(path("want")));
+  }
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,14 +45,19 @@ const cctz::civil_second kEpoch(1970, 1, 1, 0, 0, 0);
 struct Span {
   std::uint64_t zone = 0;  // Impl::id; 0: none
   std::int64_t from = 0, to = 0, offset = 0;
+  std::uint64_t abbr = 0;  // the abbreviation in force, packed; in named_span: the one written
 };
 thread_local Span last_span;
+// The same for local times written with an abbreviation that the span's own
+// is not (CET in summer): the offset that abbreviation stands for there.
+thread_local Span named_span;
 
 constexpr std::uint64_t kUtc = pack_zone_abbr("UTC"), kGmt = pack_zone_abbr("GMT");
 
 Span span_around(const cctz::time_zone& zone, std::uint64_t id, std::int64_t local, std::int64_t utc) {
-  Span s{id, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), local - utc};
   const cctz::time_point<cctz::seconds> t{cctz::seconds(utc)};
+  Span s{id, std::numeric_limits<std::int64_t>::min(), std::numeric_limits<std::int64_t>::max(), local - utc,
+         pack_zone_abbr(zone.lookup(t).abbr)};
   cctz::time_zone::civil_transition tr;
   // A change at or before the instant: local times from the later of its two
   // sides on take this offset alone (a skip ends at `to`, a repeat at `from`).
@@ -59,6 +65,29 @@ Span span_around(const cctz::time_zone& zone, std::uint64_t id, std::int64_t loc
   // The next change: local times before the earlier of its two sides.
   if (zone.next_transition(t, &tr)) s.to = std::min(tr.from - kEpoch, tr.to - kEpoch);
   return s;
+}
+
+// The offset (seconds east of UTC) of the period nearest the instant `utc`
+// in which `zone` uses the abbreviation `abbr`, looking at most
+// kNearPeriods changes back and ahead: nullopt where none of them does.
+constexpr int kNearPeriods = 8;
+std::optional<std::int64_t> offset_named(const cctz::time_zone& zone, std::int64_t utc, std::uint64_t abbr) {
+  const cctz::time_point<cctz::seconds> t{cctz::seconds(utc)};
+  auto back = t, ahead = t;
+  cctz::time_zone::civil_transition tr;
+  for (int i = 0; i < kNearPeriods; ++i) {
+    if (zone.prev_transition(back, &tr)) {
+      back = zone.lookup(tr.to).trans - cctz::seconds(1);  // the last instant before the change
+      const auto before = zone.lookup(back);
+      if (pack_zone_abbr(before.abbr) == abbr) return before.offset;
+    }
+    if (zone.next_transition(ahead, &tr)) {
+      ahead = zone.lookup(tr.to).trans;  // the change's own instant: the new period's first
+      const auto after = zone.lookup(ahead);
+      if (pack_zone_abbr(after.abbr) == abbr) return after.offset;
+    }
+  }
+  return std::nullopt;
 }
 
 // The abbreviations `zone` uses from `from` to `to` (years, UTC), packed,
@@ -139,16 +168,34 @@ std::int64_t TimeZone::to_utc_named(std::int64_t days, std::int64_t day_seconds,
   // whatever the abbreviation says. A skipped or repeated one: `pre` reads
   // it with the offset before the change, `post` with the one after, each
   // named by the zone's abbreviation on its side of the change.
+  if (!impl_) return local;
   const Span& span = last_span;
-  if (impl_ && !(span.zone == impl_->id && local >= span.from && local < span.to)) {
-    const cctz::time_zone::civil_lookup l = impl_->zone.lookup(kEpoch + local);
-    if (l.kind != cctz::time_zone::civil_lookup::UNIQUE) {
-      if (pack_zone_abbr(impl_->zone.lookup(l.trans - cctz::seconds(1)).abbr) == abbr)
-        return l.pre.time_since_epoch().count();
-      if (pack_zone_abbr(impl_->zone.lookup(l.trans).abbr) == abbr) return l.post.time_since_epoch().count();
-    }
+  if (span.zone == impl_->id && local >= span.from && local < span.to && span.abbr == abbr) return local - span.offset;
+  Span& named = named_span;
+  if (named.zone == impl_->id && local >= named.from && local < named.to && named.abbr == abbr)
+    return local - named.offset;
+  const cctz::time_zone::civil_lookup l = impl_->zone.lookup(kEpoch + local);
+  if (l.kind != cctz::time_zone::civil_lookup::UNIQUE) {
+    if (pack_zone_abbr(impl_->zone.lookup(l.trans - cctz::seconds(1)).abbr) == abbr)
+      return l.pre.time_since_epoch().count();
+    if (pack_zone_abbr(impl_->zone.lookup(l.trans).abbr) == abbr) return l.post.time_since_epoch().count();
+    return to_utc(days, day_seconds);
   }
-  return to_utc(days, day_seconds);
+  // One instant, whose abbreviation may be another: 12:00 CET in July, from
+  // a clock kept at +01:00 all year, is 11:00 UTC (as GNU date reads it),
+  // not the 10:00 UTC that CEST's 12:00 is. The offset of the abbreviation's
+  // nearest period counts; one the zone does not use near then changes
+  // nothing (a log level, another zone's name).
+  const std::int64_t utc = l.pre.time_since_epoch().count();
+  const Span around = span_around(impl_->zone, impl_->id, local, utc);
+  last_span = around;
+  if (around.abbr == abbr) return utc;
+  const std::optional<std::int64_t> offset = offset_named(impl_->zone, utc, abbr);
+  if (!offset) return to_utc(days, day_seconds);
+  named = around;
+  named.abbr = abbr;
+  named.offset = *offset;
+  return local - *offset;
 }
 
 bool TimeZone::names(std::uint64_t abbr) const noexcept {

@@ -32,9 +32,12 @@ public:
   // LocalTime::zone_abbr packs it): the instant of the two that a skipped or
   // repeated local time has (or of the one it has) whose abbreviation in this
   // zone is `abbr`, so that "02:30 CEST" and "02:30 CET" on the night summer
-  // time ends are an hour apart; UTC and GMT are offset 0 in any zone. An
-  // abbreviation this zone does not give that time is read as to_utc reads
-  // the time without one.
+  // time ends are an hour apart; UTC and GMT are offset 0 in any zone. A
+  // local time with one instant written with another abbreviation of this
+  // zone takes that abbreviation's offset, from the period nearest in time
+  // that uses it (12:00 CET in July is 11:00 UTC, as GNU date reads it: a
+  // clock kept at +01:00 all year). An abbreviation this zone does not use
+  // near then is read as to_utc reads the time without one.
   std::int64_t to_utc_named(std::int64_t days, std::int64_t day_seconds, std::uint64_t abbr) const noexcept;
   // Whether `abbr` is UTC, GMT or an abbreviation this zone has used or will
   // use (its changes from 1800 to 2200).

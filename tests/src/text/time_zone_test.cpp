@@ -98,8 +98,9 @@ std::uint64_t abbr(std::string_view letters) { return pack_zone_abbr(letters); }
 // A local time written with an abbreviation: the skipped and the repeated
 // hours of Europe/Berlin's changes in 2026 read by it (independently: UTC
 // instants and the offsets +1 and +2 that CET and CEST stand for), the
-// others as without it; UTC and GMT anywhere; an abbreviation the zone does
-// not give that time (EST, a level such as ERROR) changes nothing.
+// others by the offset each abbreviation stands for; UTC and GMT anywhere;
+// an abbreviation the zone does not use (EST, a level such as ERROR)
+// changes nothing.
 TEST(TimeZone, LocalTimesNamedByTheirAbbreviation) {
   const TimeZone berlin = TimeZone::load("Europe/Berlin");
   const auto days = [](int y, unsigned m, unsigned d) { return (cctz::civil_day(y, m, d) - cctz::civil_day(1970, 1, 1)); };
@@ -116,7 +117,19 @@ TEST(TimeZone, LocalTimesNamedByTheirAbbreviation) {
     EXPECT_EQ(berlin.to_utc_named(oct25, t0230, abbr(other)), berlin.to_utc(oct25, t0230));
     EXPECT_EQ(berlin.to_utc_named(nov25, 3600, abbr(other)), nov25 * 86400 + 3600 - 3600);
   }
-  EXPECT_EQ(berlin.to_utc_named(nov25, 3600, abbr("CEST")), nov25 * 86400);  // one instant: the abbreviation is wrong
+  // One instant, written with the zone's other abbreviation: its offset, as
+  // GNU date reads it. 01:00 CEST on November 25 is 23:00 UTC the day before;
+  // 12:00 CET on July 1 11:00 UTC, 12:00 CEST 10:00 UTC.
+  EXPECT_EQ(berlin.to_utc_named(nov25, 3600, abbr("CEST")), nov25 * 86400 + 3600 - 7200);
+  const std::int64_t jul1 = days(2026, 7, 1), noon = 12 * 3600;
+  EXPECT_EQ(berlin.to_utc_named(jul1, noon, abbr("CET")), jul1 * 86400 + noon - 3600);
+  EXPECT_EQ(berlin.to_utc_named(jul1, noon, abbr("CEST")), jul1 * 86400 + noon - 7200);
+  EXPECT_EQ(berlin.to_utc_named(jul1, noon + 1, abbr("CET")), jul1 * 86400 + noon + 1 - 3600);  // from the cache
+  EXPECT_EQ(berlin.to_utc_named(nov25, 3600, abbr("CET")), nov25 * 86400);
+  const TimeZone new_york = TimeZone::load("America/New_York");
+  EXPECT_EQ(new_york.to_utc_named(jul1, noon, abbr("EST")), jul1 * 86400 + noon + 5 * 3600);
+  EXPECT_EQ(new_york.to_utc_named(nov25, noon, abbr("EDT")), nov25 * 86400 + noon + 4 * 3600);
+  EXPECT_EQ(new_york.to_utc_named(nov25, noon, abbr("CET")), nov25 * 86400 + noon + 5 * 3600);  // not New York's
   for (const char* utc : {"UTC", "GMT"}) {
     EXPECT_EQ(berlin.to_utc_named(oct25, t0230, abbr(utc)), oct25 * 86400 + t0230);
     EXPECT_EQ(TimeZone().to_utc_named(oct25, t0230, abbr(utc)), oct25 * 86400 + t0230);
