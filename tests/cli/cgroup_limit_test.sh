@@ -31,8 +31,9 @@ if command -v taskset > /dev/null && taskset -c 0 true 2> /dev/null; then
 fi
 
 # Under AddressSanitizer the program holds its shadow memory and quarantine
-# besides -S: no measure of what -S bounds.
-if ldd "$corank" 2> /dev/null | grep -q libasan; then
+# besides -S: no measure of what -S bounds (its runtime linked in, as
+# tools/sanitize.sh builds, or shared).
+if grep -qa AddressSanitizer "$corank" || ldd "$corank" 2> /dev/null | grep -q libasan; then
   echo "an AddressSanitizer build: the memory limit's part skipped"
   exit 77
 fi
