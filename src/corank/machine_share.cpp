@@ -41,7 +41,7 @@ std::vector<std::string> split(const std::string& s, char by) {
   return parts;
 }
 
-// The first word of a file (a limit file holds one line), empty where it
+// The first line of a file (a limit file holds one), empty where it
 // cannot be read.
 std::string first_line(const std::string& path) {
   std::ifstream in(path);

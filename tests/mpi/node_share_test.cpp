@@ -57,6 +57,18 @@ TEST(MpiNodeShare, BoundRanksKeepTheirCores) {
   EXPECT_FALSE(share_node(two, {two, cores(0, 1)}, 2, kGiB).same_cores);
 }
 
+// A control group's CPU quota (2.5 cores, rounded up to 3) bounds the cores
+// the ranks of the group split, as a narrower mask would.
+TEST(MpiNodeShare, TheCpuQuotaBoundsTheCores) {
+  const cpu_set_t all = cores(0, 16);
+  const NodeShare s = share_node(all, {all, all, all}, 16, 64 * kGiB, 3);
+  EXPECT_EQ(s.cores, 3u);
+  EXPECT_EQ(s.sharing, 3u);
+  EXPECT_EQ(s.threads, 1u);
+  EXPECT_EQ(share_node(all, {all}, 16, kGiB, 3).threads, 3u);
+  EXPECT_EQ(share_node(cores(0, 2), {cores(0, 2)}, 16, kGiB, 3).threads, 2u);  // the mask is narrower still
+}
+
 TEST(MpiNodeShare, GatheredOverTheNodesRanks) {
   testing::FakeWorld world(3);
   std::vector<NodeShare> got(3);

@@ -164,16 +164,17 @@ void TimeZone::year_month_at(std::int64_t seconds, int& year, unsigned& month) c
 std::int64_t TimeZone::to_utc_named(std::int64_t days, std::int64_t day_seconds, std::uint64_t abbr) const noexcept {
   const std::int64_t local = days * 86400 + day_seconds;
   if (abbr == kUtc || abbr == kGmt) return local;
-  // A local time with one instant (any in the span to_utc keeps) has it
-  // whatever the abbreviation says. A skipped or repeated one: `pre` reads
-  // it with the offset before the change, `post` with the one after, each
-  // named by the zone's abbreviation on its side of the change.
   if (!impl_) return local;
+  // A local time in the span to_utc keeps, written with the abbreviation in
+  // force there, or in the span of the abbreviation read last: a subtraction.
   const Span& span = last_span;
   if (span.zone == impl_->id && local >= span.from && local < span.to && span.abbr == abbr) return local - span.offset;
   Span& named = named_span;
   if (named.zone == impl_->id && local >= named.from && local < named.to && named.abbr == abbr)
     return local - named.offset;
+  // A skipped or repeated local time: `pre` reads it with the offset before
+  // the change, `post` with the one after, each named by the zone's
+  // abbreviation on its side of the change.
   const cctz::time_zone::civil_lookup l = impl_->zone.lookup(kEpoch + local);
   if (l.kind != cctz::time_zone::civil_lookup::UNIQUE) {
     if (pack_zone_abbr(impl_->zone.lookup(l.trans - cctz::seconds(1)).abbr) == abbr)
@@ -185,17 +186,16 @@ std::int64_t TimeZone::to_utc_named(std::int64_t days, std::int64_t day_seconds,
   // a clock kept at +01:00 all year, is 11:00 UTC (as GNU date reads it),
   // not the 10:00 UTC that CEST's 12:00 is. The offset of the abbreviation's
   // nearest period counts; one the zone does not use near then changes
-  // nothing (a log level, another zone's name).
+  // nothing (a log level, another zone's name): its span keeps the zone's
+  // own offset, so that the lines after it are a subtraction too.
   const std::int64_t utc = l.pre.time_since_epoch().count();
   const Span around = span_around(impl_->zone, impl_->id, local, utc);
   last_span = around;
   if (around.abbr == abbr) return utc;
-  const std::optional<std::int64_t> offset = offset_named(impl_->zone, utc, abbr);
-  if (!offset) return to_utc(days, day_seconds);
   named = around;
   named.abbr = abbr;
-  named.offset = *offset;
-  return local - *offset;
+  named.offset = offset_named(impl_->zone, utc, abbr).value_or(around.offset);
+  return local - named.offset;
 }
 
 bool TimeZone::names(std::uint64_t abbr) const noexcept {
