@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A corpus of real-looking logs with the true instant of every line.
 
-  tools/logcorpus.py OUT_DIR [--lines N] [--seed S] [--zone ZONE]
+  tools/logcorpus.py OUT_DIR [--lines N] [--seed S] [--zone ZONE] [--second-zone ZONE2]
   tools/logcorpus.py --check OUT_DIR SORTED_OUTPUT [--multiline] [--files F...]
 
 Writes into OUT_DIR one file per kind of log (below) and truth.tsv: for each
@@ -31,6 +31,9 @@ Europe/Berlin): sort them with --time-zone ZONE. The corpus spans:
                   each instant named by its zone abbreviation
   script.log      date's own output in ZONE (Sun Oct 25 02:30:00 CET 2026)
                   over 21 months: its years, not a year inferred, date it
+  app-log4j-second.log  only with --second-zone: app-log4j.log's hours of
+                  log4j written in ZONE2, a second data centre's (sort with
+                  --time-zone 'app-log4j-second.log=ZONE2' --time-zone ZONE)
 
 --check reads a sorted output and prints how many records are out of true
 time order, and whether the output holds exactly the inputs' lines (as a
@@ -199,13 +202,19 @@ def nanos(dt):
     return (delta.days * 86400 + delta.seconds) * 1_000_000_000 + delta.microseconds * 1000
 
 
-def generate(out, lines, seed, zone_name):
+SECOND = "app-log4j-second.log"
+
+
+def generate(out, lines, seed, zone_name, second_zone):
     os.makedirs(out, exist_ok=True)
     rng = random.Random(seed)
     zone = ZoneInfo(zone_name)
     counter = iter(range(1, 1 << 62))
+    writers = dict(WRITERS)
+    if second_zone:
+        writers[SECOND] = lambda rng, zone, n, ident: log4j(rng, ZoneInfo(second_zone), n, ident)
     with open(os.path.join(out, "truth.tsv"), "w") as truth:
-        for name, writer in WRITERS.items():
+        for name, writer in writers.items():
             records = list(writer(rng, zone, lines, counter))
             path = os.path.join(out, name)
             with open(path, "w") as f:
@@ -275,12 +284,14 @@ def main():
     ap.add_argument("--lines", type=int, default=400, help="lines per file")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--zone", default="Europe/Berlin")
+    ap.add_argument("--second-zone", help="also write " + SECOND + ": log4j in this zone")
     a = ap.parse_args()
     if a.check:
         if not a.sorted:
             ap.error("--check needs OUT_DIR and SORTED_OUTPUT")
-        return check(a.out, a.sorted, a.files or list(WRITERS), a.multiline)
-    generate(a.out, a.lines, a.seed, a.zone)
+        files = a.files or list(WRITERS) + ([SECOND] if os.path.exists(os.path.join(a.out, SECOND)) else [])
+        return check(a.out, a.sorted, files, a.multiline)
+    generate(a.out, a.lines, a.seed, a.zone, a.second_zone)
     return 0
 
 

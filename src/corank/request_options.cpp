@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <fnmatch.h>
 #include <random>
 
 #include "corank/errors.hpp"
@@ -18,6 +19,7 @@
 #include "corank/text/multiline_format.hpp"
 #include "corank/text/pgtext_format.hpp"
 #include "corank/text/time_inputs.hpp"
+#include "corank/text/time_zone.hpp"
 
 namespace corank::request {
 
@@ -42,9 +44,32 @@ bool may_use_time(const SortRequest& r) {
   });
 }
 
+// The zone of the input at `path`: the first --time-zone PATTERN=ZONE whose
+// pattern matches its path (or its file name, where the pattern has no '/'),
+// else --time-zone ZONE's. Standard input ("-") matches no pattern.
+std::string zone_of_input(const SortRequest& r, const std::string& path) {
+  if (path != "-") {
+    const std::size_t slash = path.rfind('/');
+    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+    for (const auto& [pattern, zone] : r.input_zones) {
+      const std::string& subject = pattern.find('/') == std::string::npos ? name : path;
+      if (::fnmatch(pattern.c_str(), subject.c_str(), 0) == 0) return zone;
+    }
+  }
+  return r.time_zone;
+}
+
+// Each input's zone (zone_of_input), standard input's for none.
+std::vector<std::string> input_zones(const SortRequest& r) {
+  std::vector<std::string> zones;
+  for (const std::string& path : r.inputs) zones.push_back(zone_of_input(r, path));
+  if (r.inputs.empty()) zones.push_back(r.time_zone);
+  return zones;
+}
+
 text::TimeSettings time_settings(const SortRequest& r) {
   text::TimeSettings t;
-  t.zone = r.time_zone;
+  t.zone = input_zones(r).front();  // every input's, where one set of rules reads them all
   t.format = r.time_format;
   t.year = r.time_year;
   t.year_month = r.time_year_month;
@@ -58,6 +83,17 @@ std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool rea
     throw UsageError("invalid --time-year '" + std::to_string(r.time_year) + "'");
   if (r.time_year_month > 12 || (r.time_year_month && !r.time_year))
     throw UsageError("invalid --time-year month '" + std::to_string(r.time_year_month) + "'");
+  for (const auto& [pattern, zone] : r.input_zones) {
+    if (pattern.empty() || zone.empty())
+      throw UsageError("invalid --time-zone '" + pattern + "=" + zone + "': PATTERN=ZONE needs both");
+    (void)text::TimeZone::load(zone);  // an unknown zone is an error even where no input matches
+  }
+  // One set of rules reads every input in one zone: where the inputs' zones
+  // differ, only rules_by_input's (lines sorted without --debug) serve.
+  const std::vector<std::string> zones = input_zones(r);
+  if (read_inputs && may_use_time(r) && std::any_of(zones.begin(), zones.end(), [&](const auto& z) { return z != zones.front(); }))
+    throw UsageError("inputs in different zones (--time-zone PATTERN=ZONE) are sorted as --format lines, without "
+                     "--debug, and not by corank-mpi");
   return text::time_rules_for(time_settings(r), r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
                               r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
 }
@@ -101,7 +137,7 @@ void reject_text_options(const SortRequest& r) {
       {r.nulls_first, "--nulls"},
       {r.null_string.has_value(), "--null"},
       {r.time_year != 0, "--time-year"},
-      {!r.time_zone.empty(), "--time-zone"},
+      {!r.time_zone.empty() || !r.input_zones.empty(), "--time-zone"},
       {!r.time_format.empty(), "--time-format"},
       {r.multiline, "--multiline"},
       {!r.collation.empty(), "--collation"},
@@ -274,8 +310,8 @@ text::TextSortOptions text_options(const SortRequest& r) {
 
 std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r) {
   if (r.format != "lines" || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
-  return text::time_rules_by_input(time_settings(r), r.inputs, has_time_search_key(r), r.zero_terminated ? '\0' : '\n',
-                                   r.io, r.verbose);
+  return text::time_rules_by_input(time_settings(r), r.inputs, input_zones(r), has_time_search_key(r),
+                                   r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
 }
 
 }  // namespace corank::request

@@ -113,8 +113,8 @@ bool likely_one_chunk(const SortRequest& r) {
   return bytes <= text::plan_text_sort(text_options(r)).chunk_bytes / 2;
 }
 
-// Inputs whose time rules differ (rules_by_input: each input's own formats
-// and its group's year): sorted at once where the rules matter only to
+// Inputs whose time rules differ (rules_by_input: each input's own formats,
+// its group's zone and year): sorted at once where the rules matter only to
 // prefixes and the input is one chunk, each input's records split and given
 // their prefixes by its own rules; else the inputs of each rules sorted apart
 // and merged, every record compared under its own input's rules. A sort of
@@ -140,7 +140,7 @@ SortStats sort_by_input_rules(const SortRequest& r, const std::vector<std::share
     try {
       SortStats stats = text::sort_text(o, *formats.front());
       note(r.verbose, r.io, "time: " + std::to_string(formats.size()) +
-                                " sets of rules (each input's formats, its group's year), each record's time read "
+                                " sets of rules (each input's formats, its group's zone and year), each record's time read "
                                 "by its input's");
       return stats;
     } catch (const text::NotOneChunk&) {

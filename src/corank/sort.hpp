@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "corank/io/options.hpp"
@@ -88,6 +89,11 @@ struct SortRequest {
   bool multiline = false;
   // The IANA zone of timestamps without a UTC offset; "": UTC.
   std::string time_zone;
+  // Zones of particular inputs (--time-zone PATTERN=ZONE): an input whose
+  // path, or whose file name where the pattern has no '/', matches a
+  // pattern (fnmatch's shell wildcards) reads its timestamps without an
+  // offset in the first such pattern's zone, instead of time_zone.
+  std::vector<std::pair<std::string, std::string>> input_zones;
   // A strftime-style pattern (text/time_pattern.hpp) that time keys read
   // instead of the known formats; "": those.
   std::string time_format;

@@ -3,7 +3,8 @@
 # year's end (two years' files, each dated by its own modification time),
 # log4j across a daylight-saving change, Go, Apache, RFC 5424,
 # epoch, Java with stack traces, PostgreSQL's prefix with zone abbreviations
-# across a fall-back change, date's output over 21 months) sorted by --time
+# across a fall-back change, date's output over 21 months; log4j from a
+# second zone, read in it by --time-zone PATTERN=ZONE) sorted by --time
 # and --multiline: no record out of its true time order, computed by Python's
 # datetime and zoneinfo, every
 # entry with its own stack trace, and the output holds the inputs' lines.
@@ -54,3 +55,32 @@ cat "${single[@]}" > "$work/all.log"
 touch -r "$work/in/syslog.log" "$work/all.log"  # the newest of them
 "$corank" --time --time-zone Europe/Berlin -o "$work/out" "$work/all.log"
 python3 "$gen" --check "$work/in" "$work/out" --files "${names[@]}"
+# Two data centres: log4j written in Europe/Berlin and in America/New_York
+# over the same hours, each file read in its own zone (--time-zone
+# PATTERN=ZONE), in one sort, through spilled runs, with --multiline, and by
+# -m of the files sorted apart. Read in one zone, they interleave wrongly.
+python3 "$gen" "$work/zones" --lines 300 --seed 8 --second-zone America/New_York
+ny=(--time-zone 'app-log4j-second.log=America/New_York' --time-zone Europe/Berlin)
+zoned=()  # every file but the one with stack traces, whose lines --time alone sorts apart
+for f in "$work"/zones/*.log; do [[ $f == */app-java.log ]] || zoned+=("$f"); done
+znames=("${zoned[@]##*/}")
+"$corank" --time --time-zone Europe/Berlin -o "$work/out" "${zoned[@]}"
+if python3 "$gen" --check "$work/zones" "$work/out" --files "${znames[@]}" > /dev/null; then
+  echo "the second zone's file sorted right in the first zone: the check cannot fail"; exit 1
+fi
+for opts in "" "-S 64K"; do
+  # shellcheck disable=SC2086
+  "$corank" --time $opts "${ny[@]}" -T "$work" -o "$work/out" "${zoned[@]}"
+  python3 "$gen" --check "$work/zones" "$work/out" --files "${znames[@]}" || { echo "with '$opts'"; exit 1; }
+done
+"$corank" --multiline -S 64K --parallel 2 "${ny[@]}" -T "$work" -o "$work/out" "$work"/zones/*.log
+python3 "$gen" --check --multiline "$work/zones" "$work/out"
+"$corank" --time --time-zone "$work/zones/*-second.log=America/New_York" --time-zone Europe/Berlin \
+  -o "$work/out" "$work"/zones/app-log4j*.log
+python3 "$gen" --check "$work/zones" "$work/out" --files app-log4j.log app-log4j-second.log
+mkdir "$work/apart"
+for f in app-log4j.log app-log4j-second.log; do
+  "$corank" --time "${ny[@]}" -o "$work/apart/$f" "$work/zones/$f"
+done
+"$corank" -m --time "${ny[@]}" -o "$work/out" "$work"/apart/*.log
+python3 "$gen" --check "$work/zones" "$work/out" --files app-log4j.log app-log4j-second.log

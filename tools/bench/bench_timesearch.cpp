@@ -50,7 +50,7 @@ int bench_timesearch(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   TimeSettings settings;
   settings.zone = zone;
-  const auto rules = time_rules_by_input(settings, files, !all_formats, '\n', corank::io::IoOptions{}, false);
+  const auto rules = time_rules_by_input(settings, files, {}, !all_formats, '\n', corank::io::IoOptions{}, false);
   double total = 0;
   std::uint64_t total_lines = 0;
   for (std::size_t f = 0; f < files.size(); ++f) {

@@ -230,7 +230,12 @@ Invocation parse_args(int argc, char** argv, const char* program, bool messages,
       case kTime: time_key = r.keys.size(), r.keys.push_back("T"); break;  // a T key without positions
       case kMultiline: r.multiline = true; break;
       case kTimeFormat: r.time_format = arg; break;
-      case kTimeZone: r.time_zone = arg; break;
+      case kTimeZone: {  // ZONE, or PATTERN=ZONE for the inputs that match
+        const std::size_t eq = arg.rfind('=');
+        if (eq == std::string::npos) r.time_zone = arg;
+        else r.input_zones.emplace_back(arg.substr(0, eq), arg.substr(eq + 1));
+        break;
+      }
       case kStats: inv.stats_file = arg; break;
       case kCollation: r.collation = arg; break;
       case kRejects: r.rejects = arg; break;

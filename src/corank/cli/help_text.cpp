@@ -56,7 +56,10 @@ Ordering options (text formats):
                                 in the IANA zone ZONE (default UTC); a skipped
                                 or repeated local hour takes the offset its
                                 abbreviation names (CET, CEST), else the
-                                earlier one
+                                earlier one; PATTERN=ZONE (repeatable): the
+                                inputs whose name matches the wildcards
+                                PATTERN (their path, where it has a '/') in
+                                ZONE instead
   -V, --version-sort          natural sort of (version) numbers within text
 
 Other options:
@@ -200,6 +203,7 @@ Examples:
   corank --format csv --header --key name:text:collate=de -o out.csv in.csv
   corank -k4,5T -o by-time.log access.log
   corank --time --time-zone Europe/Berlin -o all.log app.log access.log syslog
+  corank --time --time-zone 'ny-*=America/New_York' -o all.log ny-app.log a.log
   corank --multiline -o all.log app.log worker.log
   corank --format jsonl --key ts:time --key user.id:n -o out.jsonl events.jsonl
   corank --format jsonl -u --key ts:time --key . -o all.jsonl a.jsonl b.jsonl

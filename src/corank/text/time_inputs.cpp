@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -294,46 +295,76 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
 }
 
 std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
-                                                                  std::span<const std::string> inputs, bool sample,
+                                                                  std::span<const std::string> inputs,
+                                                                  std::span<const std::string> zones, bool sample,
                                                                   char eol, const io::IoOptions& io, bool verbose) {
   const std::vector<std::string> stdin_only{"-"};
   if (inputs.empty()) inputs = stdin_only;
-  const TimeRules base(settings);
   const auto known = known_time_formats();
+  // The distinct zones, in input order: each input's settings but for theirs.
+  std::vector<TimeSettings> zone_settings;
+  std::vector<std::unique_ptr<const TimeRules>> base;  // each zone's rules before the inputs are looked at
+  std::vector<std::size_t> zone(inputs.size());
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& name = i < zones.size() ? zones[i] : settings.zone;
+    const auto z = std::find_if(zone_settings.begin(), zone_settings.end(), [&](const auto& t) { return t.zone == name; });
+    zone[i] = static_cast<std::size_t>(z - zone_settings.begin());
+    if (z == zone_settings.end()) {
+      zone_settings.push_back(settings);
+      zone_settings.back().zone = name;
+      base.push_back(std::make_unique<const TimeRules>(zone_settings.back()));
+    }
+  }
   std::vector<InputTimes> in;
   std::vector<std::optional<YearReference>> year;  // each input's, where its timestamps may lack a year
-  std::vector<YearReference> years;                // the distinct references, in input order
-  for (const std::string& path : inputs) {
-    const InputTimes& x = in.emplace_back(input_times(path, sample && !base.custom_format(), eol, io, verbose));
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const TimeRules& b = *base[zone[i]];
+    const InputTimes& x = in.emplace_back(input_times(inputs[i], sample && !b.custom_format(), eol, io, verbose));
     year.emplace_back();
     // A file whose detected formats all read a year (or an offset-free epoch)
     // dates its lines alone; one not sampled may hold any format.
-    const bool sampled = sample && x.mtime && !base.custom_format();
-    bool yearless = base.custom_format() ? !base.search_formats().front()->has_year() : !sampled;
+    const bool sampled = sample && x.mtime && !b.custom_format();
+    bool yearless = b.custom_format() ? !b.search_formats().front()->has_year() : !sampled;
     for (int f : x.formats) {
       const TimePattern& p = known[static_cast<std::size_t>(f)].pattern;
       yearless = yearless || (!p.has_year() && !p.reads_epoch());
     }
     if (yearless) {
-      YearReference r = base.reference();  // --time-year's, else the current date
-      if (settings.year <= 0 && x.mtime) base.zone().year_month_at(*x.mtime, r.year, r.month);
+      YearReference r = b.reference();  // --time-year's, else the current date
+      if (settings.year <= 0 && x.mtime) b.zone().year_month_at(*x.mtime, r.year, r.month);
       year.back() = r;
-      if (std::none_of(years.begin(), years.end(),
-                       [&](const YearReference& y) { return y.year == r.year && y.month == r.month; }))
-        years.push_back(r);
     }
   }
-  warn_unnamed_zones(base.zone(), inputs, in, io);
-  // One group per year reference; inputs that need none join the first.
-  const std::size_t groups = std::max<std::size_t>(years.size(), 1);
-  std::vector<std::size_t> group(in.size(), 0);
+  for (std::size_t z = 0; z < base.size(); ++z) {  // each zone's warnings for its own inputs
+    std::vector<std::string> paths;
+    std::vector<InputTimes> times;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (zone[i] == z) paths.push_back(inputs[i]), times.push_back(in[i]);
+    warn_unnamed_zones(base[z]->zone(), paths, times, io);
+  }
+  // One group per zone and year reference, in input order; inputs that need
+  // no reference join their zone's first group.
+  struct Group {
+    std::size_t zone;
+    std::optional<YearReference> year;
+  };
+  std::vector<Group> groups;
+  std::vector<std::size_t> group(in.size());
+  auto group_of = [&](std::size_t z, const std::optional<YearReference>& y) {
+    const auto g = std::find_if(groups.begin(), groups.end(), [&](const Group& x) {
+      return x.zone == z && (!y || (x.year && x.year->year == y->year && x.year->month == y->month));
+    });
+    if (g != groups.end()) return static_cast<std::size_t>(g - groups.begin());
+    groups.push_back({z, y});
+    return groups.size() - 1;
+  };
   for (std::size_t i = 0; i < in.size(); ++i)
-    if (year[i])
-      for (std::size_t g = 0; g < years.size(); ++g)
-        if (years[g].year == year[i]->year && years[g].month == year[i]->month) group[i] = g;
-  std::vector<std::shared_ptr<TimeRules>> rules(groups);
-  for (std::size_t g = 0; g < groups; ++g) {
-    rules[g] = std::make_shared<TimeRules>(settings);
+    if (year[i]) group[i] = group_of(zone[i], year[i]);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    if (!year[i]) group[i] = group_of(zone[i], std::nullopt);
+  std::vector<std::shared_ptr<TimeRules>> rules(groups.size());
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    rules[g] = std::make_shared<TimeRules>(zone_settings[groups[g].zone]);
     std::vector<bool> detected(known.size());
     std::vector<std::string> members;
     bool all_sampled = true, any = false;
@@ -348,13 +379,13 @@ std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSett
     // Input not sampled (standard input, a pipe) may hold any format.
     if (any && all_sampled) rules[g]->set_search_formats(patterns_of(detected));
     rules[g]->set_json_time_members(std::move(members));
-    if (!years.empty()) rules[g]->set_reference(years[g]);
+    if (groups[g].year) rules[g]->set_reference(*groups[g].year);
     else if (settings.year <= 0 && newest) {
       YearReference r;
       rules[g]->zone().year_month_at(*newest, r.year, r.month);
       rules[g]->set_reference(r);
     }
-    note_reference(*rules[g], groups > 1 ? "group " + std::to_string(g + 1) + ": " : "", io, verbose);
+    note_reference(*rules[g], groups.size() > 1 ? "group " + std::to_string(g + 1) + ": " : "", io, verbose);
   }
   std::vector<std::shared_ptr<const TimeRules>> out;
   std::vector<std::pair<std::size_t, std::vector<bool>>> kinds;  // (group, formats) of each own rules made

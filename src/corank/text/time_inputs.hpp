@@ -42,10 +42,12 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
                                                 bool verbose);
 
 // Rules for each input, where yearless timestamps take their year from each
-// file's own modification time: the inputs whose formats may lack a year
-// (syslog's; any, for a file not sampled) fall into one group per year
-// reference (the current date for standard input and pipes), the others join
-// the first group. Each input's rules are its group's (its year reference),
+// file's own modification time and times without an offset are read in each
+// input's zone (zones[i]; settings.zone where zones is shorter): the inputs
+// fall into one group per zone and year reference (the reference: the
+// current date for standard input and pipes; for inputs whose formats may
+// lack a year: syslog's, any for a file not sampled), the others join their
+// zone's first group. Each input's rules are its group's (its year reference),
 // looking for the formats detected in that input alone, as lnav applies a
 // file's format to every line of it; an input in which nothing was detected
 // looks for those of its whole group. Inputs with the same group and formats
@@ -53,7 +55,8 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
 // one (sort.cpp sorts the inputs of each rules apart where they differ, and
 // time_group_merge.hpp merges them).
 std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSettings& settings,
-                                                                  std::span<const std::string> inputs, bool sample,
+                                                                  std::span<const std::string> inputs,
+                                                                  std::span<const std::string> zones, bool sample,
                                                                   char eol, const io::IoOptions& io, bool verbose);
 
 // Explicit time keys (T at field positions: -k1,2T) whose timestamps the

@@ -1,0 +1,122 @@
+// Zones of particular inputs (--time-zone PATTERN=ZONE) through the corank
+// program: each file's local times read in its own zone, checked against
+// Python's zoneinfo, and the requests that one set of rules cannot serve
+// refused with exit status 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "lines_test_util.hpp"
+
+namespace {
+
+using namespace corank::test::lines;
+
+class InputZones : public Lines {
+protected:
+  // Writes `text` to `name`, and into "instants" the UTC instant of each of
+  // its lines' first two words read in `zone` by Python's zoneinfo, a tab,
+  // the line.
+  void write_with_instants(const std::string& name, const std::string& zone, const std::string& text) {
+    write_file(path(name), text);
+    const Result r = run_shell(
+        "python3 -c 'import sys, datetime, zoneinfo\n"
+        "z = zoneinfo.ZoneInfo(sys.argv[1])\n"
+        "for l in open(sys.argv[2]):\n"
+        "  w = l.split()\n"
+        "  t = datetime.datetime.strptime(w[0] + \" \" + w[1], \"%Y-%m-%d %H:%M:%S\").replace(tzinfo=z)\n"
+        "  print(int(t.timestamp()), l, sep=\"\\t\", end=\"\")' " +
+            zone + " " + path(name) + " >> " + path("instants"),
+        path("err"));
+    ASSERT_EQ(r.status, 0) << r.err;
+  }
+
+  // The reference order of every file written so far: by instant, then line.
+  std::string reference() {
+    const Result r = run_shell("LC_ALL=C sort -t \"$(printf '\\t')\" -k1,1n -k2 " + path("instants") +
+                                   " | cut -f2- > " + path("want"),
+                               path("err"));
+    EXPECT_EQ(r.status, 0) << r.err;
+    return read_file(path("want"));
+  }
+};
+
+// Three files in three zones (one of them the default's), across New York's
+// and Berlin's spring-forward weeks, where their offsets differ by 5 and 6
+// hours: matched by file name, by a path pattern, and the rest by the
+// default zone.
+TEST_F(InputZones, EachInputReadsItsTimesInItsOwnZone) {
+  write_with_instants("ny-app.log", "America/New_York",
+                      "2026-03-08 01:30:00 ny a\n2026-03-08 03:30:00 ny b\n2026-03-28 20:15:00 ny c\n"
+                      "2026-03-29 01:00:00 ny d\n");
+  write_with_instants("tokyo.log", "Asia/Tokyo",
+                      "2026-03-08 16:00:00 tk e\n2026-03-08 17:45:00 tk f\n2026-03-29 09:30:00 tk g\n");
+  write_with_instants("berlin.log", "Europe/Berlin",
+                      "2026-03-08 07:00:00 be h\n2026-03-08 08:20:00 be i\n2026-03-29 01:30:00 be j\n"
+                      "2026-03-29 03:10:00 be k\n");
+  const std::string want = reference();
+  const std::string zones = "--time-zone 'ny-*=America/New_York' --time-zone '" + path("tok*.log") +
+                            "=Asia/Tokyo' --time-zone Europe/Berlin";
+  const std::string inputs = path("berlin.log") + " " + path("ny-app.log") + " " + path("tokyo.log");
+  for (const std::string opts : {"--time", "-k1,2T", "--time -S 1K --batch-size 2", "--time --parallel 1"}) {
+    SCOPED_TRACE(opts);
+    const Result r = run(opts + " " + zones + " -o " + path("out") + " " + inputs);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(read_file(path("out")), want);
+  }
+  // Read in one zone, the files interleave otherwise.
+  const Result one = run("--time --time-zone Europe/Berlin -o " + path("out") + " " + inputs);
+  ASSERT_EQ(one.status, 0) << one.err;
+  EXPECT_NE(read_file(path("out")), want);
+}
+
+// The first pattern that matches decides; standard input matches none.
+TEST_F(InputZones, TheFirstMatchingPatternDecidesAndStandardInputTakesTheDefault) {
+  write_file(path("ny-app.log"), "2026-07-01 08:00:00 ny\n");
+  const std::string zones = "--time-zone 'ny-*=America/New_York' --time-zone '*.log=Asia/Tokyo' "
+                            "--time-zone Europe/Berlin";
+  // 08:00 in New York is 12:00 UTC; Tokyo's 20:30 is 11:30 UTC, Berlin's 13:45 11:45 UTC.
+  const Result r = run_shell("printf '2026-07-01 13:45:00 stdin\\n' | " + corank::test::corank_bin() + " --time " +
+                                 zones + " -o " + path("out") + " " + path("ny-app.log") + " -",
+                             path("err"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "2026-07-01 13:45:00 stdin\n2026-07-01 08:00:00 ny\n");
+  write_file(path("x.log"), "2026-07-01 20:30:00 tokyo\n");
+  const Result t = run("--time " + zones + " -o " + path("out") + " " + path("ny-app.log") + " " + path("x.log"));
+  ASSERT_EQ(t.status, 0) << t.err;
+  EXPECT_EQ(read_file(path("out")), "2026-07-01 20:30:00 tokyo\n2026-07-01 08:00:00 ny\n");
+}
+
+// What one set of rules reads (--debug, CSV, JSON lines) cannot take inputs
+// in different zones; a pattern without a zone, or an unknown zone, is an
+// error even where no input matches. All exit 2, naming the option.
+TEST_F(InputZones, ThatCannotBeHonouredAreErrors) {
+  write_file(path("a.log"), "2026-07-01 08:00:00 a\n");
+  write_file(path("b.log"), "2026-07-01 09:00:00 b\n");
+  const std::string two = " " + path("a.log") + " " + path("b.log");
+  for (const std::string args : {"--time --debug --time-zone 'a.*=Asia/Tokyo'" + two,
+                                 "--format csv --key 1:time --time-zone 'a.*=Asia/Tokyo'" + two,
+                                 "--time --time-zone '=Asia/Tokyo'" + two,
+                                 "--time --time-zone 'z.*=Asia/Nowhere'" + two,
+                                 "--time --time-zone 'z.*='" + two}) {
+    SCOPED_TRACE(args);
+    std::filesystem::remove(path("out"));
+    const Result r = run(args + " > " + path("out"));
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("zone"), std::string::npos) << r.err;
+    EXPECT_EQ(read_file(path("out")), "");
+  }
+  // Where every input has the same zone, one set of rules serves, in that
+  // zone: 08:00 in Tokyo is 23:00 UTC the day before.
+  write_file(path("b.log"), "2026-07-01 00:30:00+00:00 b\n");
+  for (const std::string opts : {"--time --debug", "--time", "-k1,2T"}) {
+    SCOPED_TRACE(opts);
+    const Result same = run(opts + " --time-zone '*.log=Asia/Tokyo'" + two + " > " + path("out"));
+    EXPECT_EQ(same.status, 0) << same.err;
+    EXPECT_TRUE(read_file(path("out")).starts_with("2026-07-01 08:00:00 a\n")) << read_file(path("out"));
+  }
+}
+
+}  // namespace
