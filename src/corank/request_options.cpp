@@ -45,26 +45,41 @@ bool may_use_time(const SortRequest& r) {
 }
 
 // The zone of the input at `path`: the first --time-zone PATTERN=ZONE whose
-// pattern matches its path (or its file name, where the pattern has no '/'),
-// else --time-zone ZONE's. Standard input ("-") matches no pattern.
+// pattern matches its file name (its path, '*' not crossing a '/', where the
+// pattern has a '/'), else --time-zone ZONE's. Standard input ("-") matches
+// no pattern. Where there are patterns, UTC is named "UTC", so that the
+// default and a pattern's "UTC" are one zone.
 std::string zone_of_input(const SortRequest& r, const std::string& path) {
+  if (r.input_zones.empty()) return r.time_zone;
   if (path != "-") {
     const std::size_t slash = path.rfind('/');
     const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
     for (const auto& [pattern, zone] : r.input_zones) {
-      const std::string& subject = pattern.find('/') == std::string::npos ? name : path;
-      if (::fnmatch(pattern.c_str(), subject.c_str(), 0) == 0) return zone;
+      const bool whole = pattern.find('/') != std::string::npos;
+      if (::fnmatch(pattern.c_str(), (whole ? path : name).c_str(), whole ? FNM_PATHNAME : 0) == 0) return zone;
     }
   }
-  return r.time_zone;
+  return r.time_zone.empty() ? "UTC" : r.time_zone;
 }
 
 // Each input's zone (zone_of_input), standard input's for none.
 std::vector<std::string> input_zones(const SortRequest& r) {
   std::vector<std::string> zones;
   for (const std::string& path : r.inputs) zones.push_back(zone_of_input(r, path));
-  if (r.inputs.empty()) zones.push_back(r.time_zone);
+  if (r.inputs.empty()) zones.push_back(zone_of_input(r, "-"));
   return zones;
+}
+
+// The zone of every input, where one set of rules is to read them all;
+// throws UsageError where their zones differ and a key reads times.
+std::string common_zone(const SortRequest& r) {
+  const std::vector<std::string> zones = input_zones(r);
+  for (std::size_t i = 1; i < zones.size(); ++i)
+    if (zones[i] != zones.front() && may_use_time(r))
+      throw UsageError("inputs in different zones (" + r.inputs.front() + ": " + zones.front() + ", " + r.inputs[i] +
+                       ": " + zones[i] + "): only --format lines without --debug reads each input in its own zone, "
+                       "and corank-mpi none");
+  return zones.front();
 }
 
 text::TimeSettings time_settings(const SortRequest& r) {
@@ -88,12 +103,10 @@ std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool rea
       throw UsageError("invalid --time-zone '" + pattern + "=" + zone + "': PATTERN=ZONE needs both");
     (void)text::TimeZone::load(zone);  // an unknown zone is an error even where no input matches
   }
+  if (!r.input_zones.empty() && !r.time_zone.empty()) (void)text::TimeZone::load(r.time_zone);  // the same
   // One set of rules reads every input in one zone: where the inputs' zones
   // differ, only rules_by_input's (lines sorted without --debug) serve.
-  const std::vector<std::string> zones = input_zones(r);
-  if (read_inputs && may_use_time(r) && std::any_of(zones.begin(), zones.end(), [&](const auto& z) { return z != zones.front(); }))
-    throw UsageError("inputs in different zones (--time-zone PATTERN=ZONE) are sorted as --format lines, without "
-                     "--debug, and not by corank-mpi");
+  if (read_inputs) (void)common_zone(r);
   return text::time_rules_for(time_settings(r), r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
                               r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
 }
@@ -306,6 +319,12 @@ text::TextSortOptions text_options(const SortRequest& r) {
   o.write_header = r.write_header;
   o.rejects = r.rejects;
   return o;
+}
+
+void settle_input_zones(SortRequest& r) {
+  if (r.input_zones.empty()) return;
+  r.time_zone = common_zone(r);
+  r.input_zones.clear();
 }
 
 std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r) {

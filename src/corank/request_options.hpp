@@ -47,6 +47,12 @@ std::unique_ptr<text::TextFormat> text_format(const SortRequest& r,
 SortOptions binary_options(const SortRequest& r);
 text::TextSortOptions text_options(const SortRequest& r);
 
+// For a sort of other files than the request's inputs (a rank's received
+// pieces, which no --time-zone PATTERN names): the zone the inputs share
+// becomes time_zone, the patterns dropped; throws UsageError where the
+// inputs' zones differ and a key reads times.
+void settle_input_zones(SortRequest& r);
+
 // Lines of several files with time keys: each file's own rules (its formats,
 // its group's year reference), one per input (time_inputs.hpp); empty where
 // one set of rules serves every input alike (the others, and --debug, which

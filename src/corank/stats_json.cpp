@@ -15,6 +15,13 @@ using nlohmann::ordered_json;
 
 const char* gpu_mode_name(GpuMode m) { return m == GpuMode::On ? "on" : m == GpuMode::Off ? "off" : "auto"; }
 
+// --time-zone PATTERN=ZONE's, in the order given: [{"pattern": ..., "zone": ...}].
+ordered_json input_zones_json(const SortRequest& r) {
+  ordered_json zones = ordered_json::array();
+  for (const auto& [pattern, zone] : r.input_zones) zones.push_back({{"pattern", pattern}, {"zone", zone}});
+  return zones;
+}
+
 ordered_json options_json(const SortRequest& r) {
   return {
       {"format", r.format},         {"keys", r.keys},
@@ -30,6 +37,7 @@ ordered_json options_json(const SortRequest& r) {
       {"decimal_separator", std::string(1, r.decimal_separator)},
       {"time_year", r.time_year},   {"time_year_month", r.time_year_month},
       {"time_zone", r.time_zone.empty() ? "UTC" : r.time_zone},
+      {"input_time_zones", input_zones_json(r)},
       {"time_format", r.time_format},
       {"rejects", r.rejects.empty() ? ordered_json(nullptr) : ordered_json(r.rejects)}};
 }

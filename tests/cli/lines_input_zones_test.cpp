@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lines_test_util.hpp"
@@ -95,28 +96,59 @@ TEST_F(InputZones, TheFirstMatchingPatternDecidesAndStandardInputTakesTheDefault
 TEST_F(InputZones, ThatCannotBeHonouredAreErrors) {
   write_file(path("a.log"), "2026-07-01 08:00:00 a\n");
   write_file(path("b.log"), "2026-07-01 09:00:00 b\n");
+  write_file(path("a.jsonl"), "{\"t\": \"2026-07-01 08:00:00\"}\n");
+  write_file(path("b.jsonl"), "{\"t\": \"2026-07-01 09:00:00\"}\n");
   const std::string two = " " + path("a.log") + " " + path("b.log");
-  for (const std::string args : {"--time --debug --time-zone 'a.*=Asia/Tokyo'" + two,
-                                 "--format csv --key 1:time --time-zone 'a.*=Asia/Tokyo'" + two,
-                                 "--time --time-zone '=Asia/Tokyo'" + two,
-                                 "--time --time-zone 'z.*=Asia/Nowhere'" + two,
-                                 "--time --time-zone 'z.*='" + two}) {
+  const std::string differ = "inputs in different zones (" + path("a.log") + ": Asia/Tokyo, " + path("b.log") +
+                             ": UTC): only --format lines without --debug reads each input in its own zone";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"--time --debug --time-zone 'a.*=Asia/Tokyo'" + two, differ},
+      {"--format csv --key 1:time --time-zone 'a.*=Asia/Tokyo'" + two, differ},
+      {"--format jsonl --key t:time --time-zone 'a.*=Asia/Tokyo' " + path("a.jsonl") + " " + path("b.jsonl"),
+       "inputs in different zones (" + path("a.jsonl") + ": Asia/Tokyo, " + path("b.jsonl") + ": UTC)"},
+      {"--time --time-zone '=Asia/Tokyo'" + two, "invalid --time-zone '=Asia/Tokyo': PATTERN=ZONE needs both"},
+      {"--time --time-zone 'z.*='" + two, "invalid --time-zone 'z.*=': PATTERN=ZONE needs both"},
+      {"--time --time-zone 'z.*=Asia/Nowhere'" + two, "unknown time zone 'Asia/Nowhere'"},
+      {"--time --time-zone '*=UTC' --time-zone Europe/Nowhere" + two, "unknown time zone 'Europe/Nowhere'"}};
+  for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);
     std::filesystem::remove(path("out"));
     const Result r = run(args + " > " + path("out"));
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("zone"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("corank: " + message), std::string::npos) << r.err;
     EXPECT_EQ(read_file(path("out")), "");
   }
   // Where every input has the same zone, one set of rules serves, in that
-  // zone: 08:00 in Tokyo is 23:00 UTC the day before.
+  // zone: 08:00 in Tokyo is 23:00 UTC the day before. The default UTC and
+  // a pattern's UTC are one zone.
   write_file(path("b.log"), "2026-07-01 00:30:00+00:00 b\n");
-  for (const std::string opts : {"--time --debug", "--time", "-k1,2T"}) {
+  for (const std::string opts : {"--time --debug --time-zone '*.log=Asia/Tokyo'", "--time --time-zone '*.log=Asia/Tokyo'",
+                                 "-k1,2T --time-zone '*.log=Asia/Tokyo'"}) {
     SCOPED_TRACE(opts);
-    const Result same = run(opts + " --time-zone '*.log=Asia/Tokyo'" + two + " > " + path("out"));
+    const Result same = run(opts + two + " > " + path("out"));
     EXPECT_EQ(same.status, 0) << same.err;
     EXPECT_TRUE(read_file(path("out")).starts_with("2026-07-01 08:00:00 a\n")) << read_file(path("out"));
   }
+  const Result utc = run("--time --debug --time-zone 'a.*=UTC'" + two + " > " + path("out"));
+  EXPECT_EQ(utc.status, 0) << utc.err;
+}
+
+// -c reads its one input in the zone its name gives; --stats names the
+// patterns.
+TEST_F(InputZones, CheckAndStatsFollowThePatterns) {
+  write_file(path("ny.log"), "2026-07-01 11:00:00+01:00 first\n2026-07-01 08:00:00 ny\n");
+  // 08:00 in New York is 12:00 UTC, after 10:00 UTC; read in UTC, before it.
+  EXPECT_EQ(run("-c --time --time-zone 'ny*=America/New_York' " + path("ny.log")).status, 0);
+  EXPECT_EQ(run("-c --time " + path("ny.log")).status, 1);
+  // A pattern with a '/' matches the path, its '*' within one directory.
+  EXPECT_EQ(run("-c --time --time-zone '" + path("") + "*.log=America/New_York' " + path("ny.log")).status, 0);
+  EXPECT_EQ(run("-c --time --time-zone '/*.log=America/New_York' " + path("ny.log")).status, 1);
+  const Result r = run("--time --time-zone 'ny*=America/New_York' --stats=" + path("stats.json") + " -o " +
+                       path("out") + " " + path("ny.log"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(read_file(path("stats.json")).find("\"input_time_zones\":[{\"pattern\":\"ny*\",\"zone\":\"America/New_York\"}]"),
+            std::string::npos)
+      << read_file(path("stats.json"));
 }
 
 }  // namespace

@@ -39,6 +39,7 @@ skew_of() { sed -n 's/.*"partition_skew": *\([0-9.e+-]*\).*/\1/p' "$1" | head -1
 out_dir=.
 rank_count_cases='^(gensort uniform|gensort skewed|gensort -S 4M, rounds \(spills\)|u64 few-unique|i32 -r|two inputs'\
 '|empty and one|three records, equal keys|gensort, output on tmpfs|lines|lines -u -k1,1|lines, several files'\
+'|lines --time, inputs in a zone by pattern'\
 '|csv -S 4M \(rounds, spills\)|csv more ranks than rows|csv empty first input|csv BOM, CRLF'\
 '|pgtext -k name -k id:n, two files|jsonl -k score:n|gensort skewed, 3 threads|lines -s -k1,1, 3 threads)$'
 all_cases() { [ "$cases" = all ]; }
@@ -149,6 +150,18 @@ same "lines -u -k1,1" 0 -u -k1,1 -- words.txt
 same "lines -r -t, -k2" 0 -r -t, -k2 -- words.txt
 same "lines, several files" 0 -- tail.txt empty.txt words.txt tail.txt
 same "lines, no final newline" 0 -- tail.txt
+# Local times in one zone named by a pattern (--time-zone PATTERN=ZONE): the
+# ranks sort pieces that no pattern names, in the zone the inputs share.
+# Inputs in different zones are refused: one set of rules reads every piece.
+awk 'BEGIN { srand(5); for (i = 0; i < 30000; i++) printf "2026-07-%02d %02d:%02d:%02d tk%d\n", 1 + int(rand() * 2), int(rand() * 24), int(rand() * 60), int(rand() * 60), i }' > tokyo.log
+printf '2026-07-01 00:30:00+00:00 utc\n2026-07-01 15:10:00Z utc\n' > utc.log
+same "lines --time, inputs in a zone by pattern" 0 --time --time-zone '*.log=Asia/Tokyo' -- tokyo.log utc.log
+set +e
+run_mpi --time --time-zone 'tok*=Asia/Tokyo' -o "$out_dir/out" tokyo.log utc.log 2> zones.err
+zones_rc=$?
+set -e
+[ "$zones_rc" -eq 2 ] && grep -q "inputs in different zones" zones.err ||
+  { cat zones.err; fail "inputs in different zones: exit status $zones_rc, want 2 and the message"; }
 same "lines, empty" 0 -- empty.txt
 head -c 64 uniform.dat > random-source
 same "lines -R -k1,1 --random-source" 0 -R -k1,1 --random-source random-source -- words.txt
