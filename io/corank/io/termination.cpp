@@ -31,11 +31,13 @@ DeferTermination::DeferTermination() {
 
 DeferTermination::~DeferTermination() {
   Sections& s = sections();
-  {
-    std::lock_guard lock(s.mutex);
-    --s.open;
-  }
+  std::unique_lock lock(s.mutex);
+  --s.open;
   s.changed.notify_all();
+  // Once termination has begun, the thread that closes a section goes no
+  // further: the process ends by the signal that began it, and this thread
+  // must not end it first (its sort done, with exit status 0).
+  s.changed.wait(lock, [&s] { return !s.terminating; });
 }
 
 void await_termination() noexcept {

@@ -25,6 +25,8 @@ public:
   // Opens a section; once await_termination() has begun, waits for ever (the
   // process is about to end).
   DeferTermination();
+  // Closes it; once await_termination() has begun, then waits for ever too,
+  // so that the process ends by the signal and not by this thread's going on.
   ~DeferTermination();
   DeferTermination(const DeferTermination&) = delete;
   DeferTermination& operator=(const DeferTermination&) = delete;
