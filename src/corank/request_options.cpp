@@ -70,12 +70,21 @@ std::vector<std::string> input_zones(const SortRequest& r) {
   return zones;
 }
 
+// Whether a key of the request reads times: the format's value checks name
+// each key that reads a type (may_use_time's letters may be a column's name).
+bool reads_times(const SortRequest& r) {
+  if (!may_use_time(r)) return false;
+  const std::vector<KeyValueCounts> checks = make_text_format(r, 0, false)->value_checks();
+  return std::any_of(checks.begin(), checks.end(), [](const KeyValueCounts& k) { return k.kind == "time"; });
+}
+
 // The zone of every input, where one set of rules is to read them all;
 // throws UsageError where their zones differ and a key reads times.
 std::string common_zone(const SortRequest& r) {
   const std::vector<std::string> zones = input_zones(r);
+  if (r.input_zones.empty()) return zones.front();
   for (std::size_t i = 1; i < zones.size(); ++i)
-    if (zones[i] != zones.front() && may_use_time(r))
+    if (zones[i] != zones.front() && reads_times(r))
       throw UsageError("inputs in different zones (" + r.inputs.front() + ": " + zones.front() + ", " + r.inputs[i] +
                        ": " + zones[i] + "): only --format lines without --debug reads each input in its own zone, "
                        "and corank-mpi none");

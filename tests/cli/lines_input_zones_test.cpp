@@ -131,6 +131,17 @@ TEST_F(InputZones, ThatCannotBeHonouredAreErrors) {
   }
   const Result utc = run("--time --debug --time-zone 'a.*=UTC'" + two + " > " + path("out"));
   EXPECT_EQ(utc.status, 0) << utc.err;
+  // Without a key that reads times, zones do not matter: a column named
+  // with a T, a key of lines without one.
+  write_file(path("a.csv"), "Total,when\n5,2026-07-01 08:00:00\n");
+  write_file(path("b.csv"), "Total,when\n3,2026-07-01 09:00:00\n");
+  for (const std::string args : {"--format csv --header --key Total:n --time-zone 'a.*=Asia/Tokyo' " + path("a.csv") +
+                                     " " + path("b.csv"),
+                                 "-k1,1 --debug --time-zone 'a.*=Asia/Tokyo'" + two}) {
+    SCOPED_TRACE(args);
+    const Result r = run(args + " > " + path("out"));
+    EXPECT_EQ(r.status, 0) << r.err;
+  }
 }
 
 // -c reads its one input in the zone its name gives; --stats names the
