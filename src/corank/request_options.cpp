@@ -82,18 +82,20 @@ bool reads_times(const SortRequest& r) {
 // throws UsageError where their zones differ and a key reads times.
 std::string common_zone(const SortRequest& r) {
   const std::vector<std::string> zones = input_zones(r);
-  if (r.input_zones.empty()) return zones.front();
-  for (std::size_t i = 1; i < zones.size(); ++i)
-    if (zones[i] != zones.front() && reads_times(r))
-      throw UsageError("inputs in different zones (" + r.inputs.front() + ": " + zones.front() + ", " + r.inputs[i] +
-                       ": " + zones[i] + "): only --format lines without --debug reads each input in its own zone, "
-                       "and corank-mpi none");
+  const auto other = std::find_if(zones.begin(), zones.end(), [&](const auto& z) { return z != zones.front(); });
+  if (other != zones.end() && reads_times(r)) {
+    const std::size_t i = static_cast<std::size_t>(other - zones.begin());
+    throw UsageError("inputs in different zones (" + r.inputs.front() + ": " + zones.front() + ", " + r.inputs[i] +
+                     ": " + zones[i] + "): only --format lines without --debug reads each input in its own zone, "
+                     "and corank-mpi none");
+  }
   return zones.front();
 }
 
 text::TimeSettings time_settings(const SortRequest& r) {
   text::TimeSettings t;
-  t.zone = input_zones(r).front();  // every input's, where one set of rules reads them all
+  // The first input's zone: every input's, where one set of rules reads them all.
+  t.zone = zone_of_input(r, r.inputs.empty() ? "-" : r.inputs.front());
   t.format = r.time_format;
   t.year = r.time_year;
   t.year_month = r.time_year_month;

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -301,24 +300,25 @@ std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSett
   const std::vector<std::string> stdin_only{"-"};
   if (inputs.empty()) inputs = stdin_only;
   const auto known = known_time_formats();
-  // The distinct zones, in input order: each input's settings but for theirs.
-  std::vector<TimeSettings> zone_settings;
-  std::vector<std::unique_ptr<const TimeRules>> base;  // each zone's rules before the inputs are looked at
+  // The distinct zones, in input order, each with its rules before the
+  // inputs are looked at (the settings but for the zone).
+  std::vector<std::string> names;
+  std::vector<TimeRules> base;
   std::vector<std::size_t> zone(inputs.size());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const std::string& name = i < zones.size() ? zones[i] : settings.zone;
-    const auto z = std::find_if(zone_settings.begin(), zone_settings.end(), [&](const auto& t) { return t.zone == name; });
-    zone[i] = static_cast<std::size_t>(z - zone_settings.begin());
-    if (z == zone_settings.end()) {
-      zone_settings.push_back(settings);
-      zone_settings.back().zone = name;
-      base.push_back(std::make_unique<const TimeRules>(zone_settings.back()));
+    zone[i] = static_cast<std::size_t>(std::find(names.begin(), names.end(), name) - names.begin());
+    if (zone[i] == names.size()) {
+      TimeSettings own = settings;
+      own.zone = name;
+      names.push_back(name);
+      base.emplace_back(own);
     }
   }
   std::vector<InputTimes> in;
   std::vector<std::optional<YearReference>> year;  // each input's, where its timestamps may lack a year
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const TimeRules& b = *base[zone[i]];
+    const TimeRules& b = base[zone[i]];
     const InputTimes& x = in.emplace_back(input_times(inputs[i], sample && !b.custom_format(), eol, io, verbose));
     year.emplace_back();
     // A file whose detected formats all read a year (or an offset-free epoch)
@@ -340,7 +340,7 @@ std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSett
     std::vector<InputTimes> times;
     for (std::size_t i = 0; i < inputs.size(); ++i)
       if (zone[i] == z) paths.push_back(inputs[i]), times.push_back(in[i]);
-    warn_unnamed_zones(base[z]->zone(), paths, times, io);
+    warn_unnamed_zones(base[z].zone(), paths, times, io);
   }
   // One group per zone and year reference, in input order; inputs that need
   // no reference join their zone's first group.
@@ -364,7 +364,7 @@ std::vector<std::shared_ptr<const TimeRules>> time_rules_by_input(const TimeSett
     if (!year[i]) group[i] = group_of(zone[i], std::nullopt);
   std::vector<std::shared_ptr<TimeRules>> rules(groups.size());
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    rules[g] = std::make_shared<TimeRules>(zone_settings[groups[g].zone]);
+    rules[g] = std::make_shared<TimeRules>(base[groups[g].zone]);
     std::vector<bool> detected(known.size());
     std::vector<std::string> members;
     bool all_sampled = true, any = false;
