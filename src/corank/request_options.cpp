@@ -44,29 +44,55 @@ bool may_use_time(const SortRequest& r) {
   });
 }
 
+// A path or pattern without its leading "./" (a name of the same file).
+std::string_view without_dot_slash(std::string_view s) {
+  while (s.size() > 2 && s.substr(0, 2) == "./") s.remove_prefix(2);
+  return s;
+}
+
+// Whether --time-zone's PATTERN names the input at `path`: shell wildcards
+// as fnmatch takes them, '*' crossing no '/' and taking no leading '.'. A
+// pattern without a '/' matches the file's name; one beginning with '/' the
+// whole path; any other the path's last components, as many as it has
+// ('logs/*.log' names logs/a.log, ./logs/a.log and /var/logs/a.log).
+bool names_input(std::string_view pattern, std::string_view path) {
+  if (pattern.empty()) return false;
+  pattern = without_dot_slash(pattern);
+  path = without_dot_slash(path);
+  std::string_view tail = path;
+  if (pattern.front() != '/') {
+    std::size_t parts = 1 + static_cast<std::size_t>(std::count(pattern.begin(), pattern.end(), '/'));
+    for (std::size_t at = path.size(); at > 0 && parts > 0; --at)
+      if (path[at - 1] == '/' && --parts == 0) tail = path.substr(at);
+  }
+  return ::fnmatch(std::string(pattern).c_str(), std::string(tail).c_str(), FNM_PATHNAME | FNM_PERIOD) == 0;
+}
+
 // The zone of the input at `path`: the first --time-zone PATTERN=ZONE whose
-// pattern matches its file name (its path, '*' not crossing a '/', where the
-// pattern has a '/'), else --time-zone ZONE's. Standard input ("-") matches
-// no pattern. Where there are patterns, UTC is named "UTC", so that the
-// default and a pattern's "UTC" are one zone.
+// pattern names it (names_input), else --time-zone ZONE's. Standard input
+// ("-") matches no pattern. Where there are patterns, UTC is named "UTC", so
+// that the default and a pattern's "UTC" are one zone.
 std::string zone_of_input(const SortRequest& r, const std::string& path) {
   if (r.input_zones.empty()) return r.time_zone;
-  if (path != "-") {
-    const std::size_t slash = path.rfind('/');
-    const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-    for (const auto& [pattern, zone] : r.input_zones) {
-      const bool whole = pattern.find('/') != std::string::npos;
-      if (::fnmatch(pattern.c_str(), (whole ? path : name).c_str(), whole ? FNM_PATHNAME : 0) == 0) return zone;
-    }
-  }
+  if (path != "-")
+    for (const auto& [pattern, zone] : r.input_zones)
+      if (names_input(pattern, path)) return zone;
   return r.time_zone.empty() ? "UTC" : r.time_zone;
 }
 
-// Each input's zone (zone_of_input), standard input's for none.
+// Each input's zone (zone_of_input), standard input's for none; a zone that
+// is an earlier one under another name (a link of the tz database: UTC and
+// Etc/UTC) takes the earlier's name, so that the two read as one zone.
 std::vector<std::string> input_zones(const SortRequest& r) {
   std::vector<std::string> zones;
   for (const std::string& path : r.inputs) zones.push_back(zone_of_input(r, path));
   if (r.inputs.empty()) zones.push_back(zone_of_input(r, "-"));
+  for (std::size_t i = 1; i < zones.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (zones[j] != zones[i] && text::TimeZone::same(zones[j], zones[i])) {
+        zones[i] = zones[j];
+        break;
+      }
   return zones;
 }
 
@@ -78,18 +104,27 @@ bool reads_times(const SortRequest& r) {
   return std::any_of(checks.begin(), checks.end(), [](const KeyValueCounts& k) { return k.kind == "time"; });
 }
 
-// The zone of every input, where one set of rules is to read them all;
-// throws UsageError where their zones differ and a key reads times.
-std::string common_zone(const SortRequest& r) {
+// An input's name in a message: quoted, standard input by that name.
+std::string input_name(const std::string& path) { return path == "-" ? "standard input" : "'" + path + "'"; }
+
+// The zone of every input, where one set of rules is to read them all
+// (`why`: what does, for the message); throws UsageError where their zones
+// differ and a key reads times.
+std::string common_zone(const SortRequest& r, const std::string& why) {
   const std::vector<std::string> zones = input_zones(r);
   const auto other = std::find_if(zones.begin(), zones.end(), [&](const auto& z) { return z != zones.front(); });
   if (other != zones.end() && reads_times(r)) {
     const std::size_t i = static_cast<std::size_t>(other - zones.begin());
-    throw UsageError("inputs in different zones (" + r.inputs.front() + ": " + zones.front() + ", " + r.inputs[i] +
-                     ": " + zones[i] + "): only --format lines without --debug reads each input in its own zone, "
-                     "and corank-mpi none");
+    throw UsageError("inputs in different zones (" + input_name(r.inputs.front()) + ": " + zones.front() + ", " +
+                     input_name(r.inputs[i]) + ": " + zones[i] + "): " + why);
   }
   return zones.front();
+}
+
+// What reads every input of `r` in one zone, for common_zone's message.
+std::string one_zone_reader(const SortRequest& r) {
+  const std::string who = r.format != "lines" ? "--format " + r.format : r.debug ? "--debug" : "one set of rules";
+  return who + " reads every input in one zone (only --format lines without --debug reads each in its own)";
 }
 
 text::TimeSettings time_settings(const SortRequest& r) {
@@ -117,7 +152,7 @@ std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool rea
   if (!r.input_zones.empty() && !r.time_zone.empty()) (void)text::TimeZone::load(r.time_zone);  // the same
   // One set of rules reads every input in one zone: where the inputs' zones
   // differ, only rules_by_input's (lines sorted without --debug) serve.
-  if (read_inputs) (void)common_zone(r);
+  if (read_inputs) (void)common_zone(r, one_zone_reader(r));
   return text::time_rules_for(time_settings(r), r.inputs, read_inputs && may_use_time(r), has_time_search_key(r),
                               r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
 }
@@ -332,9 +367,22 @@ text::TextSortOptions text_options(const SortRequest& r) {
   return o;
 }
 
+void check_input_zones(const SortRequest& r) {
+  if (!r.input_zones.empty() && (r.format != "lines" || r.debug)) (void)common_zone(r, one_zone_reader(r));
+}
+
+std::vector<std::string> zone_pattern_warnings(const SortRequest& r) {
+  std::vector<std::string> lines;
+  for (const auto& [pattern, zone] : r.input_zones)
+    if (std::none_of(r.inputs.begin(), r.inputs.end(),
+                     [&](const std::string& path) { return path != "-" && names_input(pattern, path); }))
+      lines.push_back("--time-zone '" + pattern + "=" + zone + "' names no input file: its zone reads none");
+  return lines;
+}
+
 void settle_input_zones(SortRequest& r) {
   if (r.input_zones.empty()) return;
-  r.time_zone = common_zone(r);
+  r.time_zone = common_zone(r, "corank-mpi reads every input in one zone");
   r.input_zones.clear();
 }
 

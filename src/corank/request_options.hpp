@@ -4,6 +4,7 @@
 // time rules of each input. Not installed: text/ is the library's own.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "corank/sort.hpp"
@@ -46,6 +47,14 @@ std::unique_ptr<text::TextFormat> text_format(const SortRequest& r,
 
 SortOptions binary_options(const SortRequest& r);
 text::TextSortOptions text_options(const SortRequest& r);
+
+// Throws UsageError where the inputs' zones (--time-zone PATTERN=ZONE)
+// differ, a key reads times, and the sort reads every input in one zone
+// (--debug, formats other than lines).
+void check_input_zones(const SortRequest& r);
+// A line for each --time-zone PATTERN=ZONE that names no input file (a
+// mistyped pattern, or a zone written as a pattern: TZ=Europe/Berlin).
+std::vector<std::string> zone_pattern_warnings(const SortRequest& r);
 
 // For a sort of other files than the request's inputs (a rank's received
 // pieces, which no --time-zone PATTERN names): the zone the inputs share

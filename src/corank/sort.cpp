@@ -171,6 +171,7 @@ void validate(const SortRequest& r) {
     if (!r.input_buffers.empty()) throw UsageError("input buffers apply to binary formats");
     if (r.prepared_device) throw UsageError("a prepared device applies to binary formats");
     (void)make_text_format(r, 0, false);  // parses every key
+    request::check_input_zones(r);
     if (r.verify) throw UsageError("--verify applies to binary formats");
     return;
   }

@@ -4,6 +4,7 @@
 // refused with exit status 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -99,13 +100,13 @@ TEST_F(InputZones, ThatCannotBeHonouredAreErrors) {
   write_file(path("a.jsonl"), "{\"t\": \"2026-07-01 08:00:00\"}\n");
   write_file(path("b.jsonl"), "{\"t\": \"2026-07-01 09:00:00\"}\n");
   const std::string two = " " + path("a.log") + " " + path("b.log");
-  const std::string differ = "inputs in different zones (" + path("a.log") + ": Asia/Tokyo, " + path("b.log") +
-                             ": UTC): only --format lines without --debug reads each input in its own zone";
+  const std::string differ = "inputs in different zones ('" + path("a.log") + "': Asia/Tokyo, '" + path("b.log") +
+                             "': UTC): ";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"--time --debug --time-zone 'a.*=Asia/Tokyo'" + two, differ},
-      {"--format csv --key 1:time --time-zone 'a.*=Asia/Tokyo'" + two, differ},
+      {"--time --debug --time-zone 'a.*=Asia/Tokyo'" + two, differ + "--debug reads every input in one zone"},
+      {"--format csv --key 1:time --time-zone 'a.*=Asia/Tokyo'" + two, differ + "--format csv reads every input"},
       {"--format jsonl --key t:time --time-zone 'a.*=Asia/Tokyo' " + path("a.jsonl") + " " + path("b.jsonl"),
-       "inputs in different zones (" + path("a.jsonl") + ": Asia/Tokyo, " + path("b.jsonl") + ": UTC)"},
+       "inputs in different zones ('" + path("a.jsonl") + "': Asia/Tokyo, '" + path("b.jsonl") + "': UTC)"},
       {"--time --time-zone '=Asia/Tokyo'" + two, "invalid --time-zone '=Asia/Tokyo': PATTERN=ZONE needs both"},
       {"--time --time-zone 'z.*='" + two, "invalid --time-zone 'z.*=': PATTERN=ZONE needs both"},
       {"--time --time-zone 'z.*=Asia/Nowhere'" + two, "unknown time zone 'Asia/Nowhere'"},
@@ -115,7 +116,9 @@ TEST_F(InputZones, ThatCannotBeHonouredAreErrors) {
     std::filesystem::remove(path("out"));
     const Result r = run(args + " > " + path("out"));
     EXPECT_EQ(r.status, 2);
-    EXPECT_NE(r.err.find("corank: " + message), std::string::npos) << r.err;
+    // The one line of the error, nothing before it (--debug's notes).
+    EXPECT_TRUE(r.err.starts_with("corank: " + message)) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
     EXPECT_EQ(read_file(path("out")), "");
   }
   // Where every input has the same zone, one set of rules serves, in that
@@ -160,6 +163,44 @@ TEST_F(InputZones, CheckAndStatsFollowThePatterns) {
   EXPECT_NE(read_file(path("stats.json")).find("\"input_time_zones\":[{\"pattern\":\"ny*\",\"zone\":\"America/New_York\"}]"),
             std::string::npos)
       << read_file(path("stats.json"));
+}
+
+// A pattern with a '/' names the path's last parts, however the path is
+// written (relative, with "./", absolute); '*' takes no leading '.'; a
+// pattern that names no input draws a warning; two names of one zone (a
+// link of the tz database) are one zone, where one set of rules reads all.
+TEST_F(InputZones, PatternsNameFilesAsTheShellDoesAndLinksNameOneZone) {
+  std::filesystem::create_directories(path("d2"));
+  // 08:00 in New York is 12:00 UTC: after 11:00 UTC in New York, before it in UTC.
+  write_file(path("d2/ny.log"), "2026-07-01 08:00:00 ny\n");
+  write_file(path("d2/.ny.log"), "2026-07-01 08:00:00 hidden\n");
+  write_file(path("utc.log"), "2026-07-01 11:00:00+00:00 utc\n");
+  const std::string cd =
+      "cd " + path("") + " && " + std::filesystem::absolute(corank::test::corank_bin()).string() + " --time ";
+  for (const std::string& in : {std::string("d2/ny.log"), std::string("./d2/ny.log"), path("d2/ny.log")})
+    for (const std::string pattern : {"d2/*.log", "./d2/ny.log", "ny.log", "*/*.log"}) {
+      SCOPED_TRACE(in + " " + pattern);
+      const Result r =
+          run_shell(cd + "--time-zone '" + pattern + "=America/New_York' " + in + " utc.log > out", path("err"));
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_EQ(read_file(path("out")), "2026-07-01 11:00:00+00:00 utc\n2026-07-01 08:00:00 ny\n");
+      EXPECT_EQ(r.err, "");
+    }
+  const Result hidden = run_shell(cd + "--time-zone '*ny.log=America/New_York' d2/.ny.log utc.log > out", path("err"));
+  ASSERT_EQ(hidden.status, 0) << hidden.err;
+  EXPECT_EQ(read_file(path("out")), "2026-07-01 08:00:00 hidden\n2026-07-01 11:00:00+00:00 utc\n");
+  EXPECT_EQ(hidden.err, "corank: --time-zone '*ny.log=America/New_York' names no input file: its zone reads none\n");
+  const Result typo = run_shell(cd + "--time-zone TZ=America/New_York d2/ny.log utc.log > out", path("err"));
+  ASSERT_EQ(typo.status, 0) << typo.err;
+  EXPECT_EQ(read_file(path("out")), "2026-07-01 08:00:00 ny\n2026-07-01 11:00:00+00:00 utc\n");
+  EXPECT_NE(typo.err.find("--time-zone 'TZ=America/New_York' names no input file"), std::string::npos) << typo.err;
+  // UTC is a link to Etc/UTC: a CSV sort (one set of rules) takes both.
+  write_file(path("a.csv"), "when,v\n2026-07-01 09:00:00,a\n");
+  write_file(path("b.csv"), "when,v\n2026-07-01 08:00:00,b\n");
+  const Result csv = run("--format csv --header --key when:time --time-zone 'a.*=UTC' --time-zone Etc/UTC " +
+                         path("a.csv") + " " + path("b.csv") + " > " + path("out"));
+  ASSERT_EQ(csv.status, 0) << csv.err;
+  EXPECT_EQ(read_file(path("out")), "when,v\n2026-07-01 08:00:00,b\n2026-07-01 09:00:00,a\n");
 }
 
 }  // namespace

@@ -58,8 +58,11 @@ Ordering options (text formats):
                                 abbreviation names (CET, CEST), else the
                                 earlier one; PATTERN=ZONE (repeatable): the
                                 inputs whose name matches the wildcards
-                                PATTERN (their path, where it has a '/') in
-                                ZONE instead
+                                PATTERN (their path's last parts, where it
+                                has a '/') in ZONE instead, the first match
+                                deciding; standard input takes ZONE's.
+                                --debug and formats other than lines read
+                                every input in one zone
   -V, --version-sort          natural sort of (version) numbers within text
 
 Other options:

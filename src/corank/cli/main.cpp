@@ -22,6 +22,7 @@
 #include "corank/io/error.hpp"
 #include "corank/io/source.hpp"
 #include "corank/io/temp_files.hpp"
+#include "corank/request_options.hpp"
 #include "corank/sort.hpp"
 #include "corank/version.hpp"
 
@@ -116,6 +117,7 @@ int run(Invocation& inv) {
   r.progress = inv.progress.value_or(::isatty(STDERR_FILENO) == 1);
   r.locale = "";  // lines follow LC_ALL, LC_COLLATE, ..., LANG, as GNU sort does
   validate(r);
+  for (const std::string& w : request::zone_pattern_warnings(r)) diagnostics.warning(w);
   check_stats_file(inv);
   if (inv.action == Action::Check || inv.action == Action::CheckQuiet) {
     const CheckReport c = check(r);

@@ -21,6 +21,7 @@
 #include "corank/mpi/cleanup.hpp"
 #include "corank/mpi/distributed_sort.hpp"
 #include "corank/mpi/launch_environment.hpp"
+#include "corank/request_options.hpp"
 #include "corank/version.hpp"
 
 namespace {
@@ -169,6 +170,8 @@ int main(int argc, char** argv) {
     // -x LC_ALL to other hosts), and its splitters compare as its sort does.
     r.sort.locale = "";
     r.sort.io.diagnostics = rank == 0 ? &diagnostics : nullptr;
+    if (rank == 0)
+      for (const std::string& w : corank::request::zone_pattern_warnings(r.sort)) diagnostics.warning(w);
     r.part_files = part_files;
     r.exchange = exchange;
     r.device = device;

@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
@@ -34,6 +35,23 @@ struct TimeZone::Impl {
 namespace {
 
 std::atomic<std::uint64_t> zones_loaded{0};
+
+// Where cctz reads the zoneinfo files: $TZDIR, else the system's.
+std::string tz_dir() {
+  const char* dir = std::getenv("TZDIR");
+  return dir && *dir ? dir : "/usr/share/zoneinfo";
+}
+
+// The bytes of the zoneinfo file of zone `name` (its link's target's); none
+// where it cannot be read.
+std::optional<std::string> zone_file(std::string_view name) {
+  if (name.empty() || name.front() == '/' || name.find("..") != std::string_view::npos) return std::nullopt;
+  std::ifstream f(tz_dir() + "/" + std::string(name), std::ios::binary);
+  if (!f) return std::nullopt;
+  std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  if (f.bad()) return std::nullopt;
+  return bytes;
+}
 const cctz::civil_second kEpoch(1970, 1, 1, 0, 0, 0);
 
 // The span of local times (seconds from 1970-01-01T00:00 local) around the
@@ -121,11 +139,18 @@ TimeZone TimeZone::load(std::string_view name) {
   return z;
 }
 
+bool TimeZone::same(std::string_view a, std::string_view b) {
+  if (a == b) return true;
+  const std::optional<std::string> x = zone_file(a);
+  if (!x) return false;
+  const std::optional<std::string> y = zone_file(b);
+  return y && *x == *y;
+}
+
 bool TimeZone::any_zone_names(std::uint64_t abbr) {
   static const std::vector<std::uint64_t> all = [] {
     std::vector<std::uint64_t> abbrs{kUtc, kGmt};
-    const char* dir = std::getenv("TZDIR");
-    std::ifstream table(std::string(dir && *dir ? dir : "/usr/share/zoneinfo") + "/zone1970.tab");
+    std::ifstream table(tz_dir() + "/zone1970.tab");
     // Lines of tab-separated fields: country codes, coordinates, the zone's name, ...
     for (std::string line; std::getline(table, line);) {
       if (line.empty() || line[0] == '#') continue;

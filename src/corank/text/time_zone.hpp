@@ -22,6 +22,10 @@ public:
   TimeZone();
   // Throws UsageError when the tz database has no zone of that name.
   static TimeZone load(std::string_view name);
+  // Whether two names are one zone of the tz database: the same name, or
+  // names whose zoneinfo files hold the same rules (a link's, UTC and
+  // Etc/UTC, US/Eastern and America/New_York).
+  static bool same(std::string_view a, std::string_view b);
 
   bool is_utc() const noexcept { return !impl_; }
   const std::string& name() const noexcept { return name_; }
