@@ -203,4 +203,32 @@ TEST_F(InputZones, PatternsNameFilesAsTheShellDoesAndLinksNameOneZone) {
   EXPECT_EQ(read_file(path("out")), "when,v\n2026-07-01 08:00:00,b\n2026-07-01 09:00:00,a\n");
 }
 
+// -m merges sorted inputs each read in its zone (06:30 in New York is 10:30
+// UTC, 13:00 in Berlin 11:00 UTC), equal instants (12:00 in New York and
+// 18:00 in Berlin, 16:00 UTC) ordered by their lines; -u keeps the first of
+// them in input order, the Berlin file's; names from --files0-from take their
+// patterns as operands do.
+TEST_F(InputZones, MergeUniqueAndFilesFromReadEachInputInItsZone) {
+  write_file(path("ny.log"), "2026-07-01 06:30:00 ny\n2026-07-01 12:00:00 same\n");
+  write_file(path("be.log"), "2026-07-01 13:00:00 be\n2026-07-01 18:00:00 same\n");
+  const std::string zones = "--time-zone 'ny*=America/New_York' --time-zone 'be*=Europe/Berlin' ";
+  const std::string inputs = path("be.log") + " " + path("ny.log");
+  const Result m = run("-m --time " + zones + inputs + " > " + path("out"));
+  ASSERT_EQ(m.status, 0) << m.err;
+  EXPECT_EQ(read_file(path("out")),
+            "2026-07-01 06:30:00 ny\n2026-07-01 13:00:00 be\n2026-07-01 12:00:00 same\n2026-07-01 18:00:00 same\n");
+  for (const std::string opts : {"-u --time", "-u -m --time", "-u --time -S 1K --batch-size 2"}) {
+    SCOPED_TRACE(opts);
+    const Result u = run(opts + " " + zones + inputs + " > " + path("out"));
+    ASSERT_EQ(u.status, 0) << u.err;
+    EXPECT_EQ(read_file(path("out")), "2026-07-01 06:30:00 ny\n2026-07-01 13:00:00 be\n2026-07-01 18:00:00 same\n");
+  }
+  const Result names = run_shell("printf '%s\\0%s\\0' " + inputs + " > " + path("names"), path("err"));
+  ASSERT_EQ(names.status, 0) << names.err;
+  const Result f = run("--time " + zones + "--files0-from=" + path("names") + " > " + path("out"));
+  ASSERT_EQ(f.status, 0) << f.err;
+  EXPECT_EQ(read_file(path("out")),
+            "2026-07-01 06:30:00 ny\n2026-07-01 13:00:00 be\n2026-07-01 12:00:00 same\n2026-07-01 18:00:00 same\n");
+}
+
 }  // namespace
