@@ -82,10 +82,16 @@ std::uint64_t write_merged(const ChunkWriting& how, const Chunk& chunk, std::spa
   for (unsigned s = 0; s < shares; ++s) offset[s + 1] += offset[s];
   range.allocate(0, offset[shares]);  // where the file system can: written in whole blocks, behind the merge
   // The shares' sinks take their blocks from one pool: fresh ones for each
-  // would touch new memory a share.
+  // would touch new memory a share. Each thread has two sinks open (the one
+  // it fills, the one before finishing its writes), each with its blocks: at
+  // most kShareQueueDepth apiece, since every block is memory a first touch
+  // pays for, and a merge that fills a block in milliseconds leaves the
+  // device no more than a few to write at once (with more threads, more
+  // sinks: the queue grows with them).
   io::RecyclingAllocator blocks(io.allocator ? *io.allocator : io::default_allocator());
   io::IoOptions share_io = io;
   share_io.allocator = &blocks;
+  share_io.queue_depth = std::min(io.queue_depth, kShareQueueDepth);
   std::atomic<unsigned> next{0};
   parallel_for(threads, [&](unsigned) {
     std::vector<std::span<const RecordEntry>> share(k);

@@ -28,6 +28,7 @@ namespace corank::text {
 // them cost more system time than the balance gained (BENCHMARKS.md).
 inline constexpr unsigned kSharesPerThread = 8;
 inline constexpr unsigned kMostShares = 32;
+inline constexpr unsigned kShareQueueDepth = 4;  // a share's sink's blocks at most (write_merged)
 
 // Writes the chunk, sorted slices chunk.records[slices[i], slices[i + 1]), to
 // `range` from its start on, in the order of `less` (the format's EntryLess);
