@@ -373,10 +373,12 @@ void check_input_zones(const SortRequest& r) {
 
 std::vector<std::string> zone_pattern_warnings(const SortRequest& r) {
   std::vector<std::string> lines;
-  for (const auto& [pattern, zone] : r.input_zones)
+  for (const auto& pattern_zone : r.input_zones) {
+    const std::string& pattern = pattern_zone.first;  // a structured binding no lambda may capture (clang 14)
     if (std::none_of(r.inputs.begin(), r.inputs.end(),
                      [&](const std::string& path) { return path != "-" && names_input(pattern, path); }))
-      lines.push_back("--time-zone '" + pattern + "=" + zone + "' names no input file: its zone reads none");
+      lines.push_back("--time-zone '" + pattern + "=" + pattern_zone.second + "' names no input file: its zone reads none");
+  }
   return lines;
 }
 
