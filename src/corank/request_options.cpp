@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <fnmatch.h>
 #include <random>
+#include <utility>
 
 #include "corank/errors.hpp"
 #include "corank/format.hpp"
@@ -87,12 +88,22 @@ std::vector<std::string> input_zones(const SortRequest& r) {
   std::vector<std::string> zones;
   for (const std::string& path : r.inputs) zones.push_back(zone_of_input(r, path));
   if (r.inputs.empty()) zones.push_back(zone_of_input(r, "-"));
-  for (std::size_t i = 1; i < zones.size(); ++i)
-    for (std::size_t j = 0; j < i; ++j)
-      if (zones[j] != zones[i] && text::TimeZone::same(zones[j], zones[i])) {
-        zones[i] = zones[j];
-        break;
-      }
+  // Each distinct name compared once with the distinct names before it:
+  // TimeZone::same reads zoneinfo files, and inputs are many, zones few.
+  std::vector<std::pair<std::string, std::string>> named;  // a name, the earlier name it reads as
+  for (std::string& z : zones) {
+    auto it = std::find_if(named.begin(), named.end(), [&](const auto& n) { return n.first == z; });
+    if (it == named.end()) {
+      std::string as = z;
+      for (const auto& n : named)
+        if (n.first == n.second && text::TimeZone::same(n.first, z)) {
+          as = n.first;
+          break;
+        }
+      it = named.insert(named.end(), {z, as});
+    }
+    z = it->second;
+  }
   return zones;
 }
 

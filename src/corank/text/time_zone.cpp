@@ -52,6 +52,7 @@ std::optional<std::string> zone_file(std::string_view name) {
   if (f.bad()) return std::nullopt;
   return bytes;
 }
+
 const cctz::civil_second kEpoch(1970, 1, 1, 0, 0, 0);
 
 // The span of local times (seconds from 1970-01-01T00:00 local) around the
