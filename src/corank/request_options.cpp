@@ -85,9 +85,7 @@ std::string zone_of_input(const SortRequest& r, const std::string& path) {
 // is an earlier one under another name (a link of the tz database: UTC and
 // Etc/UTC) takes the earlier's name, so that the two read as one zone.
 std::vector<std::string> input_zones(const SortRequest& r) {
-  std::vector<std::string> zones;
-  for (const std::string& path : r.inputs) zones.push_back(zone_of_input(r, path));
-  if (r.inputs.empty()) zones.push_back(zone_of_input(r, "-"));
+  std::vector<std::string> zones = zone_of_each_input(r);
   // Each distinct name compared once with the distinct names before it:
   // TimeZone::same reads zoneinfo files, and inputs are many, zones few.
   std::vector<std::pair<std::string, std::string>> named;  // a name, the earlier name it reads as
@@ -156,9 +154,13 @@ std::shared_ptr<const text::TimeRules> time_rules(const SortRequest& r, bool rea
   if (r.time_year_month > 12 || (r.time_year_month && !r.time_year))
     throw UsageError("invalid --time-year month '" + std::to_string(r.time_year_month) + "'");
   for (const auto& [pattern, zone] : r.input_zones) {
-    if (pattern.empty() || zone.empty())
-      throw UsageError("invalid --time-zone '" + pattern + "=" + zone + "': PATTERN=ZONE needs both");
-    (void)text::TimeZone::load(zone);  // an unknown zone is an error even where no input matches
+    const std::string argument = "--time-zone '" + pattern + "=" + zone + "'";
+    if (pattern.empty() || zone.empty()) throw UsageError("invalid " + argument + ": PATTERN=ZONE needs both");
+    try {
+      (void)text::TimeZone::load(zone);  // an unknown zone is an error even where no input matches
+    } catch (const UsageError& e) {
+      throw UsageError(std::string(e.what()) + " in " + argument);
+    }
   }
   if (!r.input_zones.empty() && !r.time_zone.empty()) (void)text::TimeZone::load(r.time_zone);  // the same
   // One set of rules reads every input in one zone: where the inputs' zones
@@ -186,6 +188,13 @@ CommonSortOptions common_options(const SortRequest& r) {
 }
 
 }  // namespace
+
+std::vector<std::string> zone_of_each_input(const SortRequest& r) {
+  std::vector<std::string> zones;
+  for (const std::string& path : r.inputs) zones.push_back(zone_of_input(r, path));
+  if (r.inputs.empty()) zones.push_back(zone_of_input(r, "-"));
+  return zones;
+}
 
 // Decimal commas are CSV's and TSV's alone: lines read LC_NUMERIC's decimal
 // point (as GNU sort does), JSON and COPY text always write '.'.

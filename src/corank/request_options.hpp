@@ -52,6 +52,10 @@ text::TextSortOptions text_options(const SortRequest& r);
 // differ, a key reads times, and the sort reads every input in one zone
 // (--debug, formats other than lines).
 void check_input_zones(const SortRequest& r);
+// The zone each input's times without an offset are read in (standard
+// input's for none): the first --time-zone PATTERN=ZONE whose pattern names
+// it, else --time-zone ZONE's; empty for the default, UTC.
+std::vector<std::string> zone_of_each_input(const SortRequest& r);
 // A line for each --time-zone PATTERN=ZONE that names no input file (a
 // mistyped pattern, or a zone written as a pattern: TZ=Europe/Berlin).
 std::vector<std::string> zone_pattern_warnings(const SortRequest& r);

@@ -4,6 +4,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "corank/request_options.hpp"
 #include "corank/sort.hpp"
 #include "corank/version.hpp"
 
@@ -40,6 +41,14 @@ ordered_json options_json(const SortRequest& r) {
       {"input_time_zones", input_zones_json(r)},
       {"time_format", r.time_format},
       {"rejects", r.rejects.empty() ? ordered_json(nullptr) : ordered_json(r.rejects)}};
+}
+
+// Each input's zone, in the order of "inputs", where --time-zone
+// PATTERN=ZONE gave inputs zones of their own.
+ordered_json zones_of_inputs_json(const SortRequest& r) {
+  ordered_json zones = ordered_json::array();
+  for (const std::string& z : request::zone_of_each_input(r)) zones.push_back(z.empty() ? "UTC" : z);
+  return zones;
 }
 
 std::vector<std::string> inputs_json(const SortRequest& r) {
@@ -109,6 +118,7 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
                     {"null", k.nulls},
                     {"null_sort", k.nulls_first ? "first" : "last"}});
   if (!s.key_values.empty()) doc["key_values"] = std::move(keys);
+  if (!r.input_zones.empty()) doc["time_zone_of_inputs"] = zones_of_inputs_json(r);
   return dump(doc);
 }
 

@@ -109,7 +109,9 @@ TEST_F(InputZones, ThatCannotBeHonouredAreErrors) {
        "inputs in different zones ('" + path("a.jsonl") + "': Asia/Tokyo, '" + path("b.jsonl") + "': UTC)"},
       {"--time --time-zone '=Asia/Tokyo'" + two, "invalid --time-zone '=Asia/Tokyo': PATTERN=ZONE needs both"},
       {"--time --time-zone 'z.*='" + two, "invalid --time-zone 'z.*=': PATTERN=ZONE needs both"},
-      {"--time --time-zone 'z.*=Asia/Nowhere'" + two, "unknown time zone 'Asia/Nowhere'"},
+      {"--time --time-zone 'z.*=Asia/Nowhere'" + two,
+       "unknown time zone 'Asia/Nowhere' (an IANA name such as Europe/Berlin, from the tz database) in --time-zone "
+       "'z.*=Asia/Nowhere'"},
       {"--time --time-zone '*=UTC' --time-zone Europe/Nowhere" + two, "unknown time zone 'Europe/Nowhere'"}};
   for (const auto& [args, message] : cases) {
     SCOPED_TRACE(args);
@@ -148,7 +150,7 @@ TEST_F(InputZones, ThatCannotBeHonouredAreErrors) {
 }
 
 // -c reads its one input in the zone its name gives; --stats names the
-// patterns.
+// patterns and each input's zone.
 TEST_F(InputZones, CheckAndStatsFollowThePatterns) {
   write_file(path("ny.log"), "2026-07-01 11:00:00+01:00 first\n2026-07-01 08:00:00 ny\n");
   // 08:00 in New York is 12:00 UTC, after 10:00 UTC; read in UTC, before it.
@@ -157,12 +159,15 @@ TEST_F(InputZones, CheckAndStatsFollowThePatterns) {
   // A pattern with a '/' matches the path, its '*' within one directory.
   EXPECT_EQ(run("-c --time --time-zone '" + path("") + "*.log=America/New_York' " + path("ny.log")).status, 0);
   EXPECT_EQ(run("-c --time --time-zone '/*.log=America/New_York' " + path("ny.log")).status, 1);
+  write_file(path("utc.log"), "2026-07-01 09:00:00 utc\n");
   const Result r = run("--time --time-zone 'ny*=America/New_York' --stats=" + path("stats.json") + " -o " +
-                       path("out") + " " + path("ny.log"));
+                       path("out") + " " + path("ny.log") + " " + path("utc.log"));
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(read_file(path("stats.json")).find("\"input_time_zones\":[{\"pattern\":\"ny*\",\"zone\":\"America/New_York\"}]"),
+  const std::string stats = read_file(path("stats.json"));
+  EXPECT_NE(stats.find("\"input_time_zones\":[{\"pattern\":\"ny*\",\"zone\":\"America/New_York\"}]"),
             std::string::npos)
-      << read_file(path("stats.json"));
+      << stats;
+  EXPECT_NE(stats.find("\"time_zone_of_inputs\": [\"America/New_York\",\"UTC\"]"), std::string::npos) << stats;
 }
 
 // A pattern with a '/' names the path's last parts, however the path is
