@@ -86,6 +86,17 @@ Job::Job(const DistributedRequest& req, unsigned rank, const NodeShare& node_sha
 void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsigned ranks) {
   const SortRequest& r = local;
   inputs = snapshot ? std::make_unique<Inputs>(r.inputs, *snapshot) : std::make_unique<Inputs>(r.inputs);
+  // --multiline: a record is a run of lines, which the ranks' shares, their
+  // splitters and the pieces they receive would cut apart or join across
+  // files (a run without its first line glued onto another file's record).
+  // One rank and one input that holds records: its piece is the input as it
+  // lies, read as corank reads it.
+  if (r.multiline) {
+    std::size_t holding = 0;
+    for (std::size_t i = 0; i < inputs->files(); ++i) holding += inputs->file_size(i) > 0;
+    if (ranks > 1 || holding > 1)
+      throw UsageError("--multiline is not distributed (one rank and one input only): sort multi-line records with corank");
+  }
   if (is_text_format(r.format)) {
     auto f = text_format_of(r);
     term = f->terminator();

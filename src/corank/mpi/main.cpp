@@ -66,7 +66,8 @@ constexpr const char* kUsage =
     "Where mpirun starts every rank on one node, Open MPI's cm layer (networks'\n"
     "own libraries) is left out unless OMPI_MCA_pml, mpirun's --mca pml or a\n"
     "parameter file names a layer.\n"
-    "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output.\n"
+    "Not distributed: -c/-C, -m, --debug, --files0-from, standard input/output,\n"
+    "--multiline (but with one rank and one input).\n"
     "\n"
     "corank's options, which every rank takes as corank does:\n"
     "\n";

@@ -1,0 +1,105 @@
+// Text records that corank reads in ways of its own, through the whole
+// distributed sort over ranks as threads: --multiline records (refused where
+// ranks or inputs would cut them apart), yearless timestamps dated by the
+// inputs' modification times, blank JSON lines skipped, rows whose number of
+// fields differs from the first's anywhere in the input, and the counts of
+// key values that did not read, summed over the ranks.
+#include <sys/stat.h>
+#include <utime.h>
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "corank/mpi/distributed_sort.hpp"
+#include "fake_communicator.hpp"
+#include "test_files.hpp"
+#include "test_request.hpp"
+
+namespace corank::mpi {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::FakeWorld;
+using testing::read_file;
+using testing::TestDir;
+using testing::write_file;
+
+SortRequest text_request(const TestDir& dir, std::vector<std::string> inputs) {
+  SortRequest r = testing::scratch_sort(dir, std::move(inputs), 1, std::uint64_t{4} << 20);
+  r.output = dir / "out/sorted";
+  fs::create_directories(dir / "out");
+  return r;
+}
+
+struct Outcome {
+  std::vector<int> status;
+  std::string error;   // rank 0's
+  std::string output;  // "" where the sort failed
+};
+
+Outcome run_ranks(int ranks, const DistributedRequest& request) {
+  Outcome o;
+  o.status.assign(static_cast<std::size_t>(ranks), -1);
+  fs::remove(request.sort.output);
+  FakeWorld world(ranks);
+  world.run([&](Communicator& c) {
+    std::string error;
+    o.status[static_cast<std::size_t>(c.rank())] = distributed_sort(c, request, &error);
+    if (c.rank() == 0) o.error = error;
+  });
+  if (o.status[0] == 0) o.output = read_file(request.sort.output);
+  return o;
+}
+
+Outcome run_ranks(int ranks, const SortRequest& r) {
+  DistributedRequest d;
+  d.sort = r;
+  return run_ranks(ranks, d);
+}
+
+// corank::sort's output of `r` (to DIR/single).
+std::string single(const TestDir& dir, SortRequest r) {
+  r.output = dir / "single";
+  sort(r);
+  return read_file(r.output);
+}
+
+std::vector<int> all(int ranks, int status) { return std::vector<int>(static_cast<std::size_t>(ranks), status); }
+
+// ---- --multiline ----------------------------------------------------------
+
+// Records of several lines: one rank and one input sort as corank does; more
+// ranks, or more inputs holding records, are refused (exit 2, one line).
+TEST(MpiTextRecords, MultilineRefusedWhereRecordsWouldBeCutApart) {
+  TestDir dir;
+  std::string log;
+  for (int i = 0; i < 3000; ++i)
+    log += "2026-01-01T00:" + std::to_string(10 + (i * 7919) % 50) + ":" + std::to_string(10 + i % 50) + "Z r" +
+           std::to_string(i) + "\n  at frame " + std::to_string(i) + "\n  at caller\n";
+  write_file(dir / "a.log", log);
+  write_file(dir / "b.log", "  orphan\n2026-01-01T00:00:00Z first\n  at b1\n");
+  write_file(dir / "empty.log", "");
+  SortRequest r = text_request(dir, {dir / "a.log", dir / "empty.log"});
+  r.multiline = true;
+  const Outcome one = run_ranks(1, r);
+  ASSERT_EQ(one.status, all(1, 0)) << one.error;
+  EXPECT_TRUE(one.output == single(dir, r)) << "one rank, one input: the output differs from corank::sort's";
+  for (int ranks = 2; ranks <= 3; ++ranks) {
+    const Outcome o = run_ranks(ranks, r);
+    EXPECT_EQ(o.status, all(ranks, 2));
+    EXPECT_EQ(o.error, "--multiline is not distributed (one rank and one input only): sort multi-line records with corank");
+    EXPECT_FALSE(fs::exists(r.output));
+  }
+  r.inputs = {dir / "a.log", dir / "b.log"};
+  const Outcome two = run_ranks(1, r);
+  EXPECT_EQ(two.status, all(1, 2));
+  EXPECT_NE(two.error.find("--multiline is not distributed"), std::string::npos) << two.error;
+  EXPECT_TRUE(fs::is_empty(dir / "tmp"));
+}
+
+
+}  // namespace
+}  // namespace corank::mpi
