@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ctime>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -98,6 +99,65 @@ TEST(MpiTextRecords, MultilineRefusedWhereRecordsWouldBeCutApart) {
   EXPECT_EQ(two.status, all(1, 2));
   EXPECT_NE(two.error.find("--multiline is not distributed"), std::string::npos) << two.error;
   EXPECT_TRUE(fs::is_empty(dir / "tmp"));
+}
+
+
+// ---- yearless timestamps ----------------------------------------------------
+
+// Sets the modification time of `path` to noon UTC of YEAR-MM-01.
+void date_file(const std::string& path, int year, int month) {
+  struct tm t {};
+  t.tm_year = year - 1900;
+  t.tm_mon = month - 1;
+  t.tm_mday = 1;
+  t.tm_hour = 12;
+  const time_t when = ::timegm(&t);
+  const struct utimbuf times {when, when};
+  ASSERT_EQ(::utime(path.c_str(), &times), 0);
+}
+
+// Syslog's timestamps have no year: they take it from the input's
+// modification time, as corank's do, not from the pieces the ranks received
+// (whose time is now); inputs dated differently are refused.
+TEST(MpiTextRecords, YearlessTimestampsDatedByTheInputs) {
+  TestDir dir;
+  std::string log;
+  for (int i = 0; i < 2000; ++i) {
+    const int d = 1 + i % 28, h = i % 24;
+    log += (i % 2 ? "Mar " : "Sep ") + std::string(d < 10 ? " " : "") + std::to_string(d) + " " + (h < 10 ? "0" : "") +
+           std::to_string(h) + ":00:00 h app: s" + std::to_string(i) + "\n";
+    log += (i % 3 ? "2021" : "2023") + std::string("-06-01T00:00:") + (i % 60 < 10 ? "0" : "") + std::to_string(i % 60) +
+           "Z iso" + std::to_string(i) + "\n";
+  }
+  write_file(dir / "y.log", log);
+  date_file(dir / "y.log", 2022, 7);  // March 2022, September 2021: between the ISO years
+  SortRequest r = text_request(dir, {dir / "y.log"});
+  r.keys = {"T"};
+  const std::string want = single(dir, r);
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    const Outcome o = run_ranks(ranks, r);
+    ASSERT_EQ(o.status, all(ranks, 0)) << o.error;
+    EXPECT_TRUE(o.output == want) << ranks << " ranks: the output differs from corank::sort's";
+  }
+  // Several inputs of one reference (and one whose timestamps carry years): the same.
+  write_file(dir / "y2.log", log.substr(0, log.size() / 3));
+  write_file(dir / "iso.log", "2022-01-01T00:00:00Z mid\n2024-01-01T00:00:00Z late\n");
+  date_file(dir / "y2.log", 2022, 7);
+  date_file(dir / "iso.log", 2025, 1);
+  r.inputs = {dir / "iso.log", dir / "y.log", dir / "y2.log"};
+  const std::string want2 = single(dir, r);
+  const Outcome o = run_ranks(2, r);
+  ASSERT_EQ(o.status, all(2, 0)) << o.error;
+  EXPECT_TRUE(o.output == want2) << "several inputs: the output differs from corank::sort's";
+  // Yearless inputs of different references: refused, naming both.
+  date_file(dir / "y2.log", 2020, 2);
+  for (int ranks = 1; ranks <= 2; ++ranks) {
+    const Outcome refused = run_ranks(ranks, r);
+    EXPECT_EQ(refused.status, all(ranks, 2));
+    EXPECT_EQ(refused.error, "inputs whose yearless timestamps take their year from different modification times ('" +
+                                 dir / "y.log" + "': 2022-07, '" + dir / "y2.log" +
+                                 "': 2020-02): corank-mpi dates every input alike; give --time-year");
+  }
 }
 
 
