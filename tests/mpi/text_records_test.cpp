@@ -161,5 +161,34 @@ TEST(MpiTextRecords, YearlessTimestampsDatedByTheInputs) {
 }
 
 
+// ---- JSON lines ---------------------------------------------------------------
+
+// Blank lines (and lines of blanks only) between JSON texts are skipped, as
+// jq and corank skip them: the same bytes as corank's, checked (--verify).
+TEST(MpiTextRecords, BlankJsonLinesSkipped) {
+  TestDir dir;
+  std::string json;
+  for (int i = 0; i < 20000; ++i) {
+    json += "{\"a\":" + std::to_string((i * 7919) % 5000) + ",\"i\":" + std::to_string(i) + "}\n";
+    if (i % 97 == 0) json += "\n";
+    if (i % 89 == 0) json += " \t\r\n";
+  }
+  write_file(dir / "b.jsonl", "\n" + json + "\n");
+  write_file(dir / "c.jsonl", "{\"a\":2}\n\n{\"a\":1}\n  ");
+  SortRequest r = text_request(dir, {dir / "b.jsonl", dir / "c.jsonl"});
+  r.format = "jsonl";
+  r.keys = {"a:n"};
+  const std::string want = single(dir, r);
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    DistributedRequest d;
+    d.sort = r;
+    d.sort.verify = true;
+    const Outcome o = run_ranks(ranks, d);
+    ASSERT_EQ(o.status, all(ranks, 0)) << o.error;
+    EXPECT_TRUE(o.output == want) << ranks << " ranks: the output differs from corank::sort's";
+  }
+}
+
+
 }  // namespace
 }  // namespace corank::mpi

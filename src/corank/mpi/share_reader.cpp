@@ -136,6 +136,9 @@ void ShareReader::text_record(std::vector<ShareRecord>& records, std::string_vie
     skip_next_ = false;
     return;
   }
+  // A line the format skips (a blank JSON line, as jq skips it) is no
+  // record: corank's readers drop it, so no rank sorts or writes it.
+  if (text_.format && text_.format->skips(rec)) return;
   const std::uint64_t pos = cursor_ + i;
   if (text_.check && text_.format->checks_records())
     checked(in_, pos, [&](std::uint64_t line) {
