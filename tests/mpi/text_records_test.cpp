@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "corank/cli/unread_keys.hpp"
 #include "corank/mpi/distributed_sort.hpp"
 #include "fake_communicator.hpp"
 #include "test_files.hpp"
@@ -189,6 +190,36 @@ TEST(MpiTextRecords, BlankJsonLinesSkipped) {
   }
 }
 
+
+// ---- key values that did not read ----------------------------------------------
+
+// corank's closing line about NULL, missing and unread key values: the same
+// counts summed over the ranks' sorts as one sort finds.
+TEST(MpiTextRecords, UnreadKeyValuesSummedOverTheRanks) {
+  TestDir dir;
+  std::string csv = "id,ts,score\n";
+  for (int i = 0; i < 20000; ++i)
+    csv += std::to_string(i) + "," + (i % 13 == 0 ? "soon" : "2026-01-01T00:00:" + std::to_string(10 + i % 50) + "Z") +
+           "," + (i % 7 == 0 ? "" : std::to_string((i * 7919) % 1000)) + "\n";
+  write_file(dir / "t.csv", csv);
+  SortRequest r = text_request(dir, {dir / "t.csv"});
+  r.format = "csv";
+  r.header = true;
+  r.keys = {"score:n", "ts:time"};
+  SortRequest one = r;
+  one.output = dir / "single";
+  const std::string want = cli::unread_keys_line(sort(one), r);
+  ASSERT_NE(want.find("20,000 rows"), std::string::npos) << want;
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    DistributedRequest d;
+    d.sort = r;
+    SortStats totals;
+    d.totals = &totals;
+    const Outcome o = run_ranks(ranks, d);
+    ASSERT_EQ(o.status, all(ranks, 0)) << o.error;
+    EXPECT_EQ(cli::unread_keys_line(totals, r), want) << ranks << " ranks";
+  }
+}
 
 }  // namespace
 }  // namespace corank::mpi

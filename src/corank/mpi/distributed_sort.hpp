@@ -57,6 +57,11 @@ struct DistributedRequest {
   std::string device;
   std::string stats_file;   // --stats: "" none, "-" into *stats_text (rank 0's), for the caller to print
   std::string* stats_text = nullptr;
+  // Rank 0's, where not null: the records the ranks' sorts read and their
+  // counts of key values that did not read or were NULL, summed over the
+  // ranks (records_in and key_values), for corank's line about them
+  // (cli/unread_keys.hpp).
+  SortStats* totals = nullptr;
   // sort.io.diagnostics: rank 0's -v summary (the ranks' own sorts stay quiet).
 };
 

@@ -17,6 +17,7 @@
 #include "corank/cli/args.hpp"
 #include "corank/cli/gnu_arguments.hpp"
 #include "corank/cli/program_signals.hpp"
+#include "corank/cli/unread_keys.hpp"
 #include "corank/io/diagnostics.hpp"
 #include "corank/mpi/cleanup.hpp"
 #include "corank/mpi/distributed_sort.hpp"
@@ -179,8 +180,14 @@ int main(int argc, char** argv) {
     r.stats_file = inv.stats_file;
     std::string why, stats;
     r.stats_text = &stats;
+    SortStats totals;
+    r.totals = rank == 0 ? &totals : nullptr;
     status = mpi::distributed_sort(MPI_COMM_WORLD, r, &why);
     if (status != 0 && rank == 0) std::fprintf(stderr, "corank-mpi: %s\n", why.c_str());
+    // As corank ends: how many key values did not read or were NULL, over every rank's records.
+    if (status == 0 && rank == 0)
+      if (const std::string unread = cli::unread_keys_line(totals, r.sort); !unread.empty())
+        std::fprintf(stderr, "corank-mpi: %s\n", unread.c_str());
     if (status == 0 && !stats.empty() &&
         (std::fwrite(stats.data(), 1, stats.size(), stdout) != stats.size() || std::fflush(stdout) != 0)) {
       std::fprintf(stderr, "corank-mpi: write failed: standard output: %s\n", std::strerror(errno));

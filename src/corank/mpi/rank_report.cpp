@@ -18,6 +18,27 @@ namespace {
 
 std::string gib(std::uint64_t bytes) { return io::format_line("%.2f GiB", static_cast<double>(bytes) / (1 << 30)); }
 
+// Adds one rank's sort statistics (stats_json.hpp's document) to `totals`:
+// records read, and each key's unread and NULL values, key by key (every
+// rank's sort has the same keys; a rank that sorted nothing has none).
+void add_key_values(const nlohmann::ordered_json& sort, SortStats& totals) {
+  totals.records_in += sort.value("records_in", std::uint64_t{0});
+  if (!sort.contains("key_values")) return;
+  const auto& keys = sort["key_values"];
+  if (totals.key_values.size() < keys.size()) totals.key_values.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const auto& k = keys[i];
+    KeyValueCounts& t = totals.key_values[i];
+    t.key = k["key"].get<unsigned>();
+    t.name = k["name"].get<std::string>();
+    t.kind = k["type"].get<std::string>();
+    t.unread += k["unread"].get<std::uint64_t>();
+    t.nulls += k["null"].get<std::uint64_t>();
+    t.unread_first = k["unread_sort"] == "first";
+    t.nulls_first = k["null_sort"] == "first";
+  }
+}
+
 }  // namespace
 
 std::string node_share_note(const Job& job) {
@@ -96,6 +117,7 @@ void report(Communicator& c, const Job& job, const RankReport& r) {
       records += j["records_out"].get<std::uint64_t>();
       bytes += j["bytes_out"].get<std::uint64_t>();
       slowest = std::max(slowest, j["seconds"]["total"].get<double>());
+      if (req.totals) add_key_values(j["sort"], *req.totals);
     }
     const double skew = partition_skew(parts);
     if (job.local.verbose && req.sort.io.diagnostics)

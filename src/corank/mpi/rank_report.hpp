@@ -32,7 +32,8 @@ struct RankReport {
 };
 
 // Collective, failures agreed: rank 0 gathers every rank's report and writes
-// the document to --stats (or Job::request.stats_text) and -v's summary line.
+// the document to --stats (or Job::request.stats_text) and -v's summary line,
+// and sums the ranks' counts of unread key values into Job::request.totals.
 // Each rank's entry says how it shares its node (node_share.hpp).
 void report(Communicator& c, const Job& job, const RankReport& mine);
 
