@@ -68,7 +68,8 @@ SortStats sort_time_groups(const SortRequest& r, const std::vector<std::shared_p
     ::unlink(rg.output.c_str());
     if (sorted.back().get() < 0) throw io::IoError("open failed", rg.output, std::strerror(errno));
     files.push_back({"/proc/self/fd/" + std::to_string(sorted.back().get()), formats.back().get(),
-                     formats.back()->line_comparator()});
+                     formats.back()->line_comparator(), s.head_bytes});
+    total.head_records += s.head_records, total.head_bytes += s.head_bytes;
     total.records_in += s.records_in, total.bytes_in += s.bytes_in, total.runs += s.runs;
     total.spilled_runs += s.spilled_runs, total.spill_bytes += s.spill_bytes, total.merge_passes += s.merge_passes;
     total.threads = s.threads, total.memory_budget = s.memory_budget;

@@ -90,6 +90,9 @@ struct SortStats {
   std::uint64_t side_records = 0;
   bool one_pass = false;
   std::uint64_t rejected_records = 0;  // text: records that went to --rejects
+  // --multiline: the text before the inputs' first timestamps, records of
+  // their own written first, in input order (multiline_format.hpp).
+  std::uint64_t head_records = 0, head_bytes = 0;
   std::uint64_t memory_budget = 0;
   unsigned threads = 0;
   PhaseTimes seconds;

@@ -32,7 +32,9 @@ Ordering options (text formats):
       --multiline             a line in which --time finds no timestamp (a
                                 stack trace's) belongs to the record before it;
                                 records move, and -u -c --stats count, whole;
-                                sorts by --time where no key is given
+                                each file's text before its first timestamp
+                                comes first; sorts by --time where no key is
+                                given
   -n, --numeric-sort          compare according to string numerical value
   -R, --random-sort           shuffle, but group identical keys together
       --random-source=FILE    get the seed of -R's order from FILE

@@ -297,6 +297,16 @@ void ChunkReader::take_record(Chunk& chunk, std::uint64_t& scan, std::uint64_t n
     if (format_.counts_lines() || format_.checks_records())
       file_lines_ += static_cast<std::uint64_t>(std::count(base + scan, base + scan + n, '\n'));
   }
+  if (at_file_start_ && format_.records_are_runs_of_lines()) {
+    const std::string_view record(base + scan, n - 1);
+    if (!input_format_->starts_record(record.substr(0, std::min(record.find('\n'), record.size())))) {
+      heads_.append(base + scan, n);  // the file's head (heads())
+      ++head_records_;
+      at_file_start_ = false;
+      scan += n;
+      return;
+    }
+  }
   at_file_start_ = false;
   if (rows_ && !rows_->admit({base + scan, n - 1}, source_name_, line)) {
     scan += n;  // skipped, or a reject: its bytes stay in the chunk, unused

@@ -76,6 +76,13 @@ public:
   double split_seconds() const noexcept { return split_seconds_; }
   // The total input size when every input is a regular file.
   std::optional<std::uint64_t> total_size() const noexcept { return total_size_; }
+  // Records that are runs of lines (--multiline): each file's text before its
+  // first timestamp, terminators included, in input order, and how many
+  // files had any. They are no chunk's records: the output begins with them
+  // (multiline_format.hpp), so that no sorted run holds a record that read
+  // back would join the one before it.
+  const std::string& heads() const noexcept { return heads_; }
+  std::uint64_t head_records() const noexcept { return head_records_; }
 
 private:
   bool fill_records(Chunk& chunk, std::uint64_t budget);
@@ -135,6 +142,8 @@ private:
   bool done_ = false;
   std::string header_;
   bool saw_header_ = false;
+  std::string heads_;
+  std::uint64_t head_records_ = 0;
   std::uint64_t bytes_read_ = 0;
   double read_seconds_ = 0, split_seconds_ = 0;
   std::optional<std::uint64_t> total_size_;

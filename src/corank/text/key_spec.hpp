@@ -23,6 +23,9 @@ enum class TimeExtent : unsigned char {
   anywhere,  // wherever it is found (--time, T without field positions)
   whole,     // the whole value, blanks around it aside (:time of a CSV column
              // or a JSON member): text after the timestamp leaves it unread
+  record,    // a multi-line log record's (--multiline, T without field
+             // positions): what its first line starts it with, if anything
+             // (TimeRules::find_record_start)
 };
 
 inline constexpr std::uint64_t kNoPosition = UINT64_MAX;
@@ -50,8 +53,11 @@ struct KeyField {
   bool time_search = false;
   // :time of a column or member: the value is the timestamp alone.
   bool time_whole = false;
+  // T without field positions on a multi-line record: its first line's time.
+  bool time_record = false;
   TimeExtent time_extent() const noexcept {
-    return time_search ? TimeExtent::anywhere : time_whole ? TimeExtent::whole : TimeExtent::start;
+    if (time_search) return time_record ? TimeExtent::record : TimeExtent::anywhere;
+    return time_whole ? TimeExtent::whole : TimeExtent::start;
   }
   // How T reads timestamps (time_rules.hpp); null: UTC, the known formats, this year.
   std::shared_ptr<const TimeRules> time_rules;

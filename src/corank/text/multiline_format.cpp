@@ -1,43 +1,27 @@
 #include "corank/text/multiline_format.hpp"
 
-#include <algorithm>
 #include <cstring>
 #include <string_view>
-#include <vector>
-
-#include "corank/text/time_formats.hpp"
 
 namespace corank::text {
 
-MultilineFormat::MultilineFormat(LineOrdering ordering, std::shared_ptr<const TimeRules> rules)
-    : TextFormat(ordering.eol, ordering.unique), lines_(std::move(ordering)), rules_(std::move(rules)) {}
-
 namespace {
 
-// The known formats that read a bare number (an epoch) or a date without a
-// time of day.
-bool reads_number_or_date(const TimePattern* p) {
-  static const std::vector<const TimePattern*> weak = [] {
-    std::vector<const TimePattern*> v;
-    for (const TimeFormat& f : known_time_formats())
-      if (f.name == std::string_view("epoch") || f.name == std::string_view("iso8601-date")) v.push_back(&f.pattern);
-    return v;
-  }();
-  return std::find(weak.begin(), weak.end(), p) != weak.end();
+// Keys that find a time anywhere read a record's from its first line, as
+// starts_record does: what starts the record is its time.
+LineOrdering with_record_times(LineOrdering ordering) {
+  for (KeyField& k : ordering.keys) k.time_record = k.time_search;
+  return ordering;
 }
 
 }  // namespace
 
-// A bare number or a date alone found inside a line is most often the
-// message's, not the entry's time ("Key (id)=(1732531201) already exists",
-// "license expired on 2026-11-20" in a stack trace): such a line starts a
-// record only where it begins with it (after a '['), or where it holds a JSON
-// object (its time member's value).
+MultilineFormat::MultilineFormat(LineOrdering ordering, std::shared_ptr<const TimeRules> rules)
+    : TextFormat(ordering.eol, ordering.unique), lines_(with_record_times(std::move(ordering))), rules_(std::move(rules)) {}
+
 bool MultilineFormat::starts_record(std::string_view line) const {
   TimeFound found;
-  if (!rules_->find(line, found)) return false;
-  if (!reads_number_or_date(found.pattern) || line.starts_with('{')) return true;
-  return found.begin == 0 || (found.begin == 1 && line[0] == '[');
+  return rules_->find_record_start(line, found);
 }
 
 std::size_t MultilineFormat::record_length(const char* p, const char* end) const {

@@ -2,8 +2,12 @@
 // Log records that span lines (--multiline): a line in which no timestamp is
 // found (a Java stack trace's "\tat ..." lines, a message's continuation)
 // belongs to the record before it, and the record moves as one, terminators
-// inside it kept. Text before a file's first timestamp is a record of its own,
-// which has no time and so sorts first under a time key.
+// inside it kept. Text before a file's first timestamp (a banner, or the end
+// of a record that began in the file before, rotated) is a record of its own,
+// the file's head: heads come first in the output, whatever the order, in
+// the order of the inputs (ChunkReader::heads, RecordReader::divert_head).
+// So no sorted run ever holds one, which read back would join the record
+// before it: its first line starts no record.
 //
 // A record ends only where the next one begins, so its end is known once the
 // next line is whole, and what is left at a file's end is one record. Records
@@ -13,9 +17,10 @@
 // A timestamp is what a positionless time key finds (TimeRules::find: the
 // formats detected in the inputs, or --time-format's), but for a bare epoch
 // number or a date alone inside a line (an id, a date a message names),
-// which starts a record only where the line begins with it. Read back from a
-// spilled run, two records without a timestamp that sorted next to each other
-// (two files' heads) read as one: their bytes and order are the same.
+// which starts a record only where the line begins with it
+// (TimeRules::find_record_start). A record's time key is the timestamp that
+// starts it: a head of text before a file's first timestamp has none, even
+// where a later line of it names a number or a date.
 #include <memory>
 
 #include "corank/text/text_format.hpp"

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 #include "corank/errors.hpp"
 #include "corank/io/error.hpp"
@@ -17,7 +18,23 @@ RecordReader::RecordReader(ReadFn read, std::string name, const TextFormat& form
       check_(check && format.checks_records()),
       count_lines_(format.counts_lines() || check_ || format.records_are_runs_of_lines()) {}
 
+bool RecordReader::divert_head(std::string& heads) {
+  std::string_view record;
+  if (!format_.records_are_runs_of_lines() || !next(record)) return false;
+  if (format_.starts_record(record.substr(0, std::min(record.find('\n'), record.size())))) {
+    again_ = record;  // its bytes stay where they are until the next read
+    return false;
+  }
+  heads.append(record);
+  heads += format_.terminator();
+  return true;
+}
+
 bool RecordReader::next(std::string_view& record) {
+  if (again_) {
+    record = *std::exchange(again_, std::nullopt);
+    return true;
+  }
   for (;;) {
     const std::size_t n = format_.record_length(buf_.data() + begin_, buf_.data() + end_);
     if (n) {
@@ -38,11 +55,7 @@ bool RecordReader::next(std::string_view& record) {
     }
     if (eof_) {
       if (begin_ == end_) {
-        // Records that end only where the next begins may read back as fewer
-        // (multiline_format.hpp): two without a timestamp side by side are one.
-        if (expected_ && seen_.records != expected_->records &&
-            !(format_.last_record_runs_to_file_end() && seen_.records < expected_->records))
-          check_end();
+        if (expected_ && seen_.records != expected_->records) check_end();
         return false;
       }
       if (format_.last_record_runs_to_file_end() && buf_[end_ - 1] == format_.terminator()) {

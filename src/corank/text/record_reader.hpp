@@ -42,6 +42,11 @@ public:
 
   // False at the end of the file.
   bool next(std::string_view& record);
+  // Records that are runs of lines (--multiline): where the stream's first
+  // record is its text before the first timestamp (its first line starts no
+  // record), appends it to `heads` with its terminator and returns true; it
+  // is then not one of next()'s. Before the first next().
+  bool divert_head(std::string& heads);
   const std::string& name() const noexcept { return name_; }
   // The 1-based line where the record next() yielded last starts (a CSV row
   // with quoted newlines spans several); its number where the format counts
@@ -61,6 +66,7 @@ private:
   FileLineEnding ending_;
   bool eof_ = false;
   bool check_ = true;
+  std::optional<std::string_view> again_;  // divert_head's record, not a head: next() yields it again
   // Lines are counted for line(): the format counts them, checks records, or
   // its records are runs of lines (--multiline: a record's first line is its number).
   bool count_lines_ = false;

@@ -104,6 +104,7 @@ public:
         }
       }
       if (rows_) readers_.back()->check_rows(*rows_);
+      if (readers_.back()->divert_head(heads_)) ++head_records_;
     }
     ++batches_;
     return next_ == names_.size();
@@ -147,9 +148,13 @@ public:
       out_ = std::make_unique<RecordWriter>(output_->sink(), format_.terminator(), unique_format());
       if (opt_.debug) out_->show_debug_view(format_);
       if (have_header_ && opt_.write_header) out_->write_raw(header_ + '\n');
+      out_->write_raw(heads_);  // every input's is read: the output is written once all are open
     }
     return *out_;
   }
+  // --multiline: the inputs' text before their first timestamps, written first.
+  std::uint64_t head_records() const noexcept { return head_records_; }
+  std::uint64_t head_bytes() const noexcept { return heads_.size(); }
   std::size_t batches() const noexcept { return batches_; }
 
 private:
@@ -189,6 +194,8 @@ private:
   std::vector<std::unique_ptr<RecordReader>> readers_;
   std::string header_;
   bool have_header_ = false;
+  std::string heads_;  // RecordReader::divert_head's
+  std::uint64_t head_records_ = 0;
   std::unique_ptr<RecordWriter> out_;
 };
 
@@ -205,7 +212,9 @@ void merge_sorted_inputs(const TextSortOptions& options, const TextSortPlan& pla
   RecordWriter& out = batches.out();  // an empty input still gets its header
   out.finish();
   stats.seconds.merge = seconds_since(t_merge);
-  stats.records_in = stats.records_out = out.records();
+  stats.head_records = batches.head_records();
+  stats.head_bytes = batches.head_bytes();
+  stats.records_in = stats.records_out = out.records() + stats.head_records;
   stats.bytes_out = out.bytes();
   // The rejects first: a failure after them leaves the output as it was, and nothing lost.
   if (rows && rows->rejects()) rows->rejects()->commit();
@@ -227,6 +236,8 @@ TextCheckResult check_text(const std::string& path, TextFormat& format, const io
     ++number;
   }
   reader.check_rows(rows);
+  std::string head;  // --multiline: a file's text before its first timestamp is in order where it is
+  if (reader.divert_head(head)) ++number;
   std::string prev;
   bool have_prev = false;
   // Under -u equal neighbours are disorder too, as in GNU sort -c -u.

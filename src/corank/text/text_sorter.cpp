@@ -2,15 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <future>
 #include <memory>
-#include <numeric>
 #include <optional>
 #include <span>
-#include <thread>
-
-#include <sys/stat.h>
 
 #include "corank/format.hpp"
 #include "corank/gpu_gate.hpp"
@@ -103,6 +98,7 @@ public:
       return gpu;
     });
     drive_sort(*this, stats_);
+    write_heads();  // where no record came after them
     chunks_[0] = Chunk();
     chunks_[1] = Chunk();
     stats_.bytes_in = reader.bytes_read();
@@ -122,7 +118,7 @@ public:
                            merged_in_ranges_ ? "in key ranges on all threads" : "by one loser tree"));
     out_->finish();
     progress_.finish();
-    stats_.records_out = out_->records() + in_range_.records;
+    stats_.records_out = out_->records() + in_range_.records + stats_.head_records;
     stats_.bytes_out = out_->bytes() + in_range_.bytes;
     stats_.seconds.write += out_->write_seconds() + in_range_.seconds;
     auto tc = Clock::now();
@@ -162,6 +158,7 @@ public:
   }
 
   void write_chunk() {
+    write_heads();
     if (sorting_.pending_slices().empty())
       write_sorted(writing(), chunks_[chunk_], *out_, *output_, opt_.debug, in_range_);
     else
@@ -291,6 +288,7 @@ public:
   // The last merge. Where the output is a file written in place (not under
   // --debug), in key ranges by all threads where merge_in_ranges_ok.
   void merge_into_output(std::span<SpilledRun> runs) {
+    write_heads();
     RecordWriter& out = *out_;
     io::OutputFile& output = *output_;
     if (merge_in_ranges_ok(runs) && !opt_.debug && output.can_reserve_range()) {
@@ -307,6 +305,14 @@ public:
   }
 
 private:
+  // The inputs' heads (ChunkReader::heads) before any record, every input read by then (no streaming).
+  void write_heads() {
+    if (std::exchange(heads_written_, true) || reader_->heads().empty()) return;
+    out_->write_raw(reader_->heads());
+    stats_.head_records = reader_->head_records(), stats_.head_bytes = reader_->heads().size();
+    stats_.records_in += stats_.head_records;
+  }
+
   void open_writer() {
     out_ = std::make_unique<RecordWriter>(output_->sink(), format_.terminator(), unique_format(),
                                           plan_.threads > 2 ? std::max(plan_.gather_buffer, kCacheBuffer) : kCacheBuffer);
@@ -319,11 +325,13 @@ private:
 
   // After the first chunk, not the last: the chunks join one run in the output
   // where the first looks nearly sorted (random or reverse-sorted input forms
-  // today's runs at no cost) and the output can be read back (not --debug's).
+  // today's runs at no cost) and the output can be read back (not --debug's),
+  // and nothing must precede its records (the heads of --multiline's inputs).
   void start_streaming(const Chunk& first) {
     const std::uint64_t share = plan_.chunk_bytes * 3;
     const std::uint64_t window = share / kWindowShare;
-    if (opt_.debug || !output_->can_read_back() || !looks_nearly_sorted(first, window)) return;
+    if (opt_.debug || format_.records_are_runs_of_lines() || !output_->can_read_back()) return;
+    if (!looks_nearly_sorted(first, window)) return;
     window_ = std::make_unique<RunWindow>(format_, window);
     if (keeps_samples() && header_bytes_ == 0) stream_samples_.keep(*out_, samples_.stride());
     stats_.mode = "external";
@@ -360,8 +368,6 @@ private:
     return r;
   }
 
-  // On the GPU when it opened; a GPU failure leaves the records untouched and,
-  // under --gpu=auto, this chunk and the rest are sorted on the CPU.
   // Whether runs are merged in key ranges by all threads (run_merge.hpp)
   // rather than by one loser tree: plain runs, without -u, with samples dense
   // enough. Each cut scans a run from a sample to the next, so with fewer
@@ -377,13 +383,9 @@ private:
   // run), or for the output (written direct).
   ParallelMerge parallel_merge(std::vector<RunSample>* samples) {
     const bool output = samples == nullptr;
-    return ParallelMerge{.io = io_,
-                         .direct = output,
-                         .threads = plan_.threads,
-                         .memory = plan_.arrays / (forming_ ? kEarlyMergeShare : 2),
-                         .samples = samples,
-                         .stride = samples_.stride(),
-                         .progress = output ? &progress_ : nullptr};
+    return ParallelMerge{.io = io_, .direct = output, .threads = plan_.threads,
+                         .memory = plan_.arrays / (forming_ ? kEarlyMergeShare : 2), .samples = samples,
+                         .stride = samples_.stride(), .progress = output ? &progress_ : nullptr};
   }
 
   const TextSortOptions& opt_;
@@ -404,7 +406,7 @@ private:
   std::uint64_t wanted_chunk_bytes_ = plan_.chunk_bytes;  // chunk_bytes_ from the next fill on
   // Adaptive run formation: the window while chunks stream into the output.
   std::unique_ptr<RunWindow> window_;
-  bool first_chunk_ = true, streamed_ = false;  // streamed_: some chunk joined the output's run
+  bool first_chunk_ = true, streamed_ = false, heads_written_ = false;  // streamed_: some chunk joined the output's run
   std::uint64_t side_records_ = 0;
   std::uint64_t header_bytes_ = 0;  // the output's header line, before its run
   std::unique_ptr<io::OutputFile> replacement_;  // the output the streamed run is merged into

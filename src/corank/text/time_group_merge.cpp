@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "corank/io/codec.hpp"
+#include "corank/io/error.hpp"
 #include "corank/io/output_file.hpp"
 #include "corank/io/source.hpp"
 #include "corank/loser_tree.hpp"
@@ -19,13 +20,18 @@ void merge_time_groups(std::span<const TimeGroupFile> groups, const std::string&
   std::vector<std::unique_ptr<RecordReader>> readers;
   io::IoOptions plain = io;  // the groups' files hold their bytes as they are
   plain.input_codec = io::Codec::none;
+  std::string heads;  // every group's first, in the inputs' order (multiline_format.hpp)
   for (const TimeGroupFile& g : groups) {
     io::ByteSource* src = sources.emplace_back(io::open_source(g.path, plain)).get();
+    const std::size_t at = heads.size();
+    heads.resize(at + g.head_bytes);
+    if (src->read(heads.data() + at, g.head_bytes) != g.head_bytes) throw io::IoError("read failed", g.path, "file ended early");
     readers.push_back(std::make_unique<RecordReader>([src](char* dst, std::size_t n) { return src->read(dst, n); },
                                                      g.path, *g.format, std::size_t{1} << 20, /*check=*/false));
   }
   io::OutputFile out(output, io);
   RecordWriter writer(out.sink(), groups.front().format->terminator(), nullptr);
+  writer.write_raw(heads);
   std::vector<std::string_view> head(k);
   std::vector<Prefix> prefix(k);
   std::vector<bool> live(k);
@@ -54,7 +60,7 @@ void merge_time_groups(std::span<const TimeGroupFile> groups, const std::string&
     tree.replay();
   }
   writer.finish();
-  stats.records_out += writer.records();
+  stats.records_out += writer.records() + stats.head_records;
   stats.bytes_out += writer.bytes();
   out.commit();
 }

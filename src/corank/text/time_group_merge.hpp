@@ -20,6 +20,7 @@ struct TimeGroupFile {
   std::string path;             // the group's sorted records
   const TextFormat* format;     // the group's: where its records end, their prefixes
   const LineComparator* order;  // the group's comparison
+  std::uint64_t head_bytes = 0;  // --multiline: its inputs' heads, the file's first bytes (SortStats::head_bytes)
 };
 
 // Merges the groups' files into `output`, committed when done; adds the

@@ -8,6 +8,7 @@
 #include "corank/text/char_classes.hpp"
 #include "corank/text/time_fields.hpp"
 #include "corank/text/json_members.hpp"
+#include "corank/text/time_formats.hpp"
 
 namespace corank::text {
 
@@ -118,6 +119,28 @@ bool TimeRules::find(std::string_view line, TimeFound& found) const noexcept {
   return true;
 }
 
+namespace {
+
+// The known formats that read a bare number (an epoch) or a date without a
+// time of day.
+bool reads_number_or_date(const TimePattern* p) {
+  static const std::vector<const TimePattern*> weak = [] {
+    std::vector<const TimePattern*> v;
+    for (const TimeFormat& f : known_time_formats())
+      if (f.name == std::string_view("epoch") || f.name == std::string_view("iso8601-date")) v.push_back(&f.pattern);
+    return v;
+  }();
+  return std::find(weak.begin(), weak.end(), p) != weak.end();
+}
+
+}  // namespace
+
+bool TimeRules::find_record_start(std::string_view line, TimeFound& found) const noexcept {
+  if (!find(line, found)) return false;
+  if (!reads_number_or_date(found.pattern) || line.starts_with('{')) return true;
+  return found.begin == 0 || (found.begin == 1 && line[0] == '[');
+}
+
 std::optional<Instant> TimeRules::instant(const LocalTime& t) const noexcept {
   if (t.epoch) return Instant{t.epoch_seconds, t.nanos};
   int year = t.year;
@@ -176,6 +199,15 @@ std::optional<Instant> infinite(std::string_view s, std::size_t* begin, std::siz
 
 std::optional<Instant> key_instant(const TimeRules& rules, TimeExtent extent, std::string_view key, std::string_view after,
                                    std::size_t* begin, std::size_t* end) noexcept {
+  if (extent == TimeExtent::record) {
+    // A multi-line record's time is what started it: its first line's.
+    const std::string_view first = key.substr(0, std::min(key.find('\n'), key.size()));
+    TimeFound f;
+    if (!rules.find_record_start(first, f)) return std::nullopt;
+    if (begin) *begin = f.begin;
+    if (end) *end = f.end;
+    return rules.instant(f.time);
+  }
   const bool search = extent == TimeExtent::anywhere;
   if (!search) {
     std::size_t to = 0;

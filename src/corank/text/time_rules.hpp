@@ -74,6 +74,13 @@ public:
   // A line's time: where it holds a JSON object, its time member's (above);
   // else the first timestamp anywhere in it, in one of the search formats.
   bool find(std::string_view line, TimeFound& found) const noexcept;
+  // Whether `line` starts a multi-line log record (multiline_format.hpp), and
+  // its time: find's, but a bare epoch number or a date alone found inside
+  // the line is most often the message's, not the entry's ("Key
+  // (id)=(1732531201) already exists", "license expired on 2026-11-20" in a
+  // stack trace): it counts only where the line begins with it (after a '['),
+  // or where the line holds a JSON object (its time member's value).
+  bool find_record_start(std::string_view line, TimeFound& found) const noexcept;
   // A whole text that is one timestamp of the search formats (an epoch of
   // nine digits or more): a JSON member's value.
   bool match_whole(std::string_view text, TimeFound& found) const noexcept;

@@ -56,9 +56,11 @@ protected:
     }
     EXPECT_TRUE(reader.done());
     if (chunks) *chunks = n;
+    heads_ = reader.heads();
     return out;
   }
   fs::path dir_;
+  std::string heads_;  // the last read_all's ChunkReader::heads
   std::uint64_t map_at_most_ = UINT64_MAX;  // 0: every input is read
 };
 
@@ -145,8 +147,8 @@ TEST_F(ChunkReaderTest, InputsInMemoryAreSplitWhereTheyLie) {
 
 // Multi-line records (a line without a timestamp belongs to the record
 // before it) split on several threads, which test each line for a timestamp
-// at once: the records one thread splits, read or mapped, the first line of
-// a file a record's whatever it holds.
+// at once: the records one thread splits, read or mapped; a file's text
+// before its first timestamp is its head, no record.
 TEST_F(ChunkReaderTest, MultiLineRecordsSplitOnAllThreadsAsOnOne) {
   MultilineFormat fmt(resolve_ordering({}, KeyField{}, kNoTab, false, false, '\n'),
                       std::make_shared<const TimeRules>());
@@ -161,13 +163,16 @@ TEST_F(ChunkReaderTest, MultiLineRecordsSplitOnAllThreadsAsOnOne) {
     map_at_most_ = 0;
     std::vector<std::size_t> want_sizes;
     const auto want = read_all({a, b}, fmt, budget, nullptr, 1, &want_sizes);
-    EXPECT_EQ(want.front(), "banner without a time\n  and its second line");
+    // The banner is a's head, apart from the records (ChunkReader::heads).
+    EXPECT_EQ(heads_, "banner without a time\n  and its second line\n");
+    EXPECT_TRUE(want.front().starts_with("2026-11-25T10:11:00Z event 1\n\tat com.example.Frame0"));
     for (const std::uint64_t map_at_most : {std::uint64_t{0}, UINT64_MAX})
       for (unsigned threads : {2u, 4u}) {
         map_at_most_ = map_at_most;
         std::vector<std::size_t> sizes;
         EXPECT_EQ(read_all({a, b}, fmt, budget, nullptr, threads, &sizes), want)
             << budget << " " << threads << " " << map_at_most;
+        EXPECT_EQ(heads_, "banner without a time\n  and its second line\n");
         EXPECT_LE(sizes.size(), want_sizes.size() + 1) << budget << " " << threads << " " << map_at_most;
       }
   }
