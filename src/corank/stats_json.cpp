@@ -80,6 +80,7 @@ std::string stats_to_json(const SortStats& s, const SortRequest& r) {
       {"records_in", s.records_in},
       {"records_out", s.records_out},
       {"rejected_records", s.rejected_records},
+      {"head_records", s.head_records},
       {"bytes_in", s.bytes_in},
       {"bytes_out", s.bytes_out},
       {"runs", s.runs},

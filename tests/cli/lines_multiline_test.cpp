@@ -83,6 +83,7 @@ TEST_F(MultilineHeads, ComeFirstInInputOrderThroughSpillsAndMerges) {
         const std::string stats = read_file(path("stats"));
         EXPECT_NE(stats.find("\"records_in\": " + std::to_string(records_.size() + 2) + ","), std::string::npos);
         EXPECT_NE(stats.find("\"records_out\": " + std::to_string(records_.size() + 2) + ","), std::string::npos);
+        EXPECT_NE(stats.find("\"head_records\": 2,"), std::string::npos) << stats;
         EXPECT_TRUE(fs::is_empty(dir_ / "tmp"));
         if (!budget.empty()) EXPECT_EQ(stats.find("\"spilled_runs\": 0,"), std::string::npos) << stats;
       }
