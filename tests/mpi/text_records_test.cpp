@@ -221,5 +221,46 @@ TEST(MpiTextRecords, UnreadKeyValuesSummedOverTheRanks) {
   }
 }
 
+
+// ---- rows of fields ------------------------------------------------------------
+
+// Every row has as many fields as the header (or, without one, the first row
+// of the first input), wherever in the input it lies: a row that differs is
+// corank's error, naming the input file and its line, on every rank count.
+TEST(MpiTextRecords, RowsOfOtherFieldCountsRefusedAnywhere) {
+  TestDir dir;
+  std::string csv = "a,b,c\n";
+  for (int i = 1000; i < 10000; ++i) csv += "z,x" + std::to_string(i) + "\n";  // every row 2 fields
+  write_file(dir / "inc.csv", csv);
+  std::string good = "a,b,c\n";
+  for (int i = 0; i < 9000; ++i) good += "z,x" + std::to_string(i) + ",y\n";
+  write_file(dir / "late.csv", good + "z,late\n" + good.substr(6));
+  for (const bool header : {false, true})
+    for (const std::string& file : {dir / "inc.csv", dir / "late.csv"}) {
+      SortRequest r = text_request(dir, {file});
+      r.format = "csv";
+      r.header = header;
+      r.unique = true;
+      r.keys = {"1"};
+      SortRequest one = r;
+      one.output = dir / "single";
+      std::string want;
+      try {
+        sort(one);
+      } catch (const std::exception& e) {
+        want = e.what();
+      }
+      ASSERT_FALSE(want.empty()) << file << " is sorted by corank";
+      for (int ranks = 1; ranks <= 3; ++ranks) {
+        const Outcome o = run_ranks(ranks, r);
+        EXPECT_EQ(o.status, all(ranks, 2)) << file << ", " << ranks << " ranks";
+        // The lowest failing rank speaks: rank 0, or the one whose share holds the row.
+        const std::size_t colon = o.error.rfind(": ", o.error.find(file));
+        EXPECT_EQ(colon == std::string::npos ? o.error : o.error.substr(o.error.find(file)), want) << ranks << " ranks";
+        EXPECT_FALSE(fs::exists(r.output));
+      }
+    }
+}
+
 }  // namespace
 }  // namespace corank::mpi

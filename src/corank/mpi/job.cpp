@@ -117,9 +117,18 @@ void Job::open(const std::vector<std::uint64_t>* snapshot, unsigned rank, unsign
           if (header.empty()) {
             f->set_header(h, inputs->name(i));
             header = h + '\n';
+            fields = f->field_count(h);
+            fields_from = "the header of " + inputs->name(i);
           } else {
             f->check_header(h, inputs->name(i));
           }
+        }
+    // Without a header every row has as many fields as the first input's first.
+    if (!f->has_header() && f->checks_records())
+      for (std::size_t i = 0; i < inputs->files() && !fields_from.size(); ++i)
+        if (inputs->file_size(i) > 0 && rows_by_format()) {
+          fields = f->field_count(csv_row_at(*inputs, inputs->begin[i], *f));
+          fields_from = "the first row (" + inputs->name(i) + ":1)";
         }
     text_format = f.get();
     order = std::make_unique<TextOrder>(std::move(f));
@@ -149,6 +158,8 @@ TextReading Job::reading(bool check) const {
   t.rows_by_format = rows_by_format();
   t.skip_headers = !header.empty();
   t.check = check;
+  t.fields = fields;
+  t.fields_from = fields_from;
   return t;
 }
 

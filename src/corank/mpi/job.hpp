@@ -6,6 +6,7 @@
 // same command line (the share aside).
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,8 @@ struct Job {
   bool escaped_newlines = false;                   // pgtext: a newline after an odd run of backslashes is data
   char delimiter = ',';
   std::string header;  // CSV --header: the header row with its newline; "" without
+  std::optional<std::uint64_t> fields;  // rows of fields: how many every row has (TextReading::fields)
+  std::string fields_from;              // and whose count that is
   std::unique_ptr<RecordOrder> order;
   std::unique_ptr<Partitioner> partitioner;
   Share share;

@@ -131,6 +131,14 @@ void ShareReader::check_tail(std::string_view tail, std::size_t i) {
   });
 }
 
+void ShareReader::check_fields(std::string_view rec, const std::string& file, std::uint64_t line) const {
+  if (!text_.fields) return;
+  const std::optional<std::uint64_t> n = text_.format->field_count(rec);
+  if (!n || *n == *text_.fields) return;
+  throw InputError(file + ":" + std::to_string(line) + ": " + std::to_string(*n) + (*n == 1 ? " field" : " fields") +
+                   ", where " + text_.fields_from + " has " + std::to_string(*text_.fields));
+}
+
 void ShareReader::text_record(std::vector<ShareRecord>& records, std::string_view rec, std::size_t i) {
   if (skip_next_) {
     skip_next_ = false;
@@ -143,6 +151,7 @@ void ShareReader::text_record(std::vector<ShareRecord>& records, std::string_vie
   if (text_.check && text_.format->checks_records())
     checked(in_, pos, [&](std::uint64_t line) {
       text_.format->check_record(rec, in_.name(in_.file_of(pos)), line);
+      check_fields(rec, in_.name(in_.file_of(pos)), line);
     });
   records.push_back({rec.data(), rec.size(), pos});
 }

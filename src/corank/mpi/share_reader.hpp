@@ -4,6 +4,7 @@
 // than a chunk grows the chunk. A chunk is read by `threads` threads, each a
 // slice of it: one thread's reads fall far short of memory and fast storage.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,6 +22,11 @@ struct TextReading {
   bool rows_by_format = false;
   bool skip_headers = false;  // every file's first record is its header, no record to sort
   bool check = false;         // records pass the format's checks as the single-process reader's do
+  // With check, rows of fields: how many every row has, as corank holds them
+  // to the first input's header or first row (text/row_check.hpp), and
+  // whose that is ("the header of a.csv", "the first row (a.csv:1)").
+  std::optional<std::uint64_t> fields;
+  std::string fields_from;
 };
 
 // A record of the share: its bytes (a text record without its terminator)
@@ -55,6 +61,8 @@ private:
   // rest checked (when asked) and added.
   void text_record(std::vector<ShareRecord>& records, std::string_view rec, std::size_t i);
   void check_tail(std::string_view tail, std::size_t i);
+  // Throws InputError("FILE:LINE: ...") for a row of another number of fields than text_.fields.
+  void check_fields(std::string_view rec, const std::string& file, std::uint64_t line) const;
 
   const Inputs& in_;
   std::uint32_t record_size_;
