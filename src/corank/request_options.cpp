@@ -143,6 +143,8 @@ text::TimeSettings time_settings(const SortRequest& r) {
   t.format = r.time_format;
   t.year = r.time_year;
   t.year_month = r.time_year_month;
+  t.search_formats = r.time_search_formats;
+  t.json_members = r.time_json_members;
   return t;
 }
 
@@ -188,6 +190,8 @@ CommonSortOptions common_options(const SortRequest& r) {
 }
 
 }  // namespace
+
+bool finds_times(const SortRequest& r) { return has_time_search_key(r); }
 
 std::vector<std::string> zone_of_each_input(const SortRequest& r) {
   std::vector<std::string> zones;
@@ -409,7 +413,7 @@ void settle_input_zones(SortRequest& r) {
 }
 
 std::vector<std::shared_ptr<const text::TimeRules>> rules_by_input(const SortRequest& r) {
-  if (r.format != "lines" || r.debug || r.inputs.size() < 2 || !may_use_time(r)) return {};
+  if (r.format != "lines" || r.debug || r.inputs.size() < 2 || !may_use_time(r) || r.time_search_formats) return {};
   return text::time_rules_by_input(time_settings(r), r.inputs, input_zones(r), has_time_search_key(r),
                                    r.zero_terminated ? '\0' : '\n', r.io, r.verbose);
 }

@@ -52,6 +52,9 @@ text::TextSortOptions text_options(const SortRequest& r);
 // differ, a key reads times, and the sort reads every input in one zone
 // (--debug, formats other than lines).
 void check_input_zones(const SortRequest& r);
+// Whether a key of lines finds its time anywhere in a record (--time, T
+// without field positions, --multiline): the inputs' formats decide what it finds.
+bool finds_times(const SortRequest& r);
 // The zone each input's times without an offset are read in (standard
 // input's for none): the first --time-zone PATTERN=ZONE whose pattern names
 // it, else --time-zone ZONE's; empty for the default, UTC.

@@ -97,6 +97,12 @@ struct SortRequest {
   // A strftime-style pattern (text/time_pattern.hpp) that time keys read
   // instead of the known formats; "": those.
   std::string time_format;
+  // What --time looks for (names of text/time_formats.hpp's table) and the
+  // JSON logs' time members, settled beforehand from the inputs, not found
+  // in them: corank-mpi's ranks sort pieces whose first lines are not the
+  // inputs'. Unset: found in the inputs (text/time_inputs.hpp).
+  std::optional<std::vector<std::string>> time_search_formats;
+  std::vector<std::string> time_json_members;
   // Lines: the locale whose rules order them as GNU sort's would under it
   // (text/line_locale.hpp): LC_COLLATE's strcoll for text, LC_CTYPE's classes
   // for -d -i -f, LC_NUMERIC's decimal point and thousands separator for -n

@@ -117,19 +117,26 @@ void date_file(const std::string& path, int year, int month) {
   ASSERT_EQ(::utime(path.c_str(), &times), 0);
 }
 
+// Syslog lines (no year) and ISO 8601 lines of 2021 and 2023, alternating;
+// `tag` names the ISO lines.
+std::string syslog_and_iso(int n, const std::string& tag) {
+  std::string log;
+  for (int i = 0; i < n; ++i) {
+    const int d = 1 + i % 28, h = i % 24;
+    log += (i % 2 ? "Mar " : "Sep ") + std::string(d < 10 ? " " : "") + std::to_string(d) + " " + (h < 10 ? "0" : "") +
+           std::to_string(h) + ":00:00 h app: s" + std::to_string(i) + "\n";
+    log += (i % 3 ? "2021" : "2023") + std::string("-06-01T00:00:") + (i % 60 < 10 ? "0" : "") + std::to_string(i % 60) +
+           "Z " + tag + std::to_string(i) + "\n";
+  }
+  return log;
+}
+
 // Syslog's timestamps have no year: they take it from the input's
 // modification time, as corank's do, not from the pieces the ranks received
 // (whose time is now); inputs dated differently are refused.
 TEST(MpiTextRecords, YearlessTimestampsDatedByTheInputs) {
   TestDir dir;
-  std::string log;
-  for (int i = 0; i < 2000; ++i) {
-    const int d = 1 + i % 28, h = i % 24;
-    log += (i % 2 ? "Mar " : "Sep ") + std::string(d < 10 ? " " : "") + std::to_string(d) + " " + (h < 10 ? "0" : "") +
-           std::to_string(h) + ":00:00 h app: s" + std::to_string(i) + "\n";
-    log += (i % 3 ? "2021" : "2023") + std::string("-06-01T00:00:") + (i % 60 < 10 ? "0" : "") + std::to_string(i % 60) +
-           "Z iso" + std::to_string(i) + "\n";
-  }
+  const std::string log = syslog_and_iso(2000, "iso");
   write_file(dir / "y.log", log);
   date_file(dir / "y.log", 2022, 7);  // March 2022, September 2021: between the ISO years
   SortRequest r = text_request(dir, {dir / "y.log"});
@@ -158,6 +165,26 @@ TEST(MpiTextRecords, YearlessTimestampsDatedByTheInputs) {
     EXPECT_EQ(refused.error, "inputs whose yearless timestamps take their year from different modification times ('" +
                                  dir / "y.log" + "': 2022-07, '" + dir / "y2.log" +
                                  "': 2020-02): corank-mpi dates every input alike; give --time-year");
+  }
+}
+
+
+// The formats --time looks for are the inputs', found in their first lines,
+// not a piece's: under --time-year 2019 the syslog lines come first, and the
+// piece of the rank that sorts them begins with them, without an ISO line.
+TEST(MpiTextRecords, TimeFormatsAreTheInputsNotThePieces) {
+  TestDir dir;
+  write_file(dir / "a.log", syslog_and_iso(2000, "iso"));
+  write_file(dir / "b.log", syslog_and_iso(700, "other"));
+  SortRequest r = text_request(dir, {dir / "a.log", dir / "b.log"});
+  r.keys = {"T"};
+  r.time_year = 2019;
+  const std::string want = single(dir, r);
+  ASSERT_TRUE(want.starts_with("Mar  2 01:00:00 h app: s1\n")) << want.substr(0, 200);
+  for (int ranks = 1; ranks <= 3; ++ranks) {
+    const Outcome o = run_ranks(ranks, r);
+    ASSERT_EQ(o.status, all(ranks, 0)) << o.error;
+    EXPECT_TRUE(o.output == want) << ranks << " ranks: the output differs from corank::sort's";
   }
 }
 

@@ -10,6 +10,7 @@
 #include "corank/io/codec.hpp"
 #include "corank/io/error.hpp"
 #include "corank/mpi/cleanup.hpp"
+#include "corank/mpi/input_formats.hpp"
 #include "corank/mpi/input_years.hpp"
 #include "corank/request_options.hpp"
 #include "corank/text_format_of.hpp"
@@ -70,6 +71,7 @@ Job::Job(const DistributedRequest& req, unsigned rank, const NodeShare& node_sha
   check_request(req, r, is_text, rank);
   request::settle_input_zones(r);  // the rank sorts pieces that no pattern names
   settle_input_years(r);           // and whose modification time is not the inputs'
+  settle_input_formats(r);         // and whose first lines are not the inputs'
 
   // Each process of a node gets its share of the node's threads and memory.
   threads_given = r.threads != 0;

@@ -272,16 +272,26 @@ std::shared_ptr<const TimeRules> time_rules_for(const TimeSettings& settings, st
   std::vector<std::string> members;
   bool sampled_any = false, all_sampled = true;
   std::vector<InputTimes> times;
+  const bool settled = settings.search_formats.has_value();
   for (const std::string& path : inputs) {
-    const InputTimes& t = times.emplace_back(input_times(path, sample && !rules->custom_format(), eol, io, verbose));
+    const InputTimes& t =
+        times.emplace_back(input_times(path, sample && !rules->custom_format() && !settled, eol, io, verbose));
     all_sampled = all_sampled && t.mtime;
     if (t.mtime) newest = std::max(newest.value_or(*t.mtime), *t.mtime);
     sampled_any = sampled_any || !t.formats.empty();
     for (int f : t.formats) detected[static_cast<std::size_t>(f)] = true;
     add_member(members, t.json_member);
   }
-  // Input not sampled (standard input, a pipe) may hold any format.
-  if (sampled_any && all_sampled) rules->set_search_formats(patterns_of(detected));
+  if (settled) {
+    const auto known = known_time_formats();
+    for (std::size_t f = 0; f < known.size(); ++f)
+      detected[f] = std::find(settings.search_formats->begin(), settings.search_formats->end(), known[f].name) !=
+                    settings.search_formats->end();
+    rules->set_search_formats(patterns_of(detected));
+    members = settings.json_members;
+  } else if (sampled_any && all_sampled) {  // input not sampled (standard input, a pipe) may hold any format
+    rules->set_search_formats(patterns_of(detected));
+  }
   rules->set_json_time_members(std::move(members));
   if (settings.year <= 0 && newest) {
     YearReference r;

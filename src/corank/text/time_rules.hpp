@@ -36,6 +36,10 @@ struct TimeSettings {
   std::string format;      // a pattern (time_pattern.hpp) instead of the known formats; "": those
   int year = 0;            // > 0: the reference year, instead of the inputs' modification time
   unsigned year_month = 0; // with year: the reference month (1-12); 0: December
+  // Where set: the formats --time looks for (names of known_time_formats())
+  // and the JSON time members, instead of what the inputs' first lines show.
+  std::optional<std::vector<std::string>> search_formats;
+  std::vector<std::string> json_members;
 };
 
 // A timestamp found in a text, with the pattern that read it.
