@@ -119,4 +119,23 @@ TEST_F(MultilineHeads, MergeAndCheckReadHeadsApart) {
   EXPECT_EQ(read_file(path("out")), heads_[1]);
 }
 
+// A file's byte order mark before its first record, whose time is a bare
+// epoch number (or a date alone), which starts a record only at the line's
+// start: the mark is no text before it, so the record is no head and sorts by
+// its time. 1709287205 is 2024-03-01 10:00:05 UTC, the latest.
+TEST_F(MultilineHeads, AByteOrderMarkIsNoTextBeforeTheFirstTimestamp) {
+  const std::string bom = "\xEF\xBB\xBF";
+  write_file(path("a"), bom + "1709287205 a-first\n  more of a-first\n1709287201 a-second\n");
+  write_file(path("b"), "1709287203 b-x\n1709287200 b-y\n");
+  write_file(path("c"), bom + "2024-03-05 c-first\n2024-03-01 c-second\n");
+  const Result r = run("--multiline --stats=" + path("stats") + " -o " + path("out") + " " + path("a") + " " + path("b"));
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(read_file(path("out")), "1709287200 b-y\n1709287201 a-second\n1709287203 b-x\n" + bom +
+                                        "1709287205 a-first\n  more of a-first\n");
+  EXPECT_NE(read_file(path("stats")).find("\"head_records\": 0,"), std::string::npos);
+  EXPECT_EQ(run("--multiline -c " + path("a")).status, 1);
+  ASSERT_EQ(run("--multiline -o " + path("out") + " " + path("c")).status, 0);
+  EXPECT_EQ(read_file(path("out")), "2024-03-01 c-second\n" + bom + "2024-03-05 c-first\n");
+}
+
 }  // namespace

@@ -138,7 +138,8 @@ bool reads_number_or_date(const TimePattern* p) {
 bool TimeRules::find_record_start(std::string_view line, TimeFound& found) const noexcept {
   if (!find(line, found)) return false;
   if (!reads_number_or_date(found.pattern) || line.starts_with('{')) return true;
-  return found.begin == 0 || (found.begin == 1 && line[0] == '[');
+  const std::size_t start = line.starts_with("\xEF\xBB\xBF") ? 3 : 0;  // past a file's byte order mark
+  return found.begin == start || (found.begin == start + 1 && line[start] == '[');
 }
 
 std::optional<Instant> TimeRules::instant(const LocalTime& t) const noexcept {

@@ -82,8 +82,9 @@ public:
   // its time: find's, but a bare epoch number or a date alone found inside
   // the line is most often the message's, not the entry's ("Key
   // (id)=(1732531201) already exists", "license expired on 2026-11-20" in a
-  // stack trace): it counts only where the line begins with it (after a '['),
-  // or where the line holds a JSON object (its time member's value).
+  // stack trace): it counts only where the line begins with it (after a '[',
+  // or a file's byte order mark), or where the line holds a JSON object (its
+  // time member's value).
   bool find_record_start(std::string_view line, TimeFound& found) const noexcept;
   // A whole text that is one timestamp of the search formats (an epoch of
   // nine digits or more): a JSON member's value.
