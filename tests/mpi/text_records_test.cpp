@@ -147,17 +147,19 @@ TEST(MpiTextRecords, YearlessTimestampsDatedByTheInputs) {
     ASSERT_EQ(o.status, all(ranks, 0)) << o.error;
     EXPECT_TRUE(o.output == want) << ranks << " ranks: the output differs from corank::sort's";
   }
-  // Several inputs of one reference (and one whose timestamps carry years): the same.
+  // Several inputs of one reference: the same.
   write_file(dir / "y2.log", log.substr(0, log.size() / 3));
   write_file(dir / "iso.log", "2022-01-01T00:00:00Z mid\n2024-01-01T00:00:00Z late\n");
   date_file(dir / "y2.log", 2022, 7);
   date_file(dir / "iso.log", 2025, 1);
-  r.inputs = {dir / "iso.log", dir / "y.log", dir / "y2.log"};
+  r.inputs = {dir / "y.log", dir / "y2.log"};
   const std::string want2 = single(dir, r);
   const Outcome o = run_ranks(2, r);
   ASSERT_EQ(o.status, all(2, 0)) << o.error;
   EXPECT_TRUE(o.output == want2) << "several inputs: the output differs from corank::sort's";
-  // Yearless inputs of different references: refused, naming both.
+  // Yearless inputs of different references: refused, naming both (one
+  // whose timestamps carry years joins either).
+  r.inputs = {dir / "iso.log", dir / "y.log", dir / "y2.log"};
   date_file(dir / "y2.log", 2020, 2);
   for (int ranks = 1; ranks <= 2; ++ranks) {
     const Outcome refused = run_ranks(ranks, r);
@@ -185,6 +187,20 @@ TEST(MpiTextRecords, TimeFormatsAreTheInputsNotThePieces) {
     const Outcome o = run_ranks(ranks, r);
     ASSERT_EQ(o.status, all(ranks, 0)) << o.error;
     EXPECT_TRUE(o.output == want) << ranks << " ranks: the output differs from corank::sort's";
+  }
+  // A file of ISO 8601 lines alone, one of which quotes a syslog line:
+  // corank reads it by ISO 8601 only, and the ranks, reading every input by
+  // one set of formats, cannot: refused.
+  std::string iso;
+  for (int i = 0; i < 200; ++i) iso += "2024-06-01T00:00:" + std::to_string(10 + i % 50) + "Z c" + std::to_string(i) + "\n";
+  write_file(dir / "c.log", iso + "Dec 30 23:00:00 relay: 2024-06-10T10:00:00Z quoted\n");
+  r.inputs = {dir / "a.log", dir / "c.log"};
+  for (int ranks = 1; ranks <= 2; ++ranks) {
+    const Outcome o = run_ranks(ranks, r);
+    EXPECT_EQ(o.status, all(ranks, 2));
+    EXPECT_EQ(o.error, "inputs in different time formats ('" + dir / "a.log" + "': iso8601, syslog, '" + dir / "c.log" +
+                           "': iso8601): corank-mpi reads every input by one set of formats; give --time-format, or "
+                           "sort with corank");
   }
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "corank/errors.hpp"
 #include "corank/request_options.hpp"
 #include "corank/text/time_formats.hpp"
 
@@ -12,10 +13,19 @@ namespace corank::mpi {
 
 namespace {
 
-// Whether `rules` looks for format `f`.
-bool looks_for(const text::TimeRules& rules, const text::TimeFormat& f) {
+// The names of the formats `rules` looks for, in the table's order.
+std::vector<std::string> format_names(const text::TimeRules& rules) {
+  std::vector<std::string> names;
   const auto search = rules.search_formats();
-  return std::find(search.begin(), search.end(), &f.pattern) != search.end();
+  for (const text::TimeFormat& f : text::known_time_formats())
+    if (std::find(search.begin(), search.end(), &f.pattern) != search.end()) names.emplace_back(f.name);
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+  std::string s;
+  for (const std::string& n : names) s += (s.empty() ? "" : ", ") + n;
+  return s.empty() ? "none" : s;
 }
 
 }  // namespace
@@ -25,15 +35,16 @@ void settle_input_formats(SortRequest& r) {
   // Lines of several files: each input's own rules, as corank reads them.
   std::vector<std::shared_ptr<const text::TimeRules>> each = request::rules_by_input(r);
   if (each.empty()) each.push_back(request::global_ordering(r, 0, true).time_rules);
-  std::vector<std::string> names, members;
-  for (const text::TimeFormat& f : text::known_time_formats())
-    if (std::any_of(each.begin(), each.end(), [&](const auto& rules) { return looks_for(*rules, f); }))
-      names.emplace_back(f.name);
-  for (const auto& rules : each)
-    for (const std::string& m : rules->json_time_members())
-      if (std::find(members.begin(), members.end(), m) == members.end()) members.push_back(m);
-  r.time_search_formats = std::move(names);
-  r.time_json_members = std::move(members);
+  const std::vector<std::string> names = format_names(*each.front());
+  for (std::size_t i = 1; i < each.size(); ++i) {
+    const std::vector<std::string> theirs = format_names(*each[i]);
+    if (theirs != names || each[i]->json_time_members() != each.front()->json_time_members())
+      throw UsageError("inputs in different time formats ('" + r.inputs.front() + "': " + joined(names) + ", '" +
+                       r.inputs[i] + "': " + joined(theirs) +
+                       "): corank-mpi reads every input by one set of formats; give --time-format, or sort with corank");
+  }
+  r.time_search_formats = names;
+  r.time_json_members = each.front()->json_time_members();
 }
 
 }  // namespace corank::mpi

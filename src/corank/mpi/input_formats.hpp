@@ -11,10 +11,10 @@ namespace corank::mpi {
 
 // Where a key finds its time anywhere in a line (--time) and no
 // --time-format is given: sets time_search_formats and time_json_members to
-// what corank's single process finds in the inputs, every input's together.
-// (corank reads each file of lines by its own: a line that holds no
-// timestamp of its file's formats but one of another file's sorts by it
-// here, and as having no time there.) After settle_input_years.
+// what corank's single process finds in the inputs. Throws UsageError where
+// files of lines show different formats: corank reads each by its own, and
+// a line of one read by another's format (an app log's line that quotes a
+// syslog line) would sort otherwise. After settle_input_years.
 void settle_input_formats(SortRequest& r);
 
 }  // namespace corank::mpi
