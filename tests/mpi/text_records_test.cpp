@@ -234,6 +234,41 @@ TEST(MpiTextRecords, BlankJsonLinesSkipped) {
 }
 
 
+// ---- line endings ----------------------------------------------------------------
+
+// A CRLF file's last record without a line ending gets CR LF, as corank
+// supplies it (the ending of the file's first record), in every format.
+TEST(MpiTextRecords, CrlfFilesLastRecordWithoutAnEndingGetsCrLf) {
+  TestDir dir;
+  std::string lines, csv = "a,b\r\n", json;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string n = std::to_string((i * 7919) % 3001);
+    lines += "line " + n + "\r\n";
+    csv += n + ",\"x\r\ny\"\r\n";
+    json += "{\"k\": " + n + "}\r\n";
+  }
+  for (std::string* s : {&lines, &csv, &json}) s->resize(s->size() - 2);  // the last record's CR LF
+  write_file(dir / "a.txt", lines);
+  write_file(dir / "b.txt", "z\nlast of b");  // an LF file: LF
+  write_file(dir / "a.csv", csv);
+  write_file(dir / "a.jsonl", json);
+  std::vector<SortRequest> cases;
+  cases.push_back(text_request(dir, {dir / "a.txt", dir / "b.txt"}));
+  cases.push_back(text_request(dir, {dir / "a.csv"}));
+  cases.back().format = "csv", cases.back().header = true, cases.back().keys = {"a:n"};
+  cases.push_back(text_request(dir, {dir / "a.jsonl"}));
+  cases.back().format = "jsonl", cases.back().keys = {"k:n"};
+  for (const SortRequest& r : cases) {
+    const std::string want = single(dir, r);
+    for (int ranks = 1; ranks <= 3; ++ranks) {
+      const Outcome o = run_ranks(ranks, r);
+      ASSERT_EQ(o.status, all(ranks, 0)) << o.error;
+      EXPECT_TRUE(o.output == want) << r.format << ", " << ranks << " ranks: the output differs from corank::sort's";
+    }
+  }
+}
+
+
 // ---- key values that did not read ----------------------------------------------
 
 // corank's closing line about NULL, missing and unread key values: the same

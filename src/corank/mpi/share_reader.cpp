@@ -46,6 +46,7 @@ bool ShareReader::next(std::vector<ShareRecord>& records) {
   std::uint64_t n = std::min(chunk_, e - cursor_);
   std::size_t cut = 0;
   for (;;) {
+    buf_.reserve(static_cast<std::size_t>(n) + 1);  // with_file_ending's CR
     buf_.resize(static_cast<std::size_t>(n));
     read(cursor_, buf_.data(), buf_.size());
     const bool at_end = cursor_ + n == e;
@@ -81,13 +82,13 @@ bool ShareReader::next(std::vector<ShareRecord>& records) {
     if (i < cut) {
       const std::string_view tail(b + i, cut - i);
       check_tail(tail, i);
-      text_record(records, tail, i);
+      text_record(records, with_file_ending(tail), i);
     }
   } else {
     for (std::size_t i = 0; i < cut;) {
       const void* t = std::memchr(b + i, term_, cut - i);
       const std::size_t len = t ? static_cast<std::size_t>(static_cast<const char*>(t) - (b + i)) : cut - i;
-      text_record(records, std::string_view(b + i, len), i);
+      text_record(records, t ? std::string_view(b + i, len) : with_file_ending(std::string_view(b + i, len)), i);
       i += len + 1;
     }
   }
@@ -129,6 +130,16 @@ void ShareReader::check_tail(std::string_view tail, std::size_t i) {
   checked(in_, pos, [&](std::uint64_t line) {
     text_.format->check_unterminated(tail, in_.name(in_.file_of(pos)), line);
   });
+}
+
+std::string_view ShareReader::with_file_ending(std::string_view tail) {
+  if (term_ != '\n' || tail.ends_with('\r')) return tail;
+  const std::size_t f = in_.file_of(cursor_ + static_cast<std::uint64_t>(tail.data() - buf_.data()));
+  const std::string first =
+      text_.rows_by_format ? csv_row_at(in_, in_.begin[f], *text_.format) : record_at(in_, in_.begin[f], 0, term_);
+  if (!first.ends_with('\r')) return tail;
+  buf_.push_back('\r');  // within the room reserved: the chunk's records stay where they are
+  return {tail.data(), tail.size() + 1};
 }
 
 void ShareReader::check_fields(std::string_view rec, const std::string& file, std::uint64_t line) const {

@@ -61,6 +61,11 @@ private:
   // rest checked (when asked) and added.
   void text_record(std::vector<ShareRecord>& records, std::string_view rec, std::size_t i);
   void check_tail(std::string_view tail, std::size_t i);
+  // A file's unterminated last record, at the chunk's end: where the file's
+  // first record ends in CR LF, the CR its terminator lacks follows it (room
+  // for it is kept past every chunk), as corank's readers supply it
+  // (text/line_endings.hpp), so that it is sent, sorted and written in CR LF.
+  std::string_view with_file_ending(std::string_view tail);
   // Throws InputError("FILE:LINE: ...") for a row of another number of fields than text_.fields.
   void check_fields(std::string_view rec, const std::string& file, std::uint64_t line) const;
 
